@@ -1,0 +1,52 @@
+/**
+ * Domain errors: the expected failures of the store, as values.
+ *
+ * Every layer returns these (never throws them); the API edges translate each kind
+ * to a gRPC status and etcd's exact message through ONE table (api/grpc/error-table.ts)
+ * and to an HTTP status through the gateway. `throw` is reserved for broken invariants.
+ */
+export const ErrorKind = {
+  EmptyKey: 'EmptyKey',
+  KeyNotFound: 'KeyNotFound',
+  ValueProvided: 'ValueProvided',
+  LeaseProvided: 'LeaseProvided',
+  TooManyOps: 'TooManyOps',
+  DuplicateKey: 'DuplicateKey',
+  Compacted: 'Compacted',
+  FutureRev: 'FutureRev',
+  NoSpace: 'NoSpace',
+  LeaseNotFound: 'LeaseNotFound',
+  LeaseExists: 'LeaseExists',
+  LeaseTTLTooLarge: 'LeaseTTLTooLarge',
+  RequestTooLarge: 'RequestTooLarge',
+  TooManyRequests: 'TooManyRequests',
+  NoLeader: 'NoLeader',
+  NotLeader: 'NotLeader',
+  LeaderChanged: 'LeaderChanged',
+  NotCapable: 'NotCapable',
+  Stopped: 'Stopped',
+  Timeout: 'Timeout',
+  Corrupt: 'Corrupt',
+  MemberNotFound: 'MemberNotFound',
+  BadLeaderTransferee: 'BadLeaderTransferee',
+  Unimplemented: 'Unimplemented',
+  Internal: 'Internal',
+} as const;
+export type ErrorKind = (typeof ErrorKind)[keyof typeof ErrorKind];
+
+export type DomainError =
+  | { readonly kind: 'Compacted'; readonly compactRevision: bigint }
+  | { readonly kind: 'FutureRev'; readonly currentRevision: bigint }
+  | { readonly kind: 'Internal'; readonly message: string }
+  | { readonly kind: 'Unimplemented'; readonly method: string }
+  | { readonly kind: Exclude<ErrorKind, 'Compacted' | 'FutureRev' | 'Internal' | 'Unimplemented'> };
+
+/** Outcome of an operation that can fail in an expected way. */
+export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: DomainError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = <T = never>(error: DomainError): Result<T> => ({ ok: false, error });
+export const err = <T = never>(kind: Exclude<ErrorKind, 'Compacted' | 'FutureRev' | 'Internal' | 'Unimplemented'>): Result<T> => ({
+  ok: false,
+  error: { kind },
+});

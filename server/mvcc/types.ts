@@ -1,0 +1,95 @@
+/**
+ * The MVCC store's public shapes. The implementation lives in store.ts (one class per idea
+ * under mvcc/); this file is the contract the apply layer, watch hub and API layer rely on.
+ *
+ * Revisions: a fresh store is at revision 1; each write transaction that changes something
+ * takes the next main revision; changes inside it are numbered by sub revision 0,1,2…
+ * All revisions are bigint.
+ */
+import type { KeyValue, Event } from '../../proto/gen/etcd/kv.js';
+import type { Result } from '../errors/domain-error.js';
+
+export type { KeyValue, Event };
+
+export const SortOrder = { None: 0, Ascend: 1, Descend: 2 } as const;
+export type SortOrder = (typeof SortOrder)[keyof typeof SortOrder];
+export const SortTarget = { Key: 0, Version: 1, Create: 2, Mod: 3, Value: 4 } as const;
+export type SortTarget = (typeof SortTarget)[keyof typeof SortTarget];
+
+/** A range read, with etcd's RangeRequest semantics (range_end rules, filters, sort, limit). */
+export interface RangeParams {
+  readonly key: Buffer;
+  /** empty → just key; [0x00] → all keys ≥ key; key=[0x00] & end=[0x00] → all keys. */
+  readonly rangeEnd: Buffer;
+  /** 0 → unlimited. */
+  readonly limit: bigint;
+  /** ≤ 0 → current revision. */
+  readonly revision: bigint;
+  readonly sortOrder: number;
+  readonly sortTarget: number;
+  readonly keysOnly: boolean;
+  readonly countOnly: boolean;
+  readonly minModRevision: bigint;
+  readonly maxModRevision: bigint;
+  readonly minCreateRevision: bigint;
+  readonly maxCreateRevision: bigint;
+}
+
+export interface RangeResult {
+  readonly kvs: KeyValue[];
+  /** Keys in range at that revision, before limit and min/max filters. */
+  readonly count: bigint;
+  readonly more: boolean;
+}
+
+/** A write transaction: created by MvccStore.beginWrite, run synchronously inside one apply step. */
+export interface WriteTxn {
+  /** The main revision this transaction writes at (current + 1). */
+  readonly revision: bigint;
+  /** Reads see the transaction's own earlier writes. Errors: Compacted, FutureRev. */
+  range(params: RangeParams): Promise<Result<RangeResult>>;
+  /** Latest live value of one key as this transaction sees it. */
+  get(key: Buffer): KeyValue | undefined;
+  /** Writes key; returns the new record and the previous live one (if any). */
+  put(key: Buffer, value: Buffer, lease: bigint): { readonly kv: KeyValue; readonly prev: KeyValue | undefined };
+  /** Deletes every live key in the range; returns the deleted records in key order. */
+  deleteRange(key: Buffer, rangeEnd: Buffer): KeyValue[];
+  /**
+   * Ends the transaction: makes its changes visible and queues them for the backend
+   * (see MvccStore.flush). The store revision moves to `revision` only if something changed.
+   * Returns the events (in change order, each with prevKv set when a previous value existed).
+   */
+  end(): { readonly revision: bigint; readonly events: Event[] };
+}
+
+export interface HashKVResult {
+  readonly hash: number;
+  readonly compactRevision: bigint;
+  /** The revision the hash was taken at. */
+  readonly revision: bigint;
+}
+
+export interface MvccStore {
+  readonly currentRevision: bigint;
+  /** Highest compacted revision (0 if never compacted). */
+  readonly compactRevision: bigint;
+  /** Index of the last applied log entry whose effects are in the store. */
+  readonly consistentIndex: bigint;
+  /** Number of live keys. */
+  readonly keyCount: number;
+
+  range(params: RangeParams): Promise<Result<RangeResult>>;
+  beginWrite(): WriteTxn;
+  /** Compacts history below `revision`. Errors: Compacted (≤ current compact rev), FutureRev. */
+  compact(revision: bigint): Result<{ readonly done: Promise<void> }>;
+  /**
+   * Writes every change ended since the last flush, the consistent index and any extra
+   * ops (lease, alarm, … buckets) as ONE backend batch. Calls are serialised by the caller.
+   */
+  flush(consistentIndex: bigint, extra?: readonly import('../storage/backend.js').BackendOp[]): Promise<void>;
+  /** Events with revision in [fromRevision, toRevision], key order within a revision; prevKv filled. Error: Compacted. */
+  history(fromRevision: bigint, toRevision: bigint, key: Buffer, rangeEnd: Buffer): Promise<Result<Event[]>>;
+  hash(): Promise<number>;
+  /** Hash of all MVCC records with revision ≤ `revision` (0 → current). */
+  hashKV(revision: bigint): Promise<Result<HashKVResult>>;
+}

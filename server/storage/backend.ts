@@ -1,0 +1,56 @@
+/**
+ * The storage port: an ordered byte-key store with named buckets and atomic batches.
+ *
+ * Implementations: memory-backend.ts (tests, simulation) and level-backend.ts (`level`,
+ * on disk under <data-dir>/member/snap/db). Both pass test/unit/storage/backend-conformance.
+ *
+ * Contract:
+ * - keys order by unsigned byte comparison within a bucket; buckets are disjoint;
+ * - `write` applies all ops atomically (all or none visible, also across a crash);
+ *   `sync: true` returns only after the batch is on stable storage;
+ * - `iterate` sees a consistent view taken when it is called (later writes are invisible);
+ * - `snapshot` pins a consistent view for a longer read (e.g. streaming a snapshot).
+ */
+export const Bucket = {
+  Key: 'key',
+  Meta: 'meta',
+  Lease: 'lease',
+  Alarm: 'alarm',
+  Cluster: 'cluster',
+  Members: 'members',
+  MembersRemoved: 'members_removed',
+  Auth: 'auth',
+  AuthUsers: 'authUsers',
+  AuthRoles: 'authRoles',
+} as const;
+export type Bucket = (typeof Bucket)[keyof typeof Bucket];
+
+export type BackendOp =
+  | { readonly type: 'put'; readonly bucket: Bucket; readonly key: Buffer; readonly value: Buffer }
+  | { readonly type: 'del'; readonly bucket: Bucket; readonly key: Buffer };
+
+export interface IterateOptions {
+  /** Inclusive lower bound (default: first key). */
+  readonly gte?: Buffer;
+  /** Exclusive upper bound (default: after the last key). */
+  readonly lt?: Buffer;
+  readonly reverse?: boolean;
+  readonly limit?: number;
+}
+
+export interface ReadView {
+  get(bucket: Bucket, key: Buffer): Promise<Buffer | undefined>;
+  iterate(bucket: Bucket, options?: IterateOptions): AsyncIterable<readonly [Buffer, Buffer]>;
+  /** Releases the view; further calls fail. */
+  close(): Promise<void>;
+}
+
+export interface Backend extends ReadView {
+  write(ops: readonly BackendOp[], options?: { readonly sync?: boolean }): Promise<void>;
+  /** A pinned consistent view. */
+  snapshot(): Promise<ReadView>;
+  /** Bytes the store occupies on disk (logical size for the memory backend). */
+  size(): Promise<number>;
+  /** Reclaims space (LevelDB compaction / nothing in memory). */
+  defragment(): Promise<void>;
+}
