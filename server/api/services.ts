@@ -1,0 +1,78 @@
+/**
+ * The API as plain async functions: one implementation of every RPC, shared by the gRPC
+ * adapter (api/grpc) and the JSON gateway (api/http/gateway). Handlers return domain
+ * errors as values; each edge maps them once (api/grpc/error-table.ts).
+ *
+ * Streams are modelled without transport types:
+ * - watch: `openWatch(send)` returns a session; the edge feeds it requests and closes it;
+ * - lease keep-alive: one request → one response (`keepAlive`), the edge loops;
+ * - snapshot: an async iterable of response chunks.
+ */
+import type * as pb from '../../proto/gen/etcd/rpc.js';
+import type { Result } from '../errors/domain-error.js';
+
+export interface WatchSession {
+  /** Handles one client request of the stream (create, cancel, progress). */
+  request(req: pb.WatchRequest): void;
+  /** Ends the session and all its watchers. Idempotent. */
+  close(): void;
+}
+
+export interface KvService {
+  range(req: pb.RangeRequest): Promise<Result<pb.RangeResponse>>;
+  put(req: pb.PutRequest): Promise<Result<pb.PutResponse>>;
+  deleteRange(req: pb.DeleteRangeRequest): Promise<Result<pb.DeleteRangeResponse>>;
+  txn(req: pb.TxnRequest): Promise<Result<pb.TxnResponse>>;
+  compact(req: pb.CompactionRequest): Promise<Result<pb.CompactionResponse>>;
+}
+
+export interface WatchService {
+  /** `send` is called for every response, in order; the session never calls it after close(). */
+  openWatch(send: (resp: pb.WatchResponse) => void): WatchSession;
+}
+
+export interface LeaseService {
+  leaseGrant(req: pb.LeaseGrantRequest): Promise<Result<pb.LeaseGrantResponse>>;
+  leaseRevoke(req: pb.LeaseRevokeRequest): Promise<Result<pb.LeaseRevokeResponse>>;
+  keepAlive(req: pb.LeaseKeepAliveRequest): Promise<Result<pb.LeaseKeepAliveResponse>>;
+  leaseTimeToLive(req: pb.LeaseTimeToLiveRequest): Promise<Result<pb.LeaseTimeToLiveResponse>>;
+  leaseLeases(req: pb.LeaseLeasesRequest): Promise<Result<pb.LeaseLeasesResponse>>;
+}
+
+export interface ClusterService {
+  memberAdd(req: pb.MemberAddRequest): Promise<Result<pb.MemberAddResponse>>;
+  memberRemove(req: pb.MemberRemoveRequest): Promise<Result<pb.MemberRemoveResponse>>;
+  memberUpdate(req: pb.MemberUpdateRequest): Promise<Result<pb.MemberUpdateResponse>>;
+  memberList(req: pb.MemberListRequest): Promise<Result<pb.MemberListResponse>>;
+  memberPromote(req: pb.MemberPromoteRequest): Promise<Result<pb.MemberPromoteResponse>>;
+}
+
+export interface MaintenanceService {
+  alarm(req: pb.AlarmRequest): Promise<Result<pb.AlarmResponse>>;
+  status(req: pb.StatusRequest): Promise<Result<pb.StatusResponse>>;
+  defragment(req: pb.DefragmentRequest): Promise<Result<pb.DefragmentResponse>>;
+  hash(req: pb.HashRequest): Promise<Result<pb.HashResponse>>;
+  hashKV(req: pb.HashKVRequest): Promise<Result<pb.HashKVResponse>>;
+  /** Chunks of the consistent image, then one chunk whose blob is the SHA-256 of all previous blobs. */
+  snapshot(req: pb.SnapshotRequest): AsyncIterable<pb.SnapshotResponse>;
+  moveLeader(req: pb.MoveLeaderRequest): Promise<Result<pb.MoveLeaderResponse>>;
+}
+
+/** What the member's HTTP endpoints need besides the RPCs. */
+export interface MemberInfo {
+  /** Binary version, e.g. "3.5.0". */
+  readonly serverVersion: string;
+  /** Cluster version major.minor.0, or "not_decided". */
+  clusterVersion(): string;
+  /** Health as /health reports it. */
+  health(): Promise<{ readonly healthy: boolean; readonly reason: string }>;
+}
+
+export interface Services {
+  readonly kv: KvService;
+  readonly watch: WatchService;
+  readonly lease: LeaseService;
+  readonly cluster: ClusterService;
+  readonly maintenance: MaintenanceService;
+  readonly info: MemberInfo;
+}
