@@ -1,0 +1,36 @@
+/**
+ * What the service implementations share: the member actor, the stores it owns and the
+ * member's settings. Built once by the member's composition root (server/main.ts).
+ */
+import type { AlarmSet } from '../../apply/alarms.js';
+import type { Member } from '../../member/member.js';
+import type { MvccStore } from '../../mvcc/types.js';
+import type { Backend } from '../../storage/backend.js';
+import type { LeaseReader } from './lease-reader.js';
+
+export interface ServiceCounters {
+  readonly onRange?: () => void;
+  readonly onPut?: () => void;
+  readonly onDelete?: () => void;
+  readonly onTxn?: () => void;
+}
+
+export interface ServiceContext {
+  readonly member: Member;
+  readonly store: MvccStore;
+  readonly backend: Backend;
+  readonly alarms: AlarmSet;
+  readonly leases: LeaseReader;
+  readonly serverVersion: string;
+  readonly maxTxnOps: number;
+  /** Effective backend quota in bytes. */
+  readonly quotaBytes: number;
+  /** Last measured backend size in bytes (refreshed by the member's housekeeping). */
+  readonly dbSize: () => number;
+  readonly now: () => number;
+  readonly newLeaseId: () => bigint;
+  readonly name: string;
+  readonly peerUrls: readonly string[];
+  readonly clientUrls: readonly string[];
+  readonly counters: ServiceCounters;
+}

@@ -1,0 +1,58 @@
+/**
+ * KV RPCs. Reads are served from the local store (this member applies every acknowledged
+ * write before acknowledging it, so a local read after an ack sees it); writes are checked,
+ * then proposed, and answered with the applied response and a full header.
+ */
+import type * as pb from '../../../proto/gen/etcd/rpc.js';
+import { checkDeleteRange, checkPut, checkRange, checkTxn } from '../../apply/validate.js';
+import { toRangeParams } from '../../apply/range-params.js';
+import { txnHasPut } from '../../apply/txn.js';
+import { err, fail, ok, type Result } from '../../errors/domain-error.js';
+import type { KvService } from '../services.js';
+import type { ServiceContext } from './context.js';
+import { proposeAndFill } from './propose.js';
+import { quotaExceeded } from './quota.js';
+
+export function createKvService(ctx: ServiceContext): KvService {
+  const { member, store } = ctx;
+  return {
+    async range(req): Promise<Result<pb.RangeResponse>> {
+      const e = checkRange(req);
+      if (e) return fail(e);
+      ctx.counters.onRange?.();
+      const res = await store.range(toRangeParams(req));
+      if (!res.ok) return res;
+      return ok({ header: member.header(store.currentRevision), kvs: res.value.kvs, more: res.value.more, count: res.value.count });
+    },
+
+    async put(req): Promise<Result<pb.PutResponse>> {
+      const e = checkPut(req);
+      if (e) return fail(e);
+      if (await quotaExceeded(ctx, req.key.length + req.value.length)) return err('NoSpace');
+      ctx.counters.onPut?.();
+      return proposeAndFill<pb.PutResponse>(ctx, { $case: 'put', value: req });
+    },
+
+    async deleteRange(req): Promise<Result<pb.DeleteRangeResponse>> {
+      const e = checkDeleteRange(req);
+      if (e) return fail(e);
+      ctx.counters.onDelete?.();
+      return proposeAndFill<pb.DeleteRangeResponse>(ctx, { $case: 'deleteRange', value: req });
+    },
+
+    async txn(req): Promise<Result<pb.TxnResponse>> {
+      const e = checkTxn(req, ctx.maxTxnOps);
+      if (e) return fail(e);
+      if (txnHasPut(req) && (await quotaExceeded(ctx, 0))) return err('NoSpace');
+      ctx.counters.onTxn?.();
+      return proposeAndFill<pb.TxnResponse>(ctx, { $case: 'txn', value: req });
+    },
+
+    async compact(req): Promise<Result<pb.CompactionResponse>> {
+      const res = await member.propose({ $case: 'compaction', value: req });
+      if (!res.ok) return res;
+      if (req.physical && res.value.done) await res.value.done;
+      return ok({ header: member.header(store.currentRevision) });
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Maintenance RPCs: status, alarms, hashes, defragmentation, snapshots, leader moves.
+ * Defragment, MoveLeader and Snapshot responses carry no header (as the reference does).
+ */
+import type * as pb from '../../../proto/gen/etcd/rpc.js';
+import { err, ok, type Result } from '../../errors/domain-error.js';
+import { streamSnapshot } from '../../snapshot/stream.js';
+import type { MaintenanceService } from '../services.js';
+import type { ServiceContext } from './context.js';
+import { proposeAndFill } from './propose.js';
+
+const ALARM_GET = 0;
+const ALARM_NAMES = ['NONE', 'NOSPACE', 'CORRUPT'] as const;
+
+export function createMaintenanceService(ctx: ServiceContext): MaintenanceService {
+  const { member, store } = ctx;
+  return {
+    async alarm(req): Promise<Result<pb.AlarmResponse>> {
+      if (req.action === ALARM_GET) {
+        return ok({ header: member.header(store.currentRevision), alarms: ctx.alarms.list(req.alarm) });
+      }
+      return proposeAndFill<pb.AlarmResponse>(ctx, { $case: 'alarm', value: req });
+    },
+
+    async status(): Promise<Result<pb.StatusResponse>> {
+      const errors: string[] = [];
+      if (member.leaderId === 0n) errors.push('etcdserver: no leader');
+      for (const a of ctx.alarms.list()) errors.push(`memberID:${a.memberID} alarm:${ALARM_NAMES[a.alarm] ?? a.alarm} `);
+      const dbSize = BigInt(ctx.dbSize());
+      return ok({
+        header: member.header(store.currentRevision),
+        version: ctx.serverVersion,
+        dbSize,
+        leader: member.leaderId,
+        raftIndex: member.committedIndex,
+        raftTerm: member.term,
+        raftAppliedIndex: member.appliedIndex,
+        errors,
+        dbSizeInUse: dbSize,
+        isLearner: false,
+      });
+    },
+
+    async defragment(): Promise<Result<pb.DefragmentResponse>> {
+      await member.flush();
+      await ctx.backend.defragment();
+      return ok({ header: undefined });
+    },
+
+    async hash(): Promise<Result<pb.HashResponse>> {
+      await member.flush();
+      return ok({ header: member.header(store.currentRevision), hash: await store.hash() });
+    },
+
+    async hashKV(req): Promise<Result<pb.HashKVResponse>> {
+      await member.flush();
+      const res = await store.hashKV(req.revision);
+      if (!res.ok) return res;
+      return ok({ header: member.header(res.value.revision), hash: res.value.hash, compactRevision: res.value.compactRevision });
+    },
+
+    snapshot(): AsyncIterable<pb.SnapshotResponse> {
+      return streamSnapshot(ctx.backend, () => member.flush());
+    },
+
+    async moveLeader(req): Promise<Result<pb.MoveLeaderResponse>> {
+      if (member.leaderId !== member.memberId) return err('NotLeader');
+      if (req.targetID !== member.memberId) return err('BadLeaderTransferee');
+      return ok({ header: undefined });
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/** Proposes a request and returns its applied response with the member's full header. */
+import type { InternalRequest } from '../../../proto/gen/kvstore/internal.js';
+import type * as pb from '../../../proto/gen/etcd/rpc.js';
+import { ok, type Result } from '../../errors/domain-error.js';
+import type { ServiceContext } from './context.js';
+
+export async function proposeAndFill<T extends { header?: pb.ResponseHeader | undefined }>(
+  ctx: ServiceContext,
+  request: NonNullable<InternalRequest['request']>,
+): Promise<Result<T>> {
+  const res = await ctx.member.propose(request);
+  if (!res.ok) return res;
+  const resp = res.value.response as T;
+  resp.header = ctx.member.header(resp.header?.revision ?? ctx.store.currentRevision);
+  return ok(resp);
+}

@@ -1,0 +1,149 @@
+/**
+ * The apply step: turns one committed InternalRequest into its effects on the MVCC store,
+ * the lessor and the alarm set, in log order. Deterministic: the same log applied on any
+ * member yields the same state (time enters only as the entry's `nowMs`, used for lease
+ * deadlines that only the leader acts on).
+ *
+ * Effects outside the state machine are reported through callbacks (watch events,
+ * compaction) and `takeBackendOps()` (lease/alarm records for the next backend flush).
+ */
+import type { InternalRequest } from '../../proto/gen/kvstore/internal.js';
+import type * as pb from '../../proto/gen/etcd/rpc.js';
+import { err, fail, ok, type Result } from '../errors/domain-error.js';
+import type { Event, MvccStore } from '../mvcc/types.js';
+import type { BackendOp } from '../storage/backend.js';
+import type { AlarmSet } from './alarms.js';
+import { applyDeleteRange, applyPut, type TxnView } from './kv-ops.js';
+import { AlarmType, type LeasePort } from './ports.js';
+import { applyTxn, checkPutAgainstState, txnHasPut } from './txn.js';
+
+export interface ApplierDeps {
+  readonly store: MvccStore;
+  readonly leases: LeasePort;
+  readonly alarms: AlarmSet;
+  /** Called once per write that changed the store, in revision order. */
+  readonly onEvents: (revision: bigint, events: Event[]) => void;
+  readonly onCompacted: (revision: bigint) => void;
+}
+
+/** The response message of the applied request (its type follows the request kind). */
+export interface Applied {
+  readonly response: unknown;
+  /** Compaction: resolves when the physical deletion finished. */
+  readonly done?: Promise<void>;
+}
+
+const ALARM_ACTIVATE = 1;
+const ALARM_DEACTIVATE = 2;
+
+export class Applier {
+  readonly #deps: ApplierDeps;
+  #backendOps: BackendOp[] = [];
+
+  constructor(deps: ApplierDeps) {
+    this.#deps = deps;
+  }
+
+  /** Lease and alarm records changed since the last call. */
+  takeBackendOps(): BackendOp[] {
+    const ops = this.#backendOps;
+    this.#backendOps = [];
+    return ops;
+  }
+
+  async apply(req: InternalRequest, nowMs: number): Promise<Result<Applied>> {
+    const r = req.request;
+    if (r === undefined) return ok({ response: undefined });
+    const { alarms } = this.#deps;
+    if (alarms.has(AlarmType.Corrupt) && r.$case !== 'alarm') return err('Corrupt');
+    const capped = alarms.has(AlarmType.NoSpace);
+    switch (r.$case) {
+      case 'put':
+        if (capped) return err('NoSpace');
+        return this.#write((v) => {
+          const e = checkPutAgainstState(v.txn, r.value, this.#deps.leases);
+          return e ? fail(e) : ok(applyPut(v, r.value, this.#deps.leases));
+        });
+      case 'deleteRange':
+        return this.#write((v) => ok(applyDeleteRange(v, r.value, this.#deps.leases)));
+      case 'txn':
+        if (capped && txnHasPut(r.value)) return err('NoSpace');
+        return this.#write((v) => applyTxn(v, r.value, this.#deps.leases, this.#deps.store.compactRevision));
+      case 'compaction':
+        return this.#compact(r.value);
+      case 'leaseGrant':
+        if (capped) return err('NoSpace');
+        return this.#leaseGrant(r.value, nowMs);
+      case 'leaseRevoke':
+        return this.#leaseRevoke(r.value);
+      case 'alarm':
+        return ok({ response: this.#alarm(r.value) });
+      case 'leaseCheckpoint':
+      case 'range':
+        return ok({ response: undefined });
+    }
+  }
+
+  async #write<T extends { header?: pb.ResponseHeader | undefined }>(
+    body: (v: TxnView) => Result<T> | Promise<Result<T>>,
+  ): Promise<Result<Applied>> {
+    const txn = this.#deps.store.beginWrite();
+    const view: TxnView = { txn, wrote: false, touchedLeases: new Set() };
+    const res = await body(view);
+    const { revision, events } = txn.end();
+    if (!res.ok) return res;
+    if (events.length > 0) this.#deps.onEvents(revision, events);
+    for (const id of view.touchedLeases) this.#backendOps.push(...this.#deps.leases.persistOps(id));
+    return ok({ response: res.value });
+  }
+
+  #compact(c: pb.CompactionRequest): Result<Applied> {
+    const res = this.#deps.store.compact(c.revision);
+    if (!res.ok) return res;
+    this.#deps.onCompacted(c.revision);
+    return ok({ response: { header: header(this.#deps.store.currentRevision) }, done: res.value.done });
+  }
+
+  #leaseGrant(g: pb.LeaseGrantRequest, nowMs: number): Result<Applied> {
+    const res = this.#deps.leases.grant(g.ID, g.TTL, nowMs);
+    if (!res.ok) return res;
+    this.#backendOps.push(...this.#deps.leases.persistOps(res.value.id));
+    const resp: pb.LeaseGrantResponse = {
+      header: header(this.#deps.store.currentRevision),
+      ID: res.value.id,
+      TTL: res.value.ttl,
+      error: '',
+    };
+    return ok({ response: resp });
+  }
+
+  async #leaseRevoke(r: pb.LeaseRevokeRequest): Promise<Result<Applied>> {
+    const res = this.#deps.leases.revoke(r.ID);
+    if (!res.ok) return res;
+    this.#backendOps.push(...this.#deps.leases.persistOps(r.ID));
+    const keys = [...res.value.keys].sort(Buffer.compare);
+    return this.#write((v) => {
+      for (const key of keys) if (v.txn.deleteRange(key, Buffer.alloc(0)).length > 0) v.wrote = true;
+      return ok({ header: header(v.wrote ? v.txn.revision : v.txn.revision - 1n) });
+    });
+  }
+
+  #alarm(a: pb.AlarmRequest): pb.AlarmResponse {
+    const entry = { memberID: a.memberID, alarm: a.alarm };
+    const { alarms } = this.#deps;
+    if (a.action === ALARM_ACTIVATE) {
+      const op = alarms.activate(entry);
+      if (op) this.#backendOps.push(op);
+      return { header: header(this.#deps.store.currentRevision), alarms: op ? [entry] : [] };
+    }
+    if (a.action === ALARM_DEACTIVATE) {
+      const op = alarms.deactivate(entry);
+      if (op) this.#backendOps.push(op);
+      return { header: header(this.#deps.store.currentRevision), alarms: op ? [entry] : [] };
+    }
+    return { header: header(this.#deps.store.currentRevision), alarms: alarms.list(a.alarm) };
+  }
+}
+
+/** A header with only the revision set; the member fills cluster/member/term at the edge. */
+export const header = (revision: bigint): pb.ResponseHeader => ({ clusterId: 0n, memberId: 0n, revision, raftTerm: 0n });
