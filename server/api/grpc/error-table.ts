@@ -1,0 +1,56 @@
+/**
+ * THE table mapping every domain error kind to a gRPC code and etcd's exact message.
+ *
+ * Clients recognise errors by message text (clientv3's rpctypes table), so the strings
+ * below are part of the wire contract and must match etcd byte for byte.
+ * Quirks kept on purpose (ETCD-FACTS §2.2): `TooManyRequests` travels as code Unknown (2),
+ * as do unmapped internal failures (`Internal` carries its own message).
+ * `Unimplemented` (our own, not etcd's) is code 12 with a message naming the method.
+ *
+ * Adding a DomainError kind without a row here is a compile error (the table is a
+ * Record over every kind).
+ */
+import type { DomainError, ErrorKind } from '../../errors/domain-error.js';
+import { GrpcCode, type GrpcStatus } from './codes.js';
+
+const TABLE: { readonly [K in ErrorKind]: GrpcStatus } = {
+  EmptyKey: { code: GrpcCode.InvalidArgument, message: 'etcdserver: key is not provided' },
+  KeyNotFound: { code: GrpcCode.InvalidArgument, message: 'etcdserver: key not found' },
+  ValueProvided: { code: GrpcCode.InvalidArgument, message: 'etcdserver: value is provided' },
+  LeaseProvided: { code: GrpcCode.InvalidArgument, message: 'etcdserver: lease is provided' },
+  TooManyOps: { code: GrpcCode.InvalidArgument, message: 'etcdserver: too many operations in txn request' },
+  DuplicateKey: { code: GrpcCode.InvalidArgument, message: 'etcdserver: duplicate key given in txn request' },
+  Compacted: { code: GrpcCode.OutOfRange, message: 'etcdserver: mvcc: required revision has been compacted' },
+  FutureRev: { code: GrpcCode.OutOfRange, message: 'etcdserver: mvcc: required revision is a future revision' },
+  NoSpace: { code: GrpcCode.ResourceExhausted, message: 'etcdserver: mvcc: database space exceeded' },
+  LeaseNotFound: { code: GrpcCode.NotFound, message: 'etcdserver: requested lease not found' },
+  LeaseExists: { code: GrpcCode.FailedPrecondition, message: 'etcdserver: lease already exists' },
+  LeaseTTLTooLarge: { code: GrpcCode.OutOfRange, message: 'etcdserver: too large lease TTL' },
+  RequestTooLarge: { code: GrpcCode.InvalidArgument, message: 'etcdserver: request is too large' },
+  // etcd maps this to a client-side error value without a status: it arrives as Unknown.
+  TooManyRequests: { code: GrpcCode.Unknown, message: 'etcdserver: too many requests' },
+  NoLeader: { code: GrpcCode.Unavailable, message: 'etcdserver: no leader' },
+  NotLeader: { code: GrpcCode.FailedPrecondition, message: 'etcdserver: not leader' },
+  LeaderChanged: { code: GrpcCode.Unavailable, message: 'etcdserver: leader changed' },
+  NotCapable: { code: GrpcCode.Unavailable, message: 'etcdserver: not capable' },
+  Stopped: { code: GrpcCode.Unavailable, message: 'etcdserver: server stopped' },
+  Timeout: { code: GrpcCode.Unavailable, message: 'etcdserver: request timed out' },
+  Corrupt: { code: GrpcCode.DataLoss, message: 'etcdserver: corrupt cluster' },
+  MemberNotFound: { code: GrpcCode.NotFound, message: 'etcdserver: member not found' },
+  BadLeaderTransferee: { code: GrpcCode.FailedPrecondition, message: 'etcdserver: bad leader transferee' },
+  // Message replaced per error (see toStatus).
+  Unimplemented: { code: GrpcCode.Unimplemented, message: 'kvstore: not implemented' },
+  Internal: { code: GrpcCode.Unknown, message: 'etcdserver: internal error' },
+};
+
+/** The gRPC status (code + exact etcd message) a domain error is sent as. Total over every kind. */
+export function toStatus(e: DomainError): GrpcStatus {
+  switch (e.kind) {
+    case 'Internal':
+      return { code: TABLE.Internal.code, message: e.message };
+    case 'Unimplemented':
+      return { code: TABLE.Unimplemented.code, message: `kvstore: not implemented: ${e.method}` };
+    default:
+      return TABLE[e.kind];
+  }
+}

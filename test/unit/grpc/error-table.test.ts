@@ -1,0 +1,53 @@
+// The domain error → gRPC status table: every kind has a row with etcd's exact text.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ErrorKind, type DomainError } from '../../../server/errors/domain-error.js';
+import { toStatus } from '../../../server/api/grpc/error-table.js';
+import { CODE_NAMES, GrpcCode, codeName } from '../../../server/api/grpc/codes.js';
+
+const EXPECTED: ReadonlyArray<readonly [DomainError, number, string]> = [
+  [{ kind: 'EmptyKey' }, 3, 'etcdserver: key is not provided'],
+  [{ kind: 'KeyNotFound' }, 3, 'etcdserver: key not found'],
+  [{ kind: 'ValueProvided' }, 3, 'etcdserver: value is provided'],
+  [{ kind: 'LeaseProvided' }, 3, 'etcdserver: lease is provided'],
+  [{ kind: 'TooManyOps' }, 3, 'etcdserver: too many operations in txn request'],
+  [{ kind: 'DuplicateKey' }, 3, 'etcdserver: duplicate key given in txn request'],
+  [{ kind: 'Compacted', compactRevision: 5n }, 11, 'etcdserver: mvcc: required revision has been compacted'],
+  [{ kind: 'FutureRev', currentRevision: 5n }, 11, 'etcdserver: mvcc: required revision is a future revision'],
+  [{ kind: 'NoSpace' }, 8, 'etcdserver: mvcc: database space exceeded'],
+  [{ kind: 'LeaseNotFound' }, 5, 'etcdserver: requested lease not found'],
+  [{ kind: 'LeaseExists' }, 9, 'etcdserver: lease already exists'],
+  [{ kind: 'LeaseTTLTooLarge' }, 11, 'etcdserver: too large lease TTL'],
+  [{ kind: 'RequestTooLarge' }, 3, 'etcdserver: request is too large'],
+  [{ kind: 'TooManyRequests' }, 2, 'etcdserver: too many requests'],
+  [{ kind: 'NoLeader' }, 14, 'etcdserver: no leader'],
+  [{ kind: 'NotLeader' }, 9, 'etcdserver: not leader'],
+  [{ kind: 'LeaderChanged' }, 14, 'etcdserver: leader changed'],
+  [{ kind: 'NotCapable' }, 14, 'etcdserver: not capable'],
+  [{ kind: 'Stopped' }, 14, 'etcdserver: server stopped'],
+  [{ kind: 'Timeout' }, 14, 'etcdserver: request timed out'],
+  [{ kind: 'Corrupt' }, 15, 'etcdserver: corrupt cluster'],
+  [{ kind: 'MemberNotFound' }, 5, 'etcdserver: member not found'],
+  [{ kind: 'BadLeaderTransferee' }, 9, 'etcdserver: bad leader transferee'],
+  [{ kind: 'Unimplemented', method: '/etcdserverpb.Auth/UserAdd' }, 12, 'kvstore: not implemented: /etcdserverpb.Auth/UserAdd'],
+  [{ kind: 'Internal', message: 'etcdserver: request cancelled' }, 2, 'etcdserver: request cancelled'],
+];
+
+void test('every domain error kind maps to the exact etcd code and message', () => {
+  for (const [error, code, message] of EXPECTED) {
+    assert.deepEqual(toStatus(error), { code, message }, error.kind);
+  }
+});
+
+void test('the expectations cover every kind', () => {
+  const covered = new Set(EXPECTED.map(([e]) => e.kind));
+  assert.deepEqual([...covered].sort(), Object.values(ErrorKind).sort());
+});
+
+void test('code names follow grpc-go spelling', () => {
+  assert.equal(CODE_NAMES.length, 17);
+  assert.equal(codeName(GrpcCode.OK), 'OK');
+  assert.equal(codeName(GrpcCode.ResourceExhausted), 'ResourceExhausted');
+  assert.equal(codeName(GrpcCode.Unauthenticated), 'Unauthenticated');
+  assert.equal(codeName(99), 'Unknown');
+});
