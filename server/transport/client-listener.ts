@@ -1,0 +1,136 @@
+/**
+ * One client port for gRPC and HTTP/1.1 (plaintext), like etcd's connection multiplexer.
+ *
+ * Every accepted TCP connection is sniffed (sniff-socket.ts): a connection that opens with the
+ * HTTP/2 preface (gRPC clients speak h2c with prior knowledge) is injected into the grpc-js
+ * server (`createConnectionInjector`); anything else goes to an internal HTTP/1.1 server that
+ * calls `httpHandler` (e.g. a koa app's `callback()`).
+ *
+ * Contract:
+ * - only `http:` URLs with an explicit port (0 = any free port); TLS and `unix://` are not served;
+ * - the grpc.Server is NOT bound by this listener and needs no `bindAsync`; the caller owns it
+ *   (services, `tryShutdown`) and may share it between several listeners;
+ * - as a consequence, every h2c connection goes to gRPC (HTTP/2 clients of the JSON gateway are
+ *   not served);
+ * - `close()` stops accepting, drops sockets still being sniffed, asks gRPC sessions to drain
+ *   (GOAWAY), closes idle HTTP connections and busy ones after their response; after
+ *   `closeGraceMs` everything left is destroyed. It resolves when every socket is gone.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import type { Logger } from 'pino';
+import { trackHttpConnections } from './http-connections.js';
+import { sniffSocket } from './sniff-socket.js';
+
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface ClientListenerOptions {
+  /** A connection that sends nothing decisive within this time is dropped. Default 10 s. */
+  readonly sniffTimeoutMs?: number;
+  /** How long `close()` lets in-flight requests and streams finish. Default 2 s. */
+  readonly closeGraceMs?: number;
+  /** HTTP/1.1 keep-alive idle timeout. Default 5 s (Node's default). */
+  readonly keepAliveTimeoutMs?: number;
+}
+
+export interface ClientListener {
+  readonly url: URL;
+  readonly address: AddressInfo;
+  close(): Promise<void>;
+}
+
+const DEFAULT_SNIFF_TIMEOUT_MS = 10_000;
+const DEFAULT_CLOSE_GRACE_MS = 2_000;
+
+/** Where to listen for `url`; throws on URLs this listener cannot serve (a configuration error). */
+export function listenAddress(url: URL): { host: string; port: number } {
+  if (url.protocol !== 'http:') throw new Error(`unsupported client URL scheme ${url.protocol} in ${url.href}`);
+  if (url.port === '') throw new Error(`client URL ${url.href} must have a port`);
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  return { host, port: Number(url.port) };
+}
+
+export async function listenClient(
+  url: URL,
+  grpcServer: grpc.Server,
+  httpHandler: HttpHandler,
+  logger: Logger,
+  options: ClientListenerOptions = {},
+): Promise<ClientListener> {
+  const { host, port } = listenAddress(url);
+  const log = logger.child({ component: 'client-listener', url: url.href });
+  const sniffTimeoutMs = options.sniffTimeoutMs ?? DEFAULT_SNIFF_TIMEOUT_MS;
+  const closeGraceMs = options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+
+  const injector = grpcServer.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+  const httpServer = createHttpServer({ requestTimeout: 0 }, httpHandler);
+  httpServer.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  httpServer.on('clientError', (err: Error, socket: Socket) => {
+    log.debug({ err }, 'HTTP client error');
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  const httpConnections = trackHttpConnections(httpServer);
+  const sniffing = new Set<Socket>();
+
+  const netServer = createNetServer({ noDelay: true }, (socket) => {
+    socket.setNoDelay(true);
+    sniffing.add(socket);
+    sniffSocket(socket, sniffTimeoutMs, {
+      onDecided(protocol) {
+        sniffing.delete(socket);
+        if (protocol === 'h2') {
+          injector.injectConnection(socket);
+        } else {
+          httpConnections.add(socket);
+          httpServer.emit('connection', socket);
+          socket.resume();
+        }
+      },
+      onDropped(reason) {
+        sniffing.delete(socket);
+        log.debug({ remote: socket.remoteAddress, reason }, 'dropped client connection');
+      },
+      onSocketError(err) {
+        log.debug({ err, remote: socket.remoteAddress }, 'client socket error');
+      },
+    });
+  });
+  netServer.on('error', (err) => log.error({ err }, 'client listener error'));
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: Error): void => reject(new Error(`cannot listen on ${url.href}`, { cause: err }));
+    netServer.once('error', onError);
+    netServer.listen({ host, port }, () => {
+      netServer.removeListener('error', onError);
+      resolve();
+    });
+  });
+  const address = netServer.address() as AddressInfo;
+  log.info({ address: address.address, port: address.port }, 'serving client requests (gRPC and HTTP/1.1)');
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closed ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        httpConnections.destroyAll();
+        injector.destroy();
+      }, closeGraceMs);
+      timer.unref();
+      netServer.close(() => {
+        clearTimeout(timer);
+        injector.destroy();
+        log.info('client listener closed');
+        resolve();
+      });
+      for (const socket of sniffing) socket.destroy();
+      sniffing.clear();
+      injector.drain(closeGraceMs);
+      httpConnections.closeIdle();
+    });
+    return closed;
+  };
+
+  return { url, address, close };
+}

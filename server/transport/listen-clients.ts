@@ -1,0 +1,36 @@
+/**
+ * Binds the shared gRPC + HTTP/1.1 client port on several URLs (`--listen-client-urls`).
+ *
+ * Contract: all or nothing — if one URL cannot be bound, the listeners already opened are
+ * closed and the promise rejects with that error. `close()` closes every listener.
+ */
+import type * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import { listenClient, type ClientListener, type ClientListenerOptions, type HttpHandler } from './client-listener.js';
+
+export interface ClientListeners {
+  readonly listeners: readonly ClientListener[];
+  close(): Promise<void>;
+}
+
+export async function listenClients(
+  urls: readonly URL[],
+  grpcServer: grpc.Server,
+  httpHandler: HttpHandler,
+  logger: Logger,
+  options: ClientListenerOptions = {},
+): Promise<ClientListeners> {
+  const listeners: ClientListener[] = [];
+  const closeAll = async (): Promise<void> => {
+    await Promise.all(listeners.map((l) => l.close()));
+  };
+  for (const url of urls) {
+    try {
+      listeners.push(await listenClient(url, grpcServer, httpHandler, logger, options));
+    } catch (err) {
+      await closeAll();
+      throw err;
+    }
+  }
+  return { listeners, close: closeAll };
+}

@@ -1,0 +1,63 @@
+/**
+ * Reads the first bytes of a freshly accepted socket until its protocol is known, then hands
+ * the socket back untouched: paused, with every byte read so far pushed back (`unshift`), so
+ * the next owner (the HTTP/2 server of grpc-js or the HTTP/1.1 server) parses it from byte 0.
+ *
+ * Contract:
+ * - exactly one of `onDecided` / `onDropped` is called, at most once;
+ * - on a decision the sniffer's own 'data'/'end' listeners and its timer are gone, the socket is
+ *   paused and holds the unshifted bytes (the caller resumes it if its new owner needs that);
+ * - a client that sends nothing decisive within `timeoutMs`, closes early or errors is destroyed
+ *   and reported through `onDropped`;
+ * - an 'error' listener stays on the socket for its whole life, so a late error never crashes
+ *   the process (it is reported to `onSocketError`).
+ */
+import type { Socket } from 'node:net';
+import { Protocol, sniffProtocol } from './protocol-sniff.js';
+
+export type SniffedProtocol = Exclude<Protocol, 'undecided'>;
+
+export interface SniffCallbacks {
+  onDecided(protocol: SniffedProtocol): void;
+  onDropped(reason: string): void;
+  onSocketError(err: Error): void;
+}
+
+export function sniffSocket(socket: Socket, timeoutMs: number, cb: SniffCallbacks): void {
+  let buffered: Buffer = Buffer.alloc(0);
+  let done = false;
+
+  const finish = (): void => {
+    done = true;
+    clearTimeout(timer);
+    socket.removeListener('data', onData);
+    socket.removeListener('end', onEnd);
+    socket.removeListener('close', onClose);
+  };
+  const drop = (reason: string): void => {
+    if (done) return;
+    finish();
+    socket.destroy();
+    cb.onDropped(reason);
+  };
+  const onData = (chunk: Buffer): void => {
+    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+    const protocol = sniffProtocol(buffered);
+    if (protocol === Protocol.Undecided) return;
+    finish();
+    socket.pause();
+    socket.unshift(buffered);
+    cb.onDecided(protocol);
+  };
+  const onEnd = (): void => drop('client closed before sending a request');
+  const onClose = (): void => drop('connection closed before sending a request');
+
+  socket.on('error', (err: Error) => {
+    cb.onSocketError(err);
+    drop(`socket error: ${err.message}`);
+  });
+  socket.on('data', onData);
+  socket.on('end', onEnd);
+  socket.on('close', onClose);
+  const timer = setTimeout(() => drop(`no request within ${timeoutMs} ms`), timeoutMs);
+}

@@ -1,0 +1,180 @@
+/**
+ * One port for gRPC and HTTP/1.1: a real grpc-js client call and real HTTP/1.1 requests on
+ * the same port; idle and half-preface clients are dropped after the sniff timeout.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as grpc from '@grpc/grpc-js';
+import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { once } from 'node:events';
+import pino from 'pino';
+import {
+  HealthCheckResponse_ServingStatus,
+  HealthClient,
+  HealthService,
+  type HealthCheckRequest,
+  type HealthCheckResponse,
+} from '../../../proto/gen/etcd/health.js';
+import { listenAddress, listenClient, type HttpHandler } from '../../../server/transport/client-listener.js';
+import { listenClients } from '../../../server/transport/listen-clients.js';
+import { HTTP2_PREFACE } from '../../../server/transport/protocol-sniff.js';
+
+const logger = pino({ level: 'silent' });
+
+function healthServer(): grpc.Server {
+  const server = new grpc.Server();
+  server.addService(HealthService, {
+    check: (
+      _call: grpc.ServerUnaryCall<HealthCheckRequest, HealthCheckResponse>,
+      cb: grpc.sendUnaryData<HealthCheckResponse>,
+    ) => cb(null, { status: HealthCheckResponse_ServingStatus.SERVING }),
+    watch: (call: grpc.ServerWritableStream<HealthCheckRequest, HealthCheckResponse>) => {
+      call.end();
+    },
+  });
+  return server;
+}
+
+const echoHandler: HttpHandler = (req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    res.setHeader('content-type', 'text/plain');
+    res.end(`${req.method} ${req.url} ${Buffer.concat(chunks).toString()}`);
+  });
+};
+
+function httpCall(port: number, method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function grpcCheck(port: number): Promise<HealthCheckResponse> {
+  const client = new HealthClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  return new Promise<HealthCheckResponse>((resolve, reject) => {
+    client.check({ service: '' }, (err, resp) => {
+      client.close();
+      if (err) reject(err);
+      else resolve(resp);
+    });
+  });
+}
+
+async function waitClosed(socket: Socket): Promise<void> {
+  if (socket.closed) return;
+  await once(socket, 'close');
+}
+
+void test('gRPC and HTTP/1.1 are both served on one port', async () => {
+  const grpcServer = healthServer();
+  const listener = await listenClient(new URL('http://127.0.0.1:0'), grpcServer, echoHandler, logger);
+  try {
+    const port = listener.address.port;
+    assert.ok(port > 0);
+    const [health, get, post] = await Promise.all([
+      grpcCheck(port),
+      httpCall(port, 'GET', '/version'),
+      httpCall(port, 'POST', '/v3/kv/put', '{"key":"Zm9v"}'),
+    ]);
+    assert.equal(health.status, HealthCheckResponse_ServingStatus.SERVING);
+    assert.deepEqual(get, { status: 200, body: 'GET /version ' });
+    assert.deepEqual(post, { status: 200, body: 'POST /v3/kv/put {"key":"Zm9v"}' });
+    // a second gRPC call after HTTP traffic still works
+    assert.equal((await grpcCheck(port)).status, HealthCheckResponse_ServingStatus.SERVING);
+  } finally {
+    await listener.close();
+    grpcServer.forceShutdown();
+  }
+});
+
+void test('an HTTP/1.1 request split across TCP segments and a keep-alive second request', async () => {
+  const grpcServer = healthServer();
+  const listener = await listenClient(new URL('http://127.0.0.1:0'), grpcServer, echoHandler, logger);
+  try {
+    const socket = connect(listener.address.port, '127.0.0.1');
+    await once(socket, 'connect');
+    let text = '';
+    socket.on('data', (c: Buffer) => (text += c.toString()));
+    socket.write('P');
+    await new Promise((r) => setTimeout(r, 20));
+    socket.write('OST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi');
+    socket.write('GET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await waitClosed(socket);
+    assert.match(text, /HTTP\/1\.1 200 OK[\s\S]*POST \/a hi/);
+    assert.match(text, /HTTP\/1\.1 200 OK[\s\S]*GET \/b $/);
+  } finally {
+    await listener.close();
+    grpcServer.forceShutdown();
+  }
+});
+
+void test('a client that sends nothing, or half a preface, is dropped after the sniff timeout', async () => {
+  const grpcServer = healthServer();
+  const listener = await listenClient(new URL('http://127.0.0.1:0'), grpcServer, echoHandler, logger, {
+    sniffTimeoutMs: 50,
+  });
+  try {
+    const idle = connect(listener.address.port, '127.0.0.1');
+    const half = connect(listener.address.port, '127.0.0.1');
+    half.on('connect', () => half.write(HTTP2_PREFACE.subarray(0, 10)));
+    await Promise.all([waitClosed(idle), waitClosed(half)]);
+    assert.ok(idle.closed && half.closed);
+    // the port still serves afterwards
+    assert.equal((await httpCall(listener.address.port, 'GET', '/x')).status, 200);
+  } finally {
+    await listener.close();
+    grpcServer.forceShutdown();
+  }
+});
+
+void test('close() ends idle HTTP keep-alive connections and resolves', async () => {
+  const grpcServer = healthServer();
+  const listener = await listenClient(new URL('http://127.0.0.1:0'), grpcServer, echoHandler, logger, {
+    closeGraceMs: 200,
+  });
+  const socket = connect(listener.address.port, '127.0.0.1');
+  await once(socket, 'connect');
+  socket.on('data', () => undefined);
+  socket.write('GET /a HTTP/1.1\r\nHost: x\r\n\r\n');
+  await once(socket, 'data');
+  await listener.close();
+  await waitClosed(socket);
+  assert.ok(socket.closed);
+  grpcServer.forceShutdown();
+});
+
+void test('listenClients binds several URLs; a bad URL fails the whole set', async () => {
+  const grpcServer = healthServer();
+  const set = await listenClients(
+    [new URL('http://127.0.0.1:0'), new URL('http://127.0.0.1:0')],
+    grpcServer,
+    echoHandler,
+    logger,
+  );
+  try {
+    assert.equal(set.listeners.length, 2);
+    for (const l of set.listeners) assert.equal((await grpcCheck(l.address.port)).status, HealthCheckResponse_ServingStatus.SERVING);
+  } finally {
+    await set.close();
+  }
+  await assert.rejects(
+    listenClients([new URL('http://127.0.0.1:0'), new URL('https://127.0.0.1:0')], grpcServer, echoHandler, logger),
+    /unsupported client URL scheme/,
+  );
+  grpcServer.forceShutdown();
+});
+
+void test('listenAddress accepts http URLs with a port, IPv6 literals included', () => {
+  assert.deepEqual(listenAddress(new URL('http://127.0.0.1:2379')), { host: '127.0.0.1', port: 2379 });
+  assert.deepEqual(listenAddress(new URL('http://[::1]:0')), { host: '::1', port: 0 });
+  assert.throws(() => listenAddress(new URL('http://localhost')), /must have a port/);
+  assert.throws(() => listenAddress(new URL('unix://x')), /unsupported/);
+});
