@@ -1,0 +1,179 @@
+/**
+ * On-disk Backend on LevelDB (`classic-level`), stored under <data-dir>/member/snap/db.
+ *
+ * Buckets are one-byte key prefixes (BUCKET_PREFIX below; see server/mvcc/FORMAT.md), so a
+ * bucket's records are contiguous and keep unsigned byte order. A batch is one LevelDB write
+ * batch (atomic, also across a crash); `sync: true` fsyncs LevelDB's log before resolving.
+ * Views rely on LevelDB snapshots: `iterate` creates its iterator (and with it an implicit
+ * snapshot) when called, `snapshot()` pins an explicit one. Callers must consume or break
+ * out of every iterable they request, or the iterator stays open until `close()`.
+ * `size()` sums the sizes of the files in the database directory.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ClassicLevel } from 'classic-level';
+import type { Backend, BackendOp, Bucket, IterateOptions, ReadView } from './backend.js';
+
+/** Bucket → the byte that prefixes its keys on disk. Never renumber: it is the disk format. */
+export const BUCKET_PREFIX = {
+  key: 0x01,
+  meta: 0x02,
+  lease: 0x03,
+  alarm: 0x04,
+  cluster: 0x05,
+  members: 0x06,
+  members_removed: 0x07,
+  auth: 0x08,
+  authUsers: 0x09,
+  authRoles: 0x0a,
+} as const satisfies Record<Bucket, number>;
+
+type Db = ClassicLevel<Buffer, Buffer>;
+type LevelSnapshot = ReturnType<Db['snapshot']>;
+
+/** Where the backend lives inside a data dir. */
+export function backendPath(dataDir: string): string {
+  return join(dataDir, 'member', 'snap', 'db');
+}
+
+function prefixOf(bucket: Bucket): number {
+  const p = BUCKET_PREFIX[bucket];
+  if (p === undefined) throw new Error(`level backend: unknown bucket ${String(bucket)}`);
+  return p;
+}
+
+function prefixed(p: number, key: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(key.length + 1);
+  out[0] = p;
+  key.copy(out, 1);
+  return out;
+}
+
+const BATCH = 256;
+
+interface LevelIteratorOptions {
+  gte: Buffer;
+  lt: Buffer;
+  reverse: boolean;
+  limit: number;
+  snapshot?: LevelSnapshot;
+}
+
+function iteratorOptions(bucket: Bucket, options: IterateOptions | undefined, snapshot: LevelSnapshot | undefined): LevelIteratorOptions {
+  const p = prefixOf(bucket);
+  const o: LevelIteratorOptions = {
+    gte: options?.gte === undefined ? Buffer.from([p]) : prefixed(p, options.gte),
+    lt: options?.lt === undefined ? Buffer.from([p + 1]) : prefixed(p, options.lt),
+    reverse: options?.reverse === true,
+    limit: options?.limit ?? -1,
+  };
+  if (snapshot !== undefined) o.snapshot = snapshot;
+  return o;
+}
+
+/** Drains a LevelDB iterator in batches, stripping the bucket prefix; always closes it. */
+interface EntryIterator {
+  nextv(size: number): Promise<[Buffer, Buffer][]>;
+  close(): Promise<void>;
+}
+
+async function* drain(it: EntryIterator): AsyncGenerator<readonly [Buffer, Buffer]> {
+  try {
+    for (;;) {
+      const entries = await it.nextv(BATCH);
+      if (entries.length === 0) return;
+      for (const [k, v] of entries) yield [k.subarray(1), v] as const;
+    }
+  } finally {
+    await it.close();
+  }
+}
+
+function levelGet(db: Db, bucket: Bucket, key: Buffer, snapshot: LevelSnapshot | undefined): Promise<Buffer | undefined> {
+  const k = prefixed(prefixOf(bucket), key);
+  return snapshot === undefined ? db.get(k) : db.get(k, { snapshot });
+}
+
+function levelIterate(db: Db, bucket: Bucket, options: IterateOptions | undefined, snapshot: LevelSnapshot | undefined): AsyncIterable<readonly [Buffer, Buffer]> {
+  if (options?.limit === 0) return drainNothing();
+  // Created now, not on first `next()`: the iterator's snapshot is the view of this call.
+  return drain(db.iterator<Buffer, Buffer>(iteratorOptions(bucket, options, snapshot)));
+}
+
+// eslint-disable-next-line require-yield
+async function* drainNothing(): AsyncGenerator<readonly [Buffer, Buffer]> {
+  return;
+}
+
+class LevelView implements ReadView {
+  constructor(
+    private readonly db: Db,
+    private readonly snap: LevelSnapshot,
+  ) {}
+
+  get(bucket: Bucket, key: Buffer): Promise<Buffer | undefined> {
+    return levelGet(this.db, bucket, key, this.snap);
+  }
+
+  iterate(bucket: Bucket, options?: IterateOptions): AsyncIterable<readonly [Buffer, Buffer]> {
+    return levelIterate(this.db, bucket, options, this.snap);
+  }
+
+  close(): Promise<void> {
+    return this.snap.close();
+  }
+}
+
+export class LevelBackend implements Backend {
+  /** Use openLevelBackend(). */
+  constructor(
+    private readonly db: Db,
+    /** The database directory. */
+    readonly location: string,
+  ) {}
+
+  get(bucket: Bucket, key: Buffer): Promise<Buffer | undefined> {
+    return levelGet(this.db, bucket, key, undefined);
+  }
+
+  iterate(bucket: Bucket, options?: IterateOptions): AsyncIterable<readonly [Buffer, Buffer]> {
+    return levelIterate(this.db, bucket, options, undefined);
+  }
+
+  write(ops: readonly BackendOp[], options?: { readonly sync?: boolean }): Promise<void> {
+    const batch = ops.map((op) =>
+      op.type === 'put'
+        ? { type: 'put' as const, key: prefixed(prefixOf(op.bucket), op.key), value: op.value }
+        : { type: 'del' as const, key: prefixed(prefixOf(op.bucket), op.key) },
+    );
+    return this.db.batch(batch, { sync: options?.sync === true });
+  }
+
+  snapshot(): Promise<ReadView> {
+    return Promise.resolve(new LevelView(this.db, this.db.snapshot()));
+  }
+
+  async size(): Promise<number> {
+    let total = 0;
+    for (const name of await readdir(this.location)) {
+      const s = await stat(join(this.location, name));
+      if (s.isFile()) total += s.size;
+    }
+    return total;
+  }
+
+  defragment(): Promise<void> {
+    return this.db.compactRange(Buffer.from([0x00]), Buffer.from([0xff]));
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
+
+/** Opens (creating if needed) the LevelDB database in directory `location`. */
+export async function openLevelBackend(location: string): Promise<LevelBackend> {
+  const db: Db = new ClassicLevel<Buffer, Buffer>(location, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  await db.open({ createIfMissing: true });
+  return new LevelBackend(db, location);
+}
