@@ -23,7 +23,8 @@ import type { Logger } from 'pino';
 import { trackHttpConnections } from './http-connections.js';
 import { sniffSocket } from './sniff-socket.js';
 
-export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
+/** An HTTP/1.1 request handler; a returned promise must not reject (koa's `app.callback()` qualifies). */
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface ClientListenerOptions {
   /** A connection that sends nothing decisive within this time is dropped. Default 10 s. */
@@ -64,7 +65,9 @@ export async function listenClient(
   const closeGraceMs = options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
 
   const injector = grpcServer.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-  const httpServer = createHttpServer({ requestTimeout: 0 }, httpHandler);
+  const httpServer = createHttpServer({ requestTimeout: 0 }, (req, res) => {
+    void httpHandler(req, res);
+  });
   httpServer.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
   httpServer.on('clientError', (err: Error, socket: Socket) => {
     log.debug({ err }, 'HTTP client error');

@@ -1,0 +1,121 @@
+/**
+ * The unary routes of the JSON gateway (ETCD-FACTS §4.1): path under the gateway prefix →
+ * request/response message codecs → the Services call. All are `POST` with the request
+ * message as JSON; the response is the message's gateway JSON (`toJSON`).
+ *
+ * Notes:
+ * - the lease routes also answer under `/kv/lease/…` (both spellings exist in etcd 3.4/3.5);
+ * - `/maintenance/hash` is Hash (in 3.4 it shadows HashKV); `/maintenance/hashkv` is HashKV (3.5).
+ */
+import * as pb from '../../../proto/gen/etcd/rpc.js';
+import type { DomainError, Result } from '../../errors/domain-error.js';
+import type { Services } from '../services.js';
+import type { GatewayStatus } from './gateway-status.js';
+import { decodeJsonText, type JsonMessageFns } from './json-decode.js';
+
+export type RouteOutcome =
+  | { readonly kind: 'ok'; readonly json: unknown }
+  /** refused by the gateway itself (e.g. malformed JSON) */
+  | { readonly kind: 'status'; readonly status: GatewayStatus }
+  | { readonly kind: 'domain'; readonly error: DomainError };
+
+export interface UnaryRoute {
+  /** Path under the gateway prefix, e.g. `/kv/range`. */
+  readonly path: string;
+  /** Full gRPC method name, e.g. `/etcdserverpb.KV/Range`. */
+  readonly grpcMethod: string;
+  /** Decodes the body, calls the service, encodes the answer. Rejects only on broken invariants. */
+  run(services: Services, body: string): Promise<RouteOutcome>;
+}
+
+function unary<Req, Res>(
+  path: string,
+  grpcMethod: string,
+  request: JsonMessageFns<Req>,
+  response: JsonMessageFns<Res>,
+  call: (services: Services, req: Req) => Promise<Result<Res>>,
+): UnaryRoute {
+  return {
+    path,
+    grpcMethod,
+    async run(services, body) {
+      const decoded = decodeJsonText(request, body);
+      if (!decoded.ok) return { kind: 'status', status: decoded.status };
+      const result = await call(services, decoded.value);
+      return result.ok ? { kind: 'ok', json: response.toJSON(result.value) } : { kind: 'domain', error: result.error };
+    },
+  };
+}
+
+const KV = '/etcdserverpb.KV/';
+const LEASE = '/etcdserverpb.Lease/';
+const CLUSTER = '/etcdserverpb.Cluster/';
+const MAINT = '/etcdserverpb.Maintenance/';
+
+const revoke = (p: string): UnaryRoute =>
+  unary(p, `${LEASE}LeaseRevoke`, pb.LeaseRevokeRequest, pb.LeaseRevokeResponse, (s, r) => s.lease.leaseRevoke(r));
+const timeToLive = (p: string): UnaryRoute =>
+  unary(p, `${LEASE}LeaseTimeToLive`, pb.LeaseTimeToLiveRequest, pb.LeaseTimeToLiveResponse, (s, r) =>
+    s.lease.leaseTimeToLive(r),
+  );
+const leases = (p: string): UnaryRoute =>
+  unary(p, `${LEASE}LeaseLeases`, pb.LeaseLeasesRequest, pb.LeaseLeasesResponse, (s, r) => s.lease.leaseLeases(r));
+
+export const UNARY_ROUTES: readonly UnaryRoute[] = [
+  unary('/kv/range', `${KV}Range`, pb.RangeRequest, pb.RangeResponse, (s, r) => s.kv.range(r)),
+  unary('/kv/put', `${KV}Put`, pb.PutRequest, pb.PutResponse, (s, r) => s.kv.put(r)),
+  unary('/kv/deleterange', `${KV}DeleteRange`, pb.DeleteRangeRequest, pb.DeleteRangeResponse, (s, r) =>
+    s.kv.deleteRange(r),
+  ),
+  unary('/kv/txn', `${KV}Txn`, pb.TxnRequest, pb.TxnResponse, (s, r) => s.kv.txn(r)),
+  unary('/kv/compaction', `${KV}Compact`, pb.CompactionRequest, pb.CompactionResponse, (s, r) => s.kv.compact(r)),
+
+  unary('/lease/grant', `${LEASE}LeaseGrant`, pb.LeaseGrantRequest, pb.LeaseGrantResponse, (s, r) =>
+    s.lease.leaseGrant(r),
+  ),
+  revoke('/lease/revoke'),
+  revoke('/kv/lease/revoke'),
+  timeToLive('/lease/timetolive'),
+  timeToLive('/kv/lease/timetolive'),
+  leases('/lease/leases'),
+  leases('/kv/lease/leases'),
+
+  unary('/cluster/member/add', `${CLUSTER}MemberAdd`, pb.MemberAddRequest, pb.MemberAddResponse, (s, r) =>
+    s.cluster.memberAdd(r),
+  ),
+  unary('/cluster/member/remove', `${CLUSTER}MemberRemove`, pb.MemberRemoveRequest, pb.MemberRemoveResponse, (s, r) =>
+    s.cluster.memberRemove(r),
+  ),
+  unary('/cluster/member/update', `${CLUSTER}MemberUpdate`, pb.MemberUpdateRequest, pb.MemberUpdateResponse, (s, r) =>
+    s.cluster.memberUpdate(r),
+  ),
+  unary('/cluster/member/list', `${CLUSTER}MemberList`, pb.MemberListRequest, pb.MemberListResponse, (s, r) =>
+    s.cluster.memberList(r),
+  ),
+  unary(
+    '/cluster/member/promote',
+    `${CLUSTER}MemberPromote`,
+    pb.MemberPromoteRequest,
+    pb.MemberPromoteResponse,
+    (s, r) => s.cluster.memberPromote(r),
+  ),
+
+  unary('/maintenance/alarm', `${MAINT}Alarm`, pb.AlarmRequest, pb.AlarmResponse, (s, r) => s.maintenance.alarm(r)),
+  unary('/maintenance/status', `${MAINT}Status`, pb.StatusRequest, pb.StatusResponse, (s, r) =>
+    s.maintenance.status(r),
+  ),
+  unary('/maintenance/defragment', `${MAINT}Defragment`, pb.DefragmentRequest, pb.DefragmentResponse, (s, r) =>
+    s.maintenance.defragment(r),
+  ),
+  unary('/maintenance/hash', `${MAINT}Hash`, pb.HashRequest, pb.HashResponse, (s, r) => s.maintenance.hash(r)),
+  unary('/maintenance/hashkv', `${MAINT}HashKV`, pb.HashKVRequest, pb.HashKVResponse, (s, r) =>
+    s.maintenance.hashKV(r),
+  ),
+  unary(
+    '/maintenance/transfer-leadership',
+    `${MAINT}MoveLeader`,
+    pb.MoveLeaderRequest,
+    pb.MoveLeaderResponse,
+    (s, r) => s.maintenance.moveLeader(r),
+  ),
+];

@@ -1,0 +1,52 @@
+/**
+ * `POST <prefix>/watch`: the bidirectional Watch stream over HTTP/1.1 (ETCD-FACTS §4.2).
+ *
+ * The request body is a sequence of JSON WatchRequest objects, fed to one watch session in
+ * order; every WatchResponse is written as a `{"result":…}\n` chunk. The end of the request
+ * body does not end the stream (etcd keeps watching until the client goes away); a malformed
+ * request message ends it with an InvalidArgument error chunk. The session is closed when the
+ * response ends for any reason.
+ */
+import type { Middleware } from 'koa';
+import * as pb from '../../../proto/gen/etcd/rpc.js';
+import type { GatewayDeps } from './gateway-deps.js';
+import { thrownStatus } from './gateway-unary.js';
+import { decodeJsonValue } from './json-decode.js';
+import { readJsonStream } from './json-request-stream.js';
+import { sendMethodNotAllowed } from './plain-http-error.js';
+import { createStreamWriter } from './stream-writer.js';
+
+export function watchHandler(deps: GatewayDeps): Middleware {
+  return async (ctx) => {
+    if (ctx.method !== 'POST') return sendMethodNotAllowed(ctx, 'POST');
+    ctx.respond = false;
+    const writer = createStreamWriter(ctx.res);
+    const session = deps.services.watch.openWatch((resp) => writer.result(pb.WatchResponse.toJSON(resp)));
+    const detach = readJsonStream(ctx.req, deps.maxBodyBytes, {
+      value(v) {
+        const decoded = decodeJsonValue(pb.WatchRequest, v);
+        if (!decoded.ok) {
+          detach();
+          writer.error(decoded.status);
+          return;
+        }
+        try {
+          session.request(decoded.value);
+        } catch (err) {
+          deps.logger.error({ err }, 'watch request failed unexpectedly');
+          detach();
+          writer.error(thrownStatus(err));
+        }
+      },
+      end() {
+        // client half-close: keep streaming events until the client disconnects
+      },
+      error(status) {
+        writer.error(status);
+      },
+    });
+    await writer.done;
+    detach();
+    session.close();
+  };
+}

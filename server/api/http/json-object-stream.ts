@@ -1,0 +1,107 @@
+/**
+ * Splits a client→server stream body into its JSON values: grpc-gateway reads a streaming
+ * request body as a sequence of JSON objects (`{"create_request":…}{"cancel_request":…}`),
+ * optionally separated by whitespace or newlines.
+ *
+ * Contract (pure, no I/O):
+ * - `push(text)` takes the next piece of the body (already UTF-8 decoded, split anywhere, even
+ *   inside a string or an escape) and returns every top-level value completed by it, in order;
+ * - only objects (and `null`) are values here; any other top-level character is an error, as
+ *   is malformed JSON inside an object, or one value above `maxValueChars`;
+ * - after an error the splitter is dead: every later call returns the same error;
+ * - `end()` reports an error when the body stops inside a value.
+ */
+export type Split = { readonly ok: true; readonly values: unknown[] } | { readonly ok: false; readonly message: string };
+
+export interface JsonObjectStream {
+  push(text: string): Split;
+  end(): { readonly ok: true } | { readonly ok: false; readonly message: string };
+}
+
+export function createJsonObjectStream(maxValueChars: number): JsonObjectStream {
+  let pending = ''; // text of the value being read (starts with '{' or a prefix of 'null')
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let failure: string | undefined;
+
+  const fail = (message: string): Split => {
+    failure = message;
+    return { ok: false, message };
+  };
+
+  const parse = (text: string): { ok: true; value: unknown } | { ok: false; message: string } => {
+    try {
+      return { ok: true, value: JSON.parse(text) as unknown };
+    } catch (err) {
+      return { ok: false, message: `invalid JSON in request stream: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  };
+
+  return {
+    push(text) {
+      if (failure !== undefined) return { ok: false, message: failure };
+      const values: unknown[] = [];
+      let start = 0; // where the unconsumed part of `text` begins
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (depth === 0 && pending === '') {
+          if (c === ' ' || c === '\n' || c === '\r' || c === '\t') {
+            start = i + 1;
+            continue;
+          }
+          if (c === '{') {
+            depth = 1;
+            start = i;
+            continue;
+          }
+          if (c === 'n') {
+            pending = 'n';
+            start = i + 1;
+            continue;
+          }
+          return fail(`invalid character '${c}' looking for beginning of value`);
+        }
+        if (depth === 0) {
+          // inside a bare `null`
+          pending += c;
+          if (!'null'.startsWith(pending)) return fail(`invalid character '${c}' in literal null`);
+          if (pending === 'null') {
+            values.push(null);
+            pending = '';
+          }
+          start = i + 1;
+          continue;
+        }
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (c === '\\') escaped = true;
+          else if (c === '"') inString = false;
+          continue;
+        }
+        if (c === '"') inString = true;
+        else if (c === '{' || c === '[') depth++;
+        else if (c === '}' || c === ']') {
+          depth--;
+          if (depth === 0) {
+            const parsed = parse(pending + text.slice(start, i + 1));
+            if (!parsed.ok) return fail(parsed.message);
+            values.push(parsed.value);
+            pending = '';
+            start = i + 1;
+          }
+        }
+      }
+      if (depth > 0) {
+        pending += text.slice(start);
+        if (pending.length > maxValueChars) return fail(`request message larger than max (${pending.length} vs. ${maxValueChars})`);
+      }
+      return { ok: true, values };
+    },
+    end() {
+      if (failure !== undefined) return { ok: false, message: failure };
+      if (depth > 0 || pending !== '') return { ok: false, message: 'unexpected end of JSON input in request stream' };
+      return { ok: true };
+    },
+  };
+}
