@@ -17,6 +17,21 @@ export interface WalContents {
   readonly snapshot: SnapshotMetadata | undefined;
   /** Entries after the snapshot marker, in index order; a later entry with an index already seen replaces the tail from that index. */
   readonly entries: Entry[];
+  /**
+   * Set when opening found the last write of the last segment incomplete (a crash mid-write) and
+   * discarded it; callers may log it. Nothing that was acknowledged by `save` is ever discarded.
+   */
+  readonly tailRepair?: TailRepair;
+}
+
+/** What torn-tail repair discarded: the unfinished write starting at `offset` of `segment`. */
+export interface TailRepair {
+  /** Segment file name (not a path). */
+  readonly segment: string;
+  /** Byte offset where the discarded write began; the log now ends there. */
+  readonly offset: number;
+  /** Non-zero bytes found from `offset` on, now zeroed. */
+  readonly droppedBytes: number;
 }
 
 export interface Wal {
@@ -28,3 +43,43 @@ export interface Wal {
   releaseTo(index: bigint): Promise<void>;
   close(): Promise<void>;
 }
+
+/** How a write is made durable: O_DSYNC on the file, or write followed by fdatasync. */
+export const SyncMode = { Dsync: 'dsync', Datasync: 'datasync' } as const;
+export type SyncMode = (typeof SyncMode)[keyof typeof SyncMode];
+
+export interface WalOptions {
+  /** Written into every segment when the WAL is created; ignored when it already exists. */
+  readonly metadata: Buffer;
+  /** A segment is closed and a new one started once its data reaches this size (default 64 MB). */
+  readonly segmentBytes?: number;
+  /** Zeroed space kept allocated ahead of the write position so fsyncs need no size change (default 1 MiB; 0 disables). */
+  readonly preallocateBytes?: number;
+  /** Default `dsync` (measured faster here); `datasync` is kept for comparison. */
+  readonly syncMode?: SyncMode;
+  /** Called once per durable write of the log (batch write or new segment), with its duration. */
+  readonly onFsync?: (seconds: number) => void;
+  /** Called with the record bytes of each batch written. */
+  readonly onWriteBytes?: (n: number) => void;
+}
+
+export interface OpenedWal {
+  readonly wal: Wal;
+  readonly contents: WalContents;
+  /** True when this call created the WAL (contents are then empty). */
+  readonly created: boolean;
+}
+
+/**
+ * Why the WAL could not be opened or written. Carried by `WalError` (wal-error.ts).
+ * - Corrupt: damaged bytes that cannot be a crash's unfinished last write, a missing segment,
+ *   a broken CRC chain or an impossible record sequence. Never repaired automatically.
+ * - InvalidAppend: the caller broke an invariant (entries out of order or leaving a gap).
+ * - Closed: the WAL was closed.
+ * - WriteFailed: a write or fsync failed; the WAL refuses further writes (reopen to recover).
+ */
+export type WalProblem =
+  | { readonly kind: 'Corrupt'; readonly segment: string; readonly offset: number; readonly reason: string }
+  | { readonly kind: 'InvalidAppend'; readonly reason: string }
+  | { readonly kind: 'Closed' }
+  | { readonly kind: 'WriteFailed'; readonly reason: string };

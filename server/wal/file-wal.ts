@@ -1,0 +1,218 @@
+/**
+ * The Wal on disk: one writer loop with group commit, segment rotation and release.
+ *
+ * Ordering and durability: calls are queued in call order; the loop takes everything queued,
+ * encodes it as ONE write into a reused buffer, appends it durably (one O_DSYNC write or write +
+ * fdatasync), then resolves those calls. Calls made meanwhile wait for the next write, so one fsync
+ * covers all of them. A failed write rejects the waiting calls and every later one (the log on disk
+ * may end in a partial write, which reopening repairs).
+ *
+ * Rotation: before a write, if the open segment's data has reached `segmentBytes`, a new segment is
+ * created (head repeating metadata, latest snapshot marker and hard state) and the old one finished.
+ * Release: deletes the oldest segments whose entries are all ≤ min(index, latest snapshot index),
+ * never the open one.
+ */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { afterAppend, afterSnapshot, appendProblem, type LogPosition } from './log-position.js';
+import { segmentName } from './segment-name.js';
+import { SegmentFile, syncDir, type SegmentFileOptions } from './segment-file.js';
+import type { Entry, HardState, SnapshotMetadata, Wal } from './types.js';
+import { WalError } from './wal-error.js';
+import { encodeSegmentHead, encodeWrite, saveOp, snapshotOp, writeBytes, type WalOp } from './write-encoder.js';
+
+/** A segment file of the log, oldest first; `maxIndex` is the highest entry index written into it. */
+export interface SegmentInfo {
+  readonly name: string;
+  readonly seq: bigint;
+  maxIndex: bigint | undefined;
+}
+
+/** Everything the writer needs to continue a log that was just created or read. */
+export interface WalState {
+  readonly dir: string;
+  readonly metadata: Buffer;
+  readonly segments: SegmentInfo[];
+  readonly file: SegmentFile;
+  readonly crc: number;
+  readonly position: LogPosition;
+  readonly hardState: HardState;
+  readonly snapshot: SnapshotMetadata | undefined;
+}
+
+export interface FileWalOptions extends SegmentFileOptions {
+  readonly segmentBytes: number;
+  readonly onWriteBytes: ((n: number) => void) | undefined;
+}
+
+interface Waiter {
+  readonly op: WalOp;
+  readonly resolve: () => void;
+  readonly reject: (e: Error) => void;
+}
+
+export class FileWal implements Wal {
+  private readonly dir: string;
+  private readonly metadata: Buffer;
+  private readonly segments: SegmentInfo[];
+  private file: SegmentFile;
+  private crc: number;
+  /** Position after every accepted call (including queued ones): validates new calls. */
+  private accepted: LogPosition;
+  /** Latest written hard state and marker, repeated in each new segment head. */
+  private hardState: HardState;
+  private snapshot: SnapshotMetadata | undefined;
+  private writtenLast: bigint | undefined;
+  private queue: Waiter[] = [];
+  private writing: Promise<void> | undefined;
+  private releasing: Promise<void> = Promise.resolve();
+  private scratch: Buffer = Buffer.alloc(0);
+  private failure: WalError | undefined;
+  private closed = false;
+
+  constructor(
+    state: WalState,
+    private readonly options: FileWalOptions,
+  ) {
+    this.dir = state.dir;
+    this.metadata = state.metadata;
+    this.segments = state.segments;
+    this.file = state.file;
+    this.crc = state.crc;
+    this.accepted = state.position;
+    this.hardState = state.hardState;
+    this.snapshot = state.snapshot;
+    this.writtenLast = state.position.last;
+  }
+
+  save(entries: readonly Entry[], hardState?: HardState): Promise<void> {
+    const problem = appendProblem(this.accepted, entries);
+    if (problem !== undefined) return Promise.reject(new WalError({ kind: 'InvalidAppend', reason: problem }));
+    let op: WalOp;
+    try {
+      op = saveOp(entries, hardState);
+    } catch (e) {
+      return Promise.reject(new WalError({ kind: 'InvalidAppend', reason: e instanceof Error ? e.message : String(e) }, { cause: e }));
+    }
+    const last = entries[entries.length - 1];
+    return this.enqueue(op, () => {
+      if (last !== undefined) this.accepted = afterAppend(this.accepted, last.index);
+    });
+  }
+
+  saveSnapshot(snapshot: SnapshotMetadata): Promise<void> {
+    return this.enqueue(snapshotOp(snapshot), () => {
+      this.accepted = afterSnapshot(this.accepted, snapshot.index);
+    });
+  }
+
+  releaseTo(index: bigint): Promise<void> {
+    const run = this.releasing.then(() => this.release(index));
+    this.releasing = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writing;
+    await this.releasing;
+    await this.file.close();
+  }
+
+  private enqueue(op: WalOp, onAccepted: () => void): Promise<void> {
+    if (this.closed) return Promise.reject(new WalError({ kind: 'Closed' }));
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    onAccepted();
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ op, resolve, reject });
+      this.writing ??= this.drain();
+    });
+  }
+
+  /** The writer loop: runs while calls are queued; at most one write is in flight. */
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      try {
+        await this.write(batch.map((w) => w.op));
+      } catch (e) {
+        this.failure = new WalError({ kind: 'WriteFailed', reason: e instanceof Error ? e.message : String(e) }, { cause: e });
+        for (const w of [...batch, ...this.queue]) w.reject(this.failure);
+        this.queue = [];
+        break;
+      }
+      for (const w of batch) w.resolve();
+    }
+    this.writing = undefined;
+  }
+
+  private async write(ops: WalOp[]): Promise<void> {
+    const length = writeBytes(ops);
+    let firstIndex: bigint | undefined;
+    let maxIndex: bigint | undefined;
+    let hasRecords = false;
+    for (const op of ops) {
+      if (op.bytes > 0) hasRecords = true;
+      if (op.kind !== 'save') continue;
+      for (const e of op.entries) {
+        firstIndex ??= e.index;
+        if (maxIndex === undefined || e.index > maxIndex) maxIndex = e.index;
+      }
+    }
+    if (!hasRecords) return;
+    if (this.file.dataEnd >= this.options.segmentBytes) await this.rotate(firstIndex ?? (this.writtenLast ?? 0n) + 1n);
+    if (this.scratch.length < length) this.scratch = Buffer.allocUnsafe(Math.max(length, this.scratch.length * 2));
+    const crc = encodeWrite(this.scratch, 0, this.crc, ops);
+    await this.file.append(this.scratch.subarray(0, length));
+    this.crc = crc;
+    this.options.onWriteBytes?.(length);
+    this.noteWritten(ops, maxIndex);
+  }
+
+  private noteWritten(ops: readonly WalOp[], maxIndex: bigint | undefined): void {
+    for (const op of ops) {
+      if (op.kind === 'save') {
+        const last = op.entries[op.entries.length - 1];
+        if (last !== undefined) this.writtenLast = last.index;
+        if (op.hardState !== undefined) this.hardState = op.hardState;
+      } else if (op.kind === 'snapshot') {
+        this.snapshot = op.snapshot;
+        if (this.writtenLast === undefined || this.snapshot.index > this.writtenLast) this.writtenLast = this.snapshot.index;
+      }
+    }
+    const current = this.segments[this.segments.length - 1];
+    if (current !== undefined && maxIndex !== undefined && (current.maxIndex === undefined || maxIndex > current.maxIndex)) {
+      current.maxIndex = maxIndex;
+    }
+  }
+
+  private async rotate(firstIndex: bigint): Promise<void> {
+    const previous = this.segments[this.segments.length - 1];
+    const seq = previous === undefined ? 0n : previous.seq + 1n;
+    const name = segmentName(seq, firstIndex);
+    const head = encodeSegmentHead(this.crc, this.metadata, this.snapshot, this.hardState);
+    const next = await SegmentFile.create(this.dir, name, head.bytes, this.options);
+    const old = this.file;
+    this.file = next;
+    this.crc = head.crc;
+    this.segments.push({ name, seq, maxIndex: undefined });
+    await old.finish();
+  }
+
+  private async release(index: bigint): Promise<void> {
+    const limit = this.snapshot === undefined ? undefined : index < this.snapshot.index ? index : this.snapshot.index;
+    if (limit === undefined) return;
+    let removed = 0;
+    while (this.segments.length > 1) {
+      const oldest = this.segments[0];
+      if (oldest === undefined || (oldest.maxIndex !== undefined && oldest.maxIndex > limit)) break;
+      this.segments.shift();
+      await rm(join(this.dir, oldest.name));
+      removed++;
+    }
+    if (removed > 0) await syncDir(this.dir);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Rebuilds the log from scanned records, oldest segment first (FORMAT.md §Reading). Pure.
+ *
+ * - Metadata: the first one wins; every segment head repeats it and a different one is corruption.
+ * - State: the latest replaces the hard state.
+ * - Snapshot: the latest becomes the marker; entries at or before it are dropped.
+ * - Entry: an index already present replaces the tail from that index; a gap is corruption.
+ * `maxIndex` reports the highest entry index met in the records of one `replaySegment` call, which
+ * `releaseTo` uses to decide which segment files hold only old entries.
+ */
+import { Entry, HardState, SnapshotMetadata } from '../../proto/gen/kvstore/raft.js';
+import { afterAppend, afterSnapshot, appendProblem, type LogPosition } from './log-position.js';
+import { RecordType } from './record-type.js';
+import type { ScannedRecord } from './segment-scan.js';
+
+export interface ReplayState {
+  metadata: Buffer | undefined;
+  hardState: HardState;
+  snapshot: SnapshotMetadata | undefined;
+  entries: Entry[];
+  position: LogPosition;
+}
+
+export function emptyHardState(): HardState {
+  return { term: 0n, vote: 0n, commit: 0n };
+}
+
+export function newReplay(): ReplayState {
+  return { metadata: undefined, hardState: emptyHardState(), snapshot: undefined, entries: [], position: { last: undefined } };
+}
+
+export type ReplayOutcome =
+  | { readonly kind: 'ok'; readonly maxIndex: bigint | undefined }
+  | { readonly kind: 'corrupt'; readonly offset: number; readonly reason: string };
+
+/** Applies one segment's records to `state` (mutated in place). */
+export function replaySegment(state: ReplayState, records: readonly ScannedRecord[]): ReplayOutcome {
+  let maxIndex: bigint | undefined;
+  for (const rec of records) {
+    let problem: string | undefined;
+    try {
+      problem = applyRecord(state, rec);
+    } catch (e) {
+      problem = `record of type ${rec.type} does not decode: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    if (problem !== undefined) return { kind: 'corrupt', offset: rec.offset, reason: problem };
+    if (rec.type === RecordType.Entry) {
+      const last = state.entries[state.entries.length - 1]?.index;
+      if (last !== undefined && (maxIndex === undefined || last > maxIndex)) maxIndex = last;
+    }
+  }
+  return { kind: 'ok', maxIndex };
+}
+
+function applyRecord(state: ReplayState, rec: ScannedRecord): string | undefined {
+  switch (rec.type) {
+    case RecordType.Metadata:
+      if (state.metadata === undefined) state.metadata = Buffer.from(rec.data);
+      else if (!state.metadata.equals(rec.data)) return 'metadata differs from the metadata of earlier segments';
+      return undefined;
+    case RecordType.State:
+      state.hardState = HardState.decode(rec.data);
+      return undefined;
+    case RecordType.Snapshot: {
+      const snap = SnapshotMetadata.decode(rec.data);
+      state.snapshot = snap;
+      dropThrough(state.entries, snap.index);
+      state.position = afterSnapshot(state.position, snap.index);
+      return undefined;
+    }
+    case RecordType.Entry: {
+      const e = Entry.decode(rec.data);
+      const problem = appendProblem(state.position, [e]);
+      if (problem !== undefined) return problem;
+      replaceTail(state.entries, e);
+      state.position = afterAppend(state.position, e.index);
+      return undefined;
+    }
+    default:
+      return `record type ${rec.type} does not belong in a write`;
+  }
+}
+
+/** Appends `e`, first dropping every entry at or after its index. `entries` are consecutive. */
+export function replaceTail(entries: Entry[], e: Entry): void {
+  const first = entries[0]?.index;
+  if (first !== undefined && e.index <= first + BigInt(entries.length) - 1n) {
+    entries.length = e.index < first ? 0 : Number(e.index - first);
+  }
+  entries.push(e);
+}
+
+/** Removes the entries with index ≤ `index` from the front. */
+function dropThrough(entries: Entry[], index: bigint): void {
+  const first = entries[0]?.index;
+  if (first === undefined || index < first) return;
+  entries.splice(0, Math.min(entries.length, Number(index - first + 1n)));
+}
+
+/** Entries after the snapshot marker (entries saved after the marker may still reach below it). */
+export function entriesAfterSnapshot(state: ReplayState): Entry[] {
+  const snap = state.snapshot;
+  if (snap === undefined) return state.entries;
+  const firstKept = state.entries.findIndex((e) => e.index > snap.index);
+  return firstKept <= 0 ? (firstKept === 0 ? state.entries : []) : state.entries.slice(firstKept);
+}
