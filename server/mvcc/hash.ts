@@ -1,0 +1,101 @@
+/**
+ * MvccStore.hashKV and MvccStore.hash: CRC-32 (node:zlib, IEEE polynomial) over backend
+ * records, comparable between members that applied the same log whatever their flush timing.
+ *
+ * hashKV(rev): the bucket name "key", then key and value of every MVCC record with
+ * main ≤ rev in revision order, including changes not flushed yet (marshalled exactly as a
+ * flush would write them). Records with main ≤ compact revision count only if the index kept
+ * them, so a compaction still deleting in the background does not change the result.
+ * Errors: Compacted when 0 < rev ≤ compact revision (as etcd), FutureRev above current.
+ * hash(): the same over the `key` bucket at the current revision, then every other bucket
+ * except `meta` (bucket name, then each key and value), as the backend holds them.
+ */
+import { crc32 } from 'node:zlib';
+import { fail, ok, type Result } from '../errors/domain-error.js';
+import { Bucket, type ReadView } from '../storage/backend.js';
+import { recordOf } from './flush.js';
+import { isTombstoneKey, mainOfKey, revisionBound, revisionId, subOfKey } from './revision.js';
+import type { StoreState } from './state.js';
+import type { HashKVResult } from './types.js';
+import type { FlushBatch } from './unflushed.js';
+
+interface Capture {
+  readonly view: ReadView;
+  readonly groups: FlushBatch;
+  readonly compactRevision: bigint;
+  /** Ids of the records ≤ compactRevision the index kept (undefined: never compacted). */
+  readonly keep: ReadonlySet<bigint> | undefined;
+}
+
+/** A backend view plus the unflushed changes it lacks, taken with no flush in flight. */
+function capture(state: StoreState, upTo: bigint): Promise<Capture> {
+  return state.io.run(async () => {
+    const view = await state.backend.snapshot();
+    const compactRevision = state.compactRevision;
+    return {
+      view,
+      groups: state.unflushed.between(0n, upTo),
+      compactRevision,
+      keep: compactRevision > 0n ? state.index.revisionsAtOrBelow(compactRevision) : undefined,
+    };
+  });
+}
+
+function counts(c: Capture, main: bigint, sub: number, tombstone: boolean): boolean {
+  if (c.keep === undefined || main > c.compactRevision) return true;
+  return !tombstone && c.keep.has(revisionId(main, sub));
+}
+
+async function hashKeyBucket(c: Capture, rev: bigint, seed: number): Promise<number> {
+  let h = crc32(Bucket.Key, seed);
+  for await (const [key, value] of c.view.iterate(Bucket.Key, { lt: revisionBound(rev + 1n) })) {
+    if (!counts(c, mainOfKey(key), subOfKey(key), isTombstoneKey(key))) continue;
+    h = crc32(value, crc32(key, h));
+  }
+  for (const [main, group] of c.groups) {
+    for (let sub = 0; sub < group.length; sub++) {
+      const e = group[sub];
+      if (e === undefined) continue;
+      const [key, value] = recordOf(main, sub, e);
+      if (!counts(c, main, sub, isTombstoneKey(key))) continue;
+      h = crc32(value, crc32(key, h));
+    }
+  }
+  return h;
+}
+
+export async function hashKV(state: StoreState, revision: bigint): Promise<Result<HashKVResult>> {
+  for (;;) {
+    if (revision > 0n && revision <= state.compactRevision) return fail({ kind: 'Compacted', compactRevision: state.compactRevision });
+    if (revision > state.currentRevision) return fail({ kind: 'FutureRev', currentRevision: state.currentRevision });
+    const rev = revision > 0n ? revision : state.currentRevision;
+    const c = await capture(state, rev);
+    let hash: number;
+    try {
+      hash = await hashKeyBucket(c, rev, 0);
+    } finally {
+      await c.view.close();
+    }
+    // A compaction that started meanwhile may have changed what counts: take it again.
+    if (state.compactRevision === c.compactRevision) return ok({ hash, compactRevision: c.compactRevision, revision: rev });
+  }
+}
+
+export async function hash(state: StoreState): Promise<number> {
+  for (;;) {
+    const rev = state.currentRevision;
+    const c = await capture(state, rev);
+    let h: number;
+    try {
+      h = await hashKeyBucket(c, rev, 0);
+      for (const bucket of Object.values(Bucket)) {
+        if (bucket === Bucket.Key || bucket === Bucket.Meta) continue;
+        h = crc32(bucket, h);
+        for await (const [key, value] of c.view.iterate(bucket)) h = crc32(value, crc32(key, h));
+      }
+    } finally {
+      await c.view.close();
+    }
+    if (state.compactRevision === c.compactRevision) return h;
+  }
+}

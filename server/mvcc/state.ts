@@ -1,0 +1,41 @@
+/**
+ * The state of one MVCC store, shared by the modules that implement its operations
+ * (read.ts, write-txn.ts, flush.ts, compaction.ts, history.ts, hash.ts). One instance per
+ * store, owned by MvccStoreImpl; nothing here is module-level.
+ */
+import type { Backend } from '../storage/backend.js';
+import { SerialQueue } from './serial-queue.js';
+import { TreeIndex } from './tree-index.js';
+import { Unflushed } from './unflushed.js';
+
+export interface StoreState {
+  readonly backend: Backend;
+  readonly index: TreeIndex;
+  readonly unflushed: Unflushed;
+  /** Serialises flush writes with the tasks that need no flush in flight. */
+  readonly io: SerialQueue;
+  currentRevision: bigint;
+  compactRevision: bigint;
+  consistentIndex: bigint;
+  /** The scheduledCompactRev the backend holds (or is being written). */
+  persistedScheduledCompact: bigint;
+  /** Settles when every compaction started so far has finished its backend pass. */
+  compactionTail: Promise<void>;
+  /** A write transaction is open. */
+  writing: boolean;
+}
+
+export function newStoreState(backend: Backend): StoreState {
+  return {
+    backend,
+    index: new TreeIndex(),
+    unflushed: new Unflushed(),
+    io: new SerialQueue(),
+    currentRevision: 1n,
+    compactRevision: 0n,
+    consistentIndex: 0n,
+    persistedScheduledCompact: 0n,
+    compactionTail: Promise.resolve(),
+    writing: false,
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * The MVCC store: MvccStore (types.ts) over a Backend.
+ *
+ * Memory holds the key index (generations of every key) and each key's latest live record,
+ * so current-revision reads and write transactions never touch the disk; older revisions
+ * are read from the unflushed changes or the backend. The on-disk format is in FORMAT.md.
+ *
+ * Usage: `const store = await openMvccStore(backend)`; run each apply step in one
+ * `beginWrite()` … `end()`; call `flush(index)` after applying (calls serialised by the
+ * caller); `settle()` before closing the backend.
+ * Records and events returned are shared with the store and must not be mutated.
+ */
+import type { Event } from '../../proto/gen/etcd/kv.js';
+import type { Result } from '../errors/domain-error.js';
+import type { Backend, BackendOp } from '../storage/backend.js';
+import { compact, startCompaction } from './compaction.js';
+import { flush } from './flush.js';
+import { hash, hashKV } from './hash.js';
+import { history } from './history.js';
+import { storeRange } from './read.js';
+import { recoverState } from './recover.js';
+import type { StoreState } from './state.js';
+import type { HashKVResult, MvccStore, RangeParams, RangeResult, WriteTxn } from './types.js';
+import { StoreWriteTxn } from './write-txn.js';
+
+export class MvccStoreImpl implements MvccStore {
+  /** Use openMvccStore(). */
+  constructor(private readonly state: StoreState) {}
+
+  get currentRevision(): bigint {
+    return this.state.currentRevision;
+  }
+
+  get compactRevision(): bigint {
+    return this.state.compactRevision;
+  }
+
+  get consistentIndex(): bigint {
+    return this.state.consistentIndex;
+  }
+
+  get keyCount(): number {
+    return this.state.index.liveCount;
+  }
+
+  range(params: RangeParams): Promise<Result<RangeResult>> {
+    return storeRange(this.state, params);
+  }
+
+  /** Opens the write transaction (throws if one is already open). */
+  beginWrite(): WriteTxn {
+    return new StoreWriteTxn(this.state);
+  }
+
+  compact(revision: bigint): Result<{ readonly done: Promise<void> }> {
+    return compact(this.state, revision);
+  }
+
+  flush(consistentIndex: bigint, extra?: readonly BackendOp[]): Promise<void> {
+    return flush(this.state, consistentIndex, extra);
+  }
+
+  history(fromRevision: bigint, toRevision: bigint, key: Buffer, rangeEnd: Buffer): Promise<Result<Event[]>> {
+    return history(this.state, fromRevision, toRevision, key, rangeEnd);
+  }
+
+  hash(): Promise<number> {
+    return hash(this.state);
+  }
+
+  hashKV(revision: bigint): Promise<Result<HashKVResult>> {
+    return hashKV(this.state, revision);
+  }
+
+  /** True while changes ended since the last completed flush are not in the backend. */
+  get hasUnflushed(): boolean {
+    return !this.state.unflushed.isEmpty;
+  }
+
+  /** Resolves once every flush and compaction started so far has finished its backend work. */
+  async settle(): Promise<void> {
+    await this.state.compactionTail;
+    await this.state.io.idle();
+  }
+}
+
+/**
+ * Opens the store kept in `backend` (empty backend → fresh store at revision 1). Recovers
+ * the index, revisions and consistent index; finishes a compaction a crash interrupted
+ * before resolving.
+ */
+export async function openMvccStore(backend: Backend): Promise<MvccStoreImpl> {
+  const { state, meta } = await recoverState(backend);
+  if (meta.scheduledCompactRev > meta.finishedCompactRev) await startCompaction(state, meta.scheduledCompactRev);
+  else if (meta.finishedCompactRev > 0n) state.index.compact(meta.finishedCompactRev);
+  return new MvccStoreImpl(state);
+}

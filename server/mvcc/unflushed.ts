@@ -1,0 +1,88 @@
+/**
+ * Changes that transactions ended but the backend does not hold yet.
+ *
+ * One group per main revision, in revision order: the events of that transaction, indexed by
+ * sub revision. A group is "pending" until a flush takes it, then "in flight" until that
+ * flush's write resolves (`release`); in both states it stays readable here, so every ended
+ * change is always in the backend or in this map. Compaction may blank (set to undefined)
+ * pending events it made useless; in-flight ones are left to the compaction's backend pass.
+ * Pure module. Events are shared with callers of WriteTxn.end and must not be mutated.
+ */
+import type { Event } from '../../proto/gen/etcd/kv.js';
+import { revisionId } from './revision.js';
+
+/** The events of one main revision by sub revision; undefined = removed by compaction. */
+export type ChangeGroup = readonly (Event | undefined)[];
+
+/** Groups handed to one flush, in revision order. */
+export type FlushBatch = readonly (readonly [bigint, ChangeGroup])[];
+
+export class Unflushed {
+  /** Insertion order is revision order. */
+  private readonly groups = new Map<bigint, (Event | undefined)[]>();
+  private pending: bigint[] = [];
+
+  get isEmpty(): boolean {
+    return this.groups.size === 0;
+  }
+
+  /** Adds the events of main revision `main` (newer than every group here). */
+  add(main: bigint, events: Event[]): void {
+    this.groups.set(main, events);
+    this.pending.push(main);
+  }
+
+  /** The event written at (main, sub), if it is still unflushed. */
+  get(main: bigint, sub: number): Event | undefined {
+    return this.groups.get(main)?.[sub];
+  }
+
+  /** The lowest unflushed main revision. */
+  lowest(): bigint | undefined {
+    for (const main of this.groups.keys()) return main;
+    return undefined;
+  }
+
+  /** Hands every pending group to a flush. */
+  takePending(): FlushBatch {
+    const batch: [bigint, ChangeGroup][] = [];
+    for (const main of this.pending) {
+      const g = this.groups.get(main);
+      if (g !== undefined) batch.push([main, g]);
+    }
+    this.pending = [];
+    return batch;
+  }
+
+  /** The batch is in the backend now. */
+  release(batch: FlushBatch): void {
+    for (const [main] of batch) this.groups.delete(main);
+  }
+
+  /** The batch's write failed: its groups become pending again, ahead of newer ones. */
+  requeue(batch: FlushBatch): void {
+    this.pending = batch.map(([main]) => main).concat(this.pending);
+  }
+
+  /** Blanks pending events at main ≤ `main` whose revision id is not in `keep`. */
+  purge(main: bigint, keep: ReadonlySet<bigint>): void {
+    for (const m of this.pending) {
+      if (m > main) break;
+      const g = this.groups.get(m);
+      if (g === undefined) continue;
+      for (let sub = 0; sub < g.length; sub++) {
+        if (g[sub] !== undefined && !keep.has(revisionId(m, sub))) g[sub] = undefined;
+      }
+    }
+  }
+
+  /** The groups with main in [from, to], in revision order (a snapshot of the references). */
+  between(from: bigint, to: bigint): FlushBatch {
+    const out: [bigint, ChangeGroup][] = [];
+    for (const [main, g] of this.groups) {
+      if (main > to) break;
+      if (main >= from) out.push([main, g]);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * A write transaction (see WriteTxn in types.ts).
+ *
+ * Its changes live in a private overlay (key → new record, or null for deleted) until `end`,
+ * so concurrent readers never see half a transaction. Each change gets the next sub revision.
+ * `end` applies the changes to the index in order, hands the events to the unflushed map and
+ * moves the store revision; a transaction that changed nothing leaves the revision alone.
+ * Only one transaction may be open at a time (beginning a second one throws).
+ *
+ * Ownership: key and value buffers passed in are kept by the store (callers must not mutate
+ * them later); records and events handed out are shared and must not be mutated.
+ */
+import { Event_EventType, type Event, type KeyValue } from '../../proto/gen/etcd/kv.js';
+import { ok, type Result } from '../errors/domain-error.js';
+import { newBufferMap, type SortedMap } from '../storage/sorted-map.js';
+import { keyBounds, type KeyBounds } from './key-range.js';
+import { deletionKeyValue } from './kv-codec.js';
+import { fetchLimit, finishRange } from './range.js';
+import { rangeAt, resolveRevision } from './read.js';
+import type { StoreState } from './state.js';
+import type { RangeParams, RangeResult, WriteTxn } from './types.js';
+
+type Overlay = SortedMap<Buffer, KeyValue | null>;
+
+/** Overlay entries inside `bounds`, in key order. */
+function overlayIn(overlay: Overlay, bounds: KeyBounds): [Buffer, KeyValue | null][] {
+  switch (bounds.kind) {
+    case 'none':
+      return [];
+    case 'single': {
+      const v = overlay.get(bounds.key);
+      return v === undefined ? [] : [[bounds.key, v]];
+    }
+    case 'interval': {
+      if (bounds.high !== undefined) return overlay.getRange(bounds.low, bounds.high, false);
+      const max = overlay.maxKey();
+      return max === undefined ? [] : overlay.getRange(bounds.low, max, true);
+    }
+  }
+}
+
+export class StoreWriteTxn implements WriteTxn {
+  readonly revision: bigint;
+  private overlay: Overlay | undefined;
+  private readonly events: Event[] = [];
+  private ended = false;
+
+  /** Use MvccStore.beginWrite(). */
+  constructor(private readonly state: StoreState) {
+    if (state.writing) throw new Error('mvcc: a write transaction is already open');
+    state.writing = true;
+    this.revision = state.currentRevision + 1n;
+  }
+
+  private checkOpen(): void {
+    if (this.ended) throw new Error('mvcc: write transaction already ended');
+  }
+
+  /** Calls `fn` with every live record in `bounds` as this transaction sees it, in key order. */
+  private forEachVisible(bounds: KeyBounds, fn: (kv: KeyValue) => void): void {
+    const overlay = this.overlay;
+    if (overlay === undefined) {
+      this.state.index.forEachInRange(bounds, (ki) => {
+        if (ki.live !== undefined) fn(ki.live);
+      });
+      return;
+    }
+    const own = overlayIn(overlay, bounds);
+    let i = 0;
+    this.state.index.forEachInRange(bounds, (ki) => {
+      while (i < own.length && Buffer.compare(own[i][0], ki.key) < 0) {
+        const v = own[i++][1];
+        if (v !== null) fn(v);
+      }
+      if (i < own.length && own[i][0].equals(ki.key)) {
+        const v = own[i++][1];
+        if (v !== null) fn(v);
+        return;
+      }
+      if (ki.live !== undefined) fn(ki.live);
+    });
+    for (; i < own.length; i++) {
+      const v = own[i][1];
+      if (v !== null) fn(v);
+    }
+  }
+
+  range(params: RangeParams): Promise<Result<RangeResult>> {
+    this.checkOpen();
+    const changed = this.events.length > 0;
+    const rev = resolveRevision(this.state, params.revision, changed ? this.revision : this.state.currentRevision);
+    if (!rev.ok) return Promise.resolve(rev);
+    if (!changed || rev.value !== this.revision) return rangeAt(this.state, params, rev.value);
+    const bounds = keyBounds(params.key, params.rangeEnd);
+    const limit = fetchLimit(params);
+    const max = params.countOnly ? 0 : limit === 0 ? Number.MAX_SAFE_INTEGER : limit;
+    const kvs: KeyValue[] = [];
+    let count = 0;
+    this.forEachVisible(bounds, (kv) => {
+      if (count < max) kvs.push(kv);
+      count++;
+    });
+    return Promise.resolve(ok(finishRange(params, kvs, count)));
+  }
+
+  get(key: Buffer): KeyValue | undefined {
+    this.checkOpen();
+    const own = this.overlay?.get(key);
+    if (own !== undefined) return own ?? undefined;
+    return this.state.index.live(key);
+  }
+
+  put(key: Buffer, value: Buffer, lease: bigint): { readonly kv: KeyValue; readonly prev: KeyValue | undefined } {
+    const prev = this.get(key);
+    const kv: KeyValue = {
+      key,
+      createRevision: prev === undefined ? this.revision : prev.createRevision,
+      modRevision: this.revision,
+      version: prev === undefined ? 1n : prev.version + 1n,
+      value,
+      lease,
+    };
+    (this.overlay ??= newBufferMap<KeyValue | null>()).set(key, kv);
+    this.events.push({ type: Event_EventType.PUT, kv, prevKv: prev });
+    return { kv, prev };
+  }
+
+  deleteRange(key: Buffer, rangeEnd: Buffer): KeyValue[] {
+    this.checkOpen();
+    const deleted: KeyValue[] = [];
+    this.forEachVisible(keyBounds(key, rangeEnd), (kv) => {
+      deleted.push(kv);
+    });
+    if (deleted.length === 0) return deleted;
+    const overlay = (this.overlay ??= newBufferMap<KeyValue | null>());
+    for (const prev of deleted) {
+      overlay.set(prev.key, null);
+      this.events.push({ type: Event_EventType.DELETE, kv: deletionKeyValue(prev.key, this.revision), prevKv: prev });
+    }
+    return deleted;
+  }
+
+  end(): { readonly revision: bigint; readonly events: Event[] } {
+    this.checkOpen();
+    this.ended = true;
+    const state = this.state;
+    state.writing = false;
+    const events = this.events;
+    if (events.length === 0) return { revision: state.currentRevision, events };
+    const main = this.revision;
+    for (let sub = 0; sub < events.length; sub++) {
+      const e = events[sub];
+      const kv = e.kv!;
+      if (e.type === Event_EventType.PUT) state.index.put(kv, { main, sub });
+      else state.index.tombstone(kv.key, { main, sub });
+    }
+    state.unflushed.add(main, events);
+    state.currentRevision = main;
+    return { revision: main, events };
+  }
+}
