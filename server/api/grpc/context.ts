@@ -1,0 +1,29 @@
+/**
+ * What every gRPC adapter shares: the leader probe, the logger and the metrics.
+ *
+ * Require-leader (ETCD-FACTS §0): a call carrying metadata `hasleader: true` fails with
+ * NoLeader when this member currently knows no leader — unary calls immediately, streams
+ * at their start.
+ */
+import type { Metadata } from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import type { GrpcMetrics } from './metrics.js';
+
+export interface EdgeContext {
+  readonly hasLeader: () => boolean;
+  readonly logger: Logger;
+  readonly metrics: GrpcMetrics;
+}
+
+export const REQUIRE_LEADER_KEY = 'hasleader';
+
+/** True when the call asks for a leader and there is none. */
+export function lacksRequiredLeader(ctx: EdgeContext, metadata: Metadata): boolean {
+  const values = metadata.get(REQUIRE_LEADER_KEY);
+  return values.length > 0 && values.some((v) => v === 'true') && !ctx.hasLeader();
+}
+
+/** A thrown value's message, for logs and Unknown statuses. */
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

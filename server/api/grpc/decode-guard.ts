@@ -1,0 +1,42 @@
+/**
+ * Malformed request frames as values.
+ *
+ * grpc-js answers a request whose bytes do not decode with INTERNAL "Error deserializing
+ * request" from below the handlers: the call is never counted and the reason is hidden.
+ * `guardDecoding` wraps every request deserializer of a service so that a decode failure
+ * yields a `MalformedRequest` value instead of an exception; the handlers then end the call
+ * with `malformedStatus` — code Internal and grpc-go's text
+ * `grpc: error unmarshalling request: <reason>` — and count it like any other outcome.
+ */
+import type { ServiceDefinition } from '@grpc/grpc-js';
+import { GrpcCode, type GrpcStatus } from './codes.js';
+
+export class MalformedRequest {
+  constructor(readonly reason: string) {}
+}
+
+/** What a handler receives: the decoded request, or the reason it did not decode. */
+export type Incoming<T> = T | MalformedRequest;
+
+export function malformedStatus(m: MalformedRequest): GrpcStatus {
+  return { code: GrpcCode.Internal, message: `grpc: error unmarshalling request: ${m.reason}` };
+}
+
+/** A copy of `def` whose request deserializers return MalformedRequest instead of throwing. */
+export function guardDecoding(def: ServiceDefinition): ServiceDefinition {
+  const guarded: Record<string, ServiceDefinition[string]> = {};
+  for (const [name, method] of Object.entries(def)) {
+    const decode = method.requestDeserialize;
+    guarded[name] = {
+      ...method,
+      requestDeserialize: (bytes: Buffer): unknown => {
+        try {
+          return decode(bytes);
+        } catch (e) {
+          return new MalformedRequest(e instanceof Error ? e.message : String(e));
+        }
+      },
+    };
+  }
+  return guarded;
+}

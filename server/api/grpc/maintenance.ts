@@ -1,0 +1,62 @@
+/**
+ * etcdserverpb.Maintenance adapter: unary calls to the maintenance service, the Snapshot
+ * server stream, and Downgrade (3.5 only) answered Unimplemented.
+ *
+ * Snapshot stream contract: chunks are written in the iterable's order; when the transport
+ * buffer is full the next chunk is not pulled until it drains; if the client goes away
+ * the iterable is closed early (its `return()` runs, releasing the pinned view); an
+ * exception from the iterable ends the stream with code Unknown and its message.
+ */
+import type { handleServerStreamingCall, UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  MaintenanceService as MaintenanceDef,
+  type SnapshotRequest,
+  type SnapshotResponse,
+} from '../../../proto/gen/etcd/rpc.js';
+import type { MaintenanceService } from '../services.js';
+import { GrpcCode } from './codes.js';
+import { lacksRequiredLeader, messageOf, type EdgeContext } from './context.js';
+import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard.js';
+import { toStatus } from './error-table.js';
+import { StreamCall } from './stream-call.js';
+import { unary } from './unary.js';
+import { unimplemented } from './unimplemented.js';
+
+export function maintenanceHandlers(ctx: EdgeContext, m: MaintenanceService): UntypedServiceImplementation {
+  return {
+    alarm: unary(ctx, MaintenanceDef.alarm, (r) => m.alarm(r)),
+    status: unary(ctx, MaintenanceDef.status, (r) => m.status(r)),
+    defragment: unary(ctx, MaintenanceDef.defragment, (r) => m.defragment(r)),
+    hash: unary(ctx, MaintenanceDef.hash, (r) => m.hash(r)),
+    hashKv: unary(ctx, MaintenanceDef.hashKv, (r) => m.hashKV(r)),
+    snapshot: snapshotHandler(ctx, m),
+    moveLeader: unary(ctx, MaintenanceDef.moveLeader, (r) => m.moveLeader(r)),
+    downgrade: unimplemented(ctx, MaintenanceDef.downgrade),
+  } satisfies Record<keyof typeof MaintenanceDef, unknown>;
+}
+
+function snapshotHandler(
+  ctx: EdgeContext,
+  m: MaintenanceService,
+): handleServerStreamingCall<Incoming<SnapshotRequest>, SnapshotResponse> {
+  const tally = ctx.metrics.method(MaintenanceDef.snapshot);
+  return (call) => {
+    const stream = new StreamCall<SnapshotResponse>(call, tally);
+    tally.received += 1;
+    const req = call.request;
+    if (req instanceof MalformedRequest) return stream.fail(malformedStatus(req));
+    if (lacksRequiredLeader(ctx, call.metadata)) return stream.fail(toStatus({ kind: 'NoLeader' }));
+    const pump = async (): Promise<void> => {
+      for await (const chunk of m.snapshot(req)) {
+        if (!stream.open) break;
+        if (!stream.write(chunk)) await stream.drained();
+        if (!stream.open) break;
+      }
+      stream.end();
+    };
+    pump().catch((e: unknown) => {
+      ctx.logger.error({ err: e }, 'snapshot stream failed');
+      stream.fail({ code: GrpcCode.Unknown, message: messageOf(e) });
+    });
+  };
+}

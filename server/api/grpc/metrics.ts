@@ -1,0 +1,92 @@
+/**
+ * gRPC server metrics with go-grpc-prometheus names and labels (ETCD-FACTS §8.5, no prefix):
+ *   grpc_server_started_total{grpc_type,grpc_service,grpc_method}
+ *   grpc_server_handled_total{grpc_type,grpc_service,grpc_method,grpc_code}
+ *   grpc_server_msg_received_total / grpc_server_msg_sent_total{grpc_type,grpc_service,grpc_method}
+ *
+ * Hot path cost is a field increment: each method has a plain-number tally, copied into
+ * the prom-client counters when the registry is scraped. Every method that gets a tally
+ * (i.e. every registered method) reports zero-valued series from the start, including
+ * handled_total for all 17 codes.
+ *
+ * One gRPC server per registry: registering the counters twice in one registry throws.
+ */
+import { Counter, type Registry } from 'prom-client';
+import { CODE_NAMES } from './codes.js';
+
+export type RpcType = 'unary' | 'client_stream' | 'server_stream' | 'bidi_stream';
+
+/** Counts for one method. Each call records start once and handled once. */
+export class MethodTally {
+  started = 0;
+  received = 0;
+  sent = 0;
+  readonly handled: number[] = CODE_NAMES.map(() => 0);
+
+  constructor(
+    readonly type: RpcType,
+    readonly service: string,
+    readonly method: string,
+  ) {}
+
+  handle(code: number): void {
+    const i = code >= 0 && code < this.handled.length ? code : 2;
+    this.handled[i]! += 1;
+  }
+}
+
+export interface GrpcMetrics {
+  /** The tally of a method, created (with zero series) on first use. */
+  method(def: { readonly path: string; readonly requestStream: boolean; readonly responseStream: boolean }): MethodTally;
+}
+
+export function createGrpcMetrics(registry: Registry): GrpcMetrics {
+  const tallies = new Map<string, MethodTally>();
+  const base = ['grpc_type', 'grpc_service', 'grpc_method'] as const;
+  const labelsOf = (t: MethodTally) => ({ grpc_type: t.type, grpc_service: t.service, grpc_method: t.method });
+
+  const simple = (name: string, help: string, pick: (t: MethodTally) => number) =>
+    new Counter({
+      name,
+      help,
+      labelNames: base,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const t of tallies.values()) this.inc(labelsOf(t), pick(t));
+      },
+    });
+
+  simple('grpc_server_started_total', 'Total number of RPCs started on the server.', (t) => t.started);
+  simple('grpc_server_msg_received_total', 'Total number of RPC stream messages received on the server.', (t) => t.received);
+  simple('grpc_server_msg_sent_total', 'Total number of gRPC stream messages sent by the server.', (t) => t.sent);
+  new Counter({
+    name: 'grpc_server_handled_total',
+    help: 'Total number of RPCs completed on the server, regardless of success or failure.',
+    labelNames: [...base, 'grpc_code'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const t of tallies.values()) {
+        t.handled.forEach((n, code) => this.inc({ ...labelsOf(t), grpc_code: CODE_NAMES[code]! }, n));
+      }
+    },
+  });
+
+  return {
+    method(def) {
+      let t = tallies.get(def.path);
+      if (t === undefined) {
+        const [service = '', method = ''] = def.path.slice(1).split('/');
+        t = new MethodTally(rpcType(def.requestStream, def.responseStream), service, method);
+        tallies.set(def.path, t);
+      }
+      return t;
+    },
+  };
+}
+
+function rpcType(requestStream: boolean, responseStream: boolean): RpcType {
+  if (requestStream) return responseStream ? 'bidi_stream' : 'client_stream';
+  return responseStream ? 'server_stream' : 'unary';
+}

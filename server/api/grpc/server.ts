@@ -1,0 +1,95 @@
+/**
+ * The client-facing gRPC server: every etcd service adapted onto grpc-js.
+ *
+ * Registered (ETCD-FACTS §0): etcdserverpb.{KV,Watch,Lease,Cluster,Maintenance,Auth},
+ * v3lockpb.Lock, v3electionpb.Election, grpc.health.v1.Health. Auth, Lock, Election and
+ * Maintenance.Downgrade answer Unimplemented for now.
+ *
+ * Transport settings: max receive = `maxRecvBytes` (etcd: max-request-bytes + 512 KiB;
+ * a larger frame is refused by grpc-js with ResourceExhausted), max send 2^31−1, max
+ * concurrent streams 2^32−1, server keepalive ping every 2 h with a 20 s timeout, channelz
+ * off. Client-ping enforcement (min 5 s, none without streams) is not offered by grpc-js.
+ *
+ * Every request deserializer is guarded (decode-guard.ts), so a frame that does not decode
+ * ends that call with a clean Internal status and never reaches a service.
+ *
+ * The returned server is not bound: the caller binds it (`bindAsync`) or injects
+ * connections (`createConnectionInjector`), and shuts it down.
+ */
+import * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { ElectionService } from '../../../proto/gen/etcd/election.js';
+import { HealthService } from '../../../proto/gen/etcd/health.js';
+import { LockService } from '../../../proto/gen/etcd/lock.js';
+import {
+  AuthService,
+  ClusterService,
+  KVService,
+  LeaseService,
+  MaintenanceService,
+  WatchService,
+} from '../../../proto/gen/etcd/rpc.js';
+import type { Services } from '../services.js';
+import { authHandlers } from './auth.js';
+import { clusterHandlers } from './cluster.js';
+import { electionHandlers, lockHandlers } from './concurrency.js';
+import type { EdgeContext } from './context.js';
+import { guardDecoding } from './decode-guard.js';
+import { healthHandlers } from './health.js';
+import { kvHandlers } from './kv.js';
+import { leaseHandlers } from './lease.js';
+import { maintenanceHandlers } from './maintenance.js';
+import { createGrpcMetrics } from './metrics.js';
+import { watchHandlers } from './watch.js';
+
+export interface GrpcServerOptions {
+  readonly services: Services;
+  /** Largest request frame accepted, in bytes (etcd: max-request-bytes + 512 KiB). */
+  readonly maxRecvBytes: number;
+  /** Receives the grpc_server_* counters; one gRPC server per registry. */
+  readonly registry: Registry;
+  /** Whether this member currently knows a leader (for `hasleader: true` calls). */
+  readonly hasLeader: () => boolean;
+  readonly logger: Logger;
+}
+
+const MAX_SEND_BYTES = 2 ** 31 - 1;
+const MAX_CONCURRENT_STREAMS = 2 ** 32 - 1;
+const KEEPALIVE_TIME_MS = 2 * 60 * 60 * 1000;
+const KEEPALIVE_TIMEOUT_MS = 20 * 1000;
+
+/** grpc-js server options for the client listener. */
+export function grpcServerChannelOptions(maxRecvBytes: number): grpc.ServerOptions {
+  return {
+    'grpc.max_receive_message_length': maxRecvBytes,
+    'grpc.max_send_message_length': MAX_SEND_BYTES,
+    'grpc.max_concurrent_streams': MAX_CONCURRENT_STREAMS,
+    'grpc.keepalive_time_ms': KEEPALIVE_TIME_MS,
+    'grpc.keepalive_timeout_ms': KEEPALIVE_TIMEOUT_MS,
+    'grpc.enable_channelz': 0,
+  };
+}
+
+export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
+  const { services } = options;
+  const ctx: EdgeContext = {
+    hasLeader: options.hasLeader,
+    logger: options.logger.child({ component: 'grpc' }),
+    metrics: createGrpcMetrics(options.registry),
+  };
+  const server = new grpc.Server(grpcServerChannelOptions(options.maxRecvBytes));
+  const add = (def: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void =>
+    server.addService(guardDecoding(def), impl);
+
+  add(KVService, kvHandlers(ctx, services.kv));
+  add(WatchService, watchHandlers(ctx, services.watch));
+  add(LeaseService, leaseHandlers(ctx, services.lease));
+  add(ClusterService, clusterHandlers(ctx, services.cluster));
+  add(MaintenanceService, maintenanceHandlers(ctx, services.maintenance));
+  add(AuthService, authHandlers(ctx));
+  add(LockService, lockHandlers(ctx));
+  add(ElectionService, electionHandlers(ctx));
+  add(HealthService, healthHandlers(ctx));
+  return server;
+}

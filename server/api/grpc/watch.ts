@@ -1,0 +1,43 @@
+/**
+ * etcdserverpb.Watch adapter: one bidi stream ↔ one WatchSession.
+ *
+ * - every client message goes to `session.request` in arrival order;
+ * - every response the session sends is written in order; `send` returns stream.write's
+ *   result (false = transport buffer full; the message is queued, never dropped), so a
+ *   hub that looks at the return value can hold back further events;
+ * - the session is closed exactly once when the call ends (client cancel, transport
+ *   error, malformed frame, server shutdown);
+ * - a client half-close does NOT end the stream: as in etcd, events keep flowing until
+ *   the client cancels;
+ * - `hasleader: true` without a leader fails the stream at start with NoLeader.
+ */
+import type { handleBidiStreamingCall, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { WatchService as WatchDef, type WatchRequest, type WatchResponse } from '../../../proto/gen/etcd/rpc.js';
+import type { WatchService } from '../services.js';
+import { GrpcCode } from './codes.js';
+import { lacksRequiredLeader, messageOf, type EdgeContext } from './context.js';
+import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard.js';
+import { toStatus } from './error-table.js';
+import { StreamCall } from './stream-call.js';
+
+export function watchHandlers(ctx: EdgeContext, watch: WatchService): UntypedServiceImplementation {
+  const tally = ctx.metrics.method(WatchDef.watch);
+  const handler: handleBidiStreamingCall<Incoming<WatchRequest>, WatchResponse> = (call) => {
+    const stream = new StreamCall<WatchResponse>(call, tally);
+    if (lacksRequiredLeader(ctx, call.metadata)) return stream.fail(toStatus({ kind: 'NoLeader' }));
+    const session = watch.openWatch((resp) => stream.write(resp));
+    stream.onClose(() => session.close());
+    call.on('data', (req: Incoming<WatchRequest>) => {
+      stream.received();
+      if (!stream.open) return;
+      if (req instanceof MalformedRequest) return stream.fail(malformedStatus(req));
+      try {
+        session.request(req);
+      } catch (e) {
+        ctx.logger.error({ err: e }, 'watch session failed on a request');
+        stream.fail({ code: GrpcCode.Unknown, message: messageOf(e) });
+      }
+    });
+  };
+  return { watch: handler } satisfies Record<keyof typeof WatchDef, unknown>;
+}
