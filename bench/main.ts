@@ -4,7 +4,8 @@
  *   node dist/bench/main.js [--seconds 5] [--warmup 1] [--rounds 2] [--only etcd|kvstore]
  *     [--rows put-1,put-100,range-lin,range-ser] [--clients 100] [--connections 10] [--procs 2]
  *     [--value-size 256] [--key-space 100000] [--etcd-bin /usr/bin/etcd]
- *     [--kvstore-bin dist/server/main.js] [--kvstore-flag=--foo=bar …] [--out .bench]
+ *     [--kvstore-bin dist/server/main.js] [--kvstore-cmd <executable>] [--kvstore-flag=--foo=bar …]
+ *     [--out .bench]
  *
  * For each row, for each round, each server runs once (etcd, then kvstore), so the two servers
  * see the same machine state as closely as possible. Markdown goes to stdout, progress to stderr,
@@ -41,6 +42,7 @@ const { values: argv } = parseArgs({
     'etcd-bin': { type: 'string', default: '/usr/bin/etcd' },
     'kvstore-bin': { type: 'string', default: fileURLToPath(new URL('../server/main.js', import.meta.url)) },
     'kvstore-flag': { type: 'string', multiple: true, default: [] },
+    'kvstore-cmd': { type: 'string' },
     out: { type: 'string', default: '.bench' },
     help: { type: 'boolean', default: false },
   },
@@ -76,9 +78,25 @@ const rowIds = argv.rows.split(',').map((s) => s.trim()).filter((s) => s.length 
 for (const id of rowIds) if (!isRowId(id)) throw new Error(`unknown row ${id}; rows are ${ROW_IDS.join(', ')}`);
 const selectedRows: Row[] = rowIds.filter(isRowId).map((id) => rowTable[id]);
 
+const startedAt = new Date().toISOString();
+const stamp = startedAt.replace(/[:.]/g, '-');
+const outDir = resolve(argv.out);
+const logDir = join(outDir, 'logs');
 const configs: Record<ServerName, ServerConfig> = {
-  etcd: { name: 'etcd', command: [argv['etcd-bin']], host: '127.0.0.2', extraArgs: ['--logger', 'zap', '--log-level', 'warn'] },
-  kvstore: { name: 'kvstore', command: [process.execPath, argv['kvstore-bin']], host: '127.0.0.3', extraArgs: argv['kvstore-flag'] },
+  etcd: {
+    name: 'etcd',
+    command: [argv['etcd-bin']],
+    host: '127.0.0.2',
+    extraArgs: ['--logger', 'zap', '--log-level', 'warn'],
+    logFile: join(logDir, `${stamp}-etcd.log`),
+  },
+  kvstore: {
+    name: 'kvstore',
+    command: argv['kvstore-cmd'] !== undefined ? [argv['kvstore-cmd']] : [process.execPath, argv['kvstore-bin']],
+    host: '127.0.0.3',
+    extraArgs: argv['kvstore-flag'],
+    logFile: join(logDir, `${stamp}-kvstore.log`),
+  },
 };
 
 function versionOf(cfg: ServerConfig): string {
@@ -106,7 +124,7 @@ async function main(): Promise<void> {
 
   const loadBefore = loadavg()[0];
   const info0 = {
-    startedAt: new Date().toISOString(),
+    startedAt,
     servers,
     versions: Object.fromEntries(servers.map((s) => [s, versionOf(configs[s])])),
     rows: selectedRows,
@@ -119,6 +137,7 @@ async function main(): Promise<void> {
     cores: availableParallelism(),
   };
   const measurements: Measurement[] = [];
+  mkdirSync(logDir, { recursive: true });
   try {
     for (const name of servers) {
       const srv = await startServer(configs[name]);
@@ -137,7 +156,7 @@ async function main(): Promise<void> {
       for (let round = 1; round <= rounds; round++) {
         for (const name of servers) {
           const srv = running.get(name) as RunningServer;
-          measurements.push(await measure(srv, row, round));
+          measurements.push(await measureOrFail(srv, row, round));
         }
       }
     }
@@ -148,11 +167,27 @@ async function main(): Promise<void> {
   const info: RunInfo = { ...info0, loadAverage: { before: loadBefore, after: loadavg()[0] } };
   const run: BenchRun = { info, measurements };
   console.log(renderMarkdown(run));
-  const outDir = resolve(argv.out);
-  mkdirSync(outDir, { recursive: true });
-  const file = join(outDir, `results-${info.startedAt.replace(/[:.]/g, '-')}.json`);
+  const file = join(outDir, `results-${stamp}.json`);
   writeFileSync(file, toJson(run) + '\n');
   log(`results written to ${file}`);
+}
+
+/** One run; a failed run (server gone, generator error) becomes a measurement with `failure` set. */
+async function measureOrFail(srv: RunningServer, row: Row, round: number): Promise<Measurement> {
+  const failed = (failure: string): Measurement => {
+    log(`${row.id} round ${round} ${srv.name}: FAILED: ${failure}`);
+    return {
+      row: row.id, server: srv.name, round, throughput: NaN, p50Ms: NaN, p99Ms: NaN, p999Ms: NaN, ok: 0, errors: 0,
+      firstError: null, generatorCores: NaN, serverCores: NaN, otherCores: NaN, rssBytes: NaN, hwmBytes: NaN, failure,
+    };
+  };
+  if (srv.exited()) return failed(`server had exited (log: ${srv.logFile})`);
+  try {
+    const m = await measure(srv, row, round);
+    return srv.exited() ? failed(`server exited during the run (log: ${srv.logFile})`) : m;
+  } catch (err) {
+    return failed(err instanceof Error ? err.message : String(err));
+  }
 }
 
 async function measure(srv: RunningServer, row: Row, round: number): Promise<Measurement> {
@@ -202,6 +237,7 @@ async function measure(srv: RunningServer, row: Row, round: number): Promise<Mea
     otherCores: Math.max(0, machineCores - serverCores - result.generatorCores),
     rssBytes: mem.rssBytes,
     hwmBytes: mem.hwmBytes,
+    failure: null,
   };
   log(
     `${row.id} round ${round} ${srv.name}: ${Math.round(m.throughput)} ops/s, p50 ${m.p50Ms.toFixed(2)} ms, ` +

@@ -28,6 +28,8 @@ export interface Measurement {
   /** Server RSS / VmHWM right after this run, bytes. */
   readonly rssBytes: number;
   readonly hwmBytes: number;
+  /** Why the run produced no numbers (server exited, generator failed), or null. */
+  readonly failure: string | null;
 }
 
 export interface RunInfo {
@@ -67,8 +69,9 @@ function of(run: BenchRun, row: RowId, server: ServerName): Measurement[] {
   return run.measurements.filter((m) => m.row === row && m.server === server);
 }
 
+/** Median over the rounds that produced numbers. */
 function med(ms: readonly Measurement[], f: (m: Measurement) => number): number {
-  return median(ms.map(f));
+  return median(ms.filter((m) => m.failure === null).map(f));
 }
 
 function table(header: readonly string[], body: readonly (readonly string[])[]): string {
@@ -107,7 +110,10 @@ export function renderMarkdown(run: BenchRun): string {
       tput[s] = med(ms, (m) => m.throughput);
       cells.push(fmtOps(tput[s] ?? NaN), fmtMs(med(ms, (m) => m.p50Ms)), fmtMs(med(ms, (m) => m.p99Ms)));
     }
-    if (both) cells.push(((tput.kvstore ?? NaN) / (tput.etcd ?? NaN)).toFixed(2));
+    if (both) {
+      const ratio = (tput.kvstore ?? NaN) / (tput.etcd ?? NaN);
+      cells.push(Number.isFinite(ratio) ? ratio.toFixed(2) : '–');
+    }
     return cells;
   });
   out.push(table(header, body), '');
@@ -136,7 +142,7 @@ export function renderMarkdown(run: BenchRun): string {
 
   out.push('Server memory after the last run (process tree):', '');
   const memBody = servers.map((s) => {
-    const mine = run.measurements.filter((m) => m.server === s);
+    const mine = run.measurements.filter((m) => m.server === s && m.failure === null);
     const last = mine[mine.length - 1];
     return [s, last ? fmtMiB(last.rssBytes) : '–', last ? fmtMiB(Math.max(...mine.map((m) => m.hwmBytes))) : '–'];
   });
@@ -154,10 +160,13 @@ export function renderMarkdown(run: BenchRun): string {
   });
   out.push(table(roundHeader, roundBody));
 
-  const failing = run.measurements.filter((m) => m.errors > 0);
+  const failing = run.measurements.filter((m) => m.errors > 0 || m.failure !== null);
   if (failing.length > 0) {
     out.push('', 'Errors:');
-    for (const m of failing) out.push(`- ${m.server} ${m.row} round ${m.round}: ${m.errors} failed (first: ${m.firstError})`);
+    for (const m of failing) {
+      const what = m.failure !== null ? `run failed: ${m.failure}` : `${m.errors} requests failed (first: ${m.firstError})`;
+      out.push(`- ${m.server} ${m.row} round ${m.round}: ${what}`);
+    }
   }
   return out.join('\n');
 }

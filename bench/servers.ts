@@ -1,7 +1,8 @@
 /**
  * Starts and stops the two servers under test: a single-member real etcd and a single-member
  * kvstore, each on its own loopback address and fresh temporary data dir, both given the same
- * etcd-style flags. `stop()` kills the process (SIGTERM, then SIGKILL) and removes the data dir.
+ * etcd-style flags. `stop()` kills the process (SIGTERM, then SIGKILL) and removes the data dir;
+ * the server's output stays in `logFile`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,6 +24,8 @@ export interface ServerConfig {
   readonly host: string;
   /** Extra flags appended after the common ones. */
   readonly extraArgs: readonly string[];
+  /** Where the server's stdout and stderr go; kept after stop() for post-mortems. */
+  readonly logFile: string;
 }
 
 export interface RunningServer {
@@ -32,6 +35,8 @@ export interface RunningServer {
   readonly target: string;
   readonly dataDir: string;
   readonly logFile: string;
+  /** True once the process has exited (crashed, or stopped). */
+  exited(): boolean;
   stop(): Promise<void>;
 }
 
@@ -67,7 +72,7 @@ export function memberArgs(member: string, dataDir: string, host: string, client
 export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const dataRoot = mkdtempSync(join(tmpdir(), `bench-${cfg.name}-`));
   const dataDir = join(dataRoot, 'data');
-  const logFile = join(dataRoot, 'server.log');
+  const logFile = cfg.logFile;
   const [clientPort, peerPort] = [await freePort(cfg.host), await freePort(cfg.host)];
   const args = [...cfg.command.slice(1), ...memberArgs(`bench-${cfg.name}`, dataDir, cfg.host, clientPort, peerPort), ...cfg.extraArgs];
   const log = createWriteStream(logFile);
@@ -92,7 +97,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     await stop();
     throw new Error(`${cfg.name} did not become ready; log tail:\n${tail}`, { cause: err });
   }
-  return { name: cfg.name, pid: proc.pid, target, dataDir, logFile, stop };
+  const hasExited = (): boolean => proc.exitCode !== null || proc.signalCode !== null;
+  return { name: cfg.name, pid: proc.pid, target, dataDir, logFile, exited: hasExited, stop };
 }
 
 async function kill(proc: ChildProcess, exited: Promise<void>): Promise<void> {
