@@ -20,7 +20,7 @@ import { readBody } from './read-body.js';
 
 export function sendGatewayError(ctx: Context, status: GatewayStatus): void {
   ctx.status = httpStatusFromGrpcCode(status.code);
-  ctx.type = 'application/json';
+  ctx.set('Content-Type', 'application/json');
   ctx.body = unaryErrorBody(status);
 }
 
@@ -48,7 +48,7 @@ export function unaryHandler(route: UnaryRoute, deps: GatewayDeps): Middleware {
     switch (outcome.kind) {
       case 'ok':
         ctx.status = 200;
-        ctx.type = 'application/json';
+        ctx.set('Content-Type', 'application/json');
         ctx.body = JSON.stringify(outcome.json);
         return;
       case 'status':

@@ -15,7 +15,7 @@ export function versionHandler(info: MemberInfo): Middleware {
   return (ctx) => {
     if (ctx.method !== 'GET') return sendMethodNotAllowed(ctx, 'GET');
     ctx.status = 200;
-    ctx.type = 'application/json';
+    ctx.set('Content-Type', 'application/json');
     ctx.body = versionBody(info);
   };
 }
