@@ -2,9 +2,10 @@
  * The per-version profile: every behaviour that differs between the 3.2, 3.3, 3.4 and 3.5
  * lines is a field here, and code asks the profile instead of comparing versions.
  *
- * This table currently holds the configuration-related differences (flag defaults and how
- * strictly inputs are read); other areas add their fields here. Sources: SPEC.md
- * "Breaking changes" tables and ETCD-FACTS.md §9.
+ * Rows: configuration (flag defaults, how strictly inputs are read) and the client-facing
+ * interface (gateway prefixes, /health body, metric names). Sources: SPEC.md "Endpoints"
+ * and "Breaking changes" tables (SPEC.md wins where it and ETCD-FACTS.md differ), and
+ * ETCD-FACTS.md §4.1, §5.2, §8.3, §9.
  */
 import { apiVersionOf } from './version.js';
 import type { MinorVersion } from './minor.js';
@@ -30,6 +31,19 @@ export interface VersionProfile {
   readonly compactionRetentionDurations: boolean;
   /** An environment variable that a command-line flag shadows: a warning up to 3.3, fatal from 3.4. */
   readonly envShadowedByFlag: 'warn' | 'error';
+  /** The JSON gateway's current prefix (SPEC: 3.2 /v3alpha, 3.3–3.4 /v3beta, 3.5 /v3). */
+  readonly gatewayPrefix: string;
+  /** Other prefixes served as the current one. 3.4 also serves /v3 (what 3.4 clients use). */
+  readonly gatewayAliases: readonly string[];
+  /** Older prefixes answered with a redirect to the current one (3.3: /v3alpha). */
+  readonly gatewayRedirects: readonly string[];
+  /**
+   * `/health` body: `spaced` = `{"health": "true"}` (3.2's hand-built JSON), `plain` =
+   * `{"health":"true"}` (3.3, 3.4), `reason` = adds `"reason"` (3.5).
+   */
+  readonly healthBody: 'spaced' | 'plain' | 'reason';
+  /** 3.5 promotes kvstore_debugging_mvcc_* put/delete/txn/db-size metrics to kvstore_mvcc_* and drops the old names. */
+  readonly metricNames: 'debugging' | 'promoted';
 }
 
 const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
@@ -43,6 +57,11 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     yamlCompactionRetention: 'integer',
     compactionRetentionDurations: false,
     envShadowedByFlag: 'warn',
+    gatewayPrefix: '/v3alpha',
+    gatewayAliases: [],
+    gatewayRedirects: [],
+    healthBody: 'spaced',
+    metricNames: 'debugging',
   },
   '3.3': {
     minor: '3.3',
@@ -54,6 +73,11 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     yamlCompactionRetention: 'string',
     compactionRetentionDurations: true,
     envShadowedByFlag: 'warn',
+    gatewayPrefix: '/v3beta',
+    gatewayAliases: [],
+    gatewayRedirects: ['/v3alpha'],
+    healthBody: 'plain',
+    metricNames: 'debugging',
   },
   '3.4': {
     minor: '3.4',
@@ -65,6 +89,11 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     yamlCompactionRetention: 'string',
     compactionRetentionDurations: true,
     envShadowedByFlag: 'error',
+    gatewayPrefix: '/v3beta',
+    gatewayAliases: ['/v3'],
+    gatewayRedirects: [],
+    healthBody: 'plain',
+    metricNames: 'debugging',
   },
   '3.5': {
     minor: '3.5',
@@ -76,6 +105,11 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     yamlCompactionRetention: 'string',
     compactionRetentionDurations: true,
     envShadowedByFlag: 'error',
+    gatewayPrefix: '/v3',
+    gatewayAliases: [],
+    gatewayRedirects: [],
+    healthBody: 'reason',
+    metricNames: 'promoted',
   },
 };
 

@@ -1,0 +1,76 @@
+/**
+ * The member's periodic duties, each a timer that only reads state and proposes requests:
+ * - lease expiry: expired leases are revoked through the log (this member is leader);
+ * - backend size: refreshed for quota checks, Status and the size gauges;
+ * - watch progress notifications;
+ * - auto-compaction (when configured).
+ * `stop()` clears every timer.
+ */
+import type { Logger } from 'pino';
+import type { Compactor } from '../compactor/compactor.js';
+import type { Lessor } from '../lease/lessor.js';
+import type { Member } from '../member/member.js';
+import type { MvccStore } from '../mvcc/types.js';
+import type { Backend } from '../storage/backend.js';
+import type { WatchHub } from '../watch/watch-hub.js';
+
+export interface HousekeepingDeps {
+  readonly member: Member;
+  readonly store: MvccStore;
+  readonly backend: Backend;
+  readonly lessor: Lessor;
+  readonly hub: WatchHub;
+  readonly compactor: Compactor | undefined;
+  readonly progressIntervalMs: number;
+  readonly now: () => number;
+  readonly logger: Logger;
+  readonly onDbSize: (bytes: number) => void;
+  readonly onLeaseExpired: (count: number) => void;
+}
+
+const LEASE_CHECK_MS = 500;
+const MAX_REVOKES_PER_CHECK = 500;
+const SIZE_CHECK_MS = 1000;
+
+export function startHousekeeping(d: HousekeepingDeps): { stop(): void } {
+  const timers: NodeJS.Timeout[] = [];
+  const every = (ms: number, fn: () => void | Promise<void>): void => {
+    let running = false;
+    const t = setInterval(() => {
+      if (running) return;
+      running = true;
+      Promise.resolve()
+        .then(fn)
+        .catch((err: unknown) => d.logger.warn({ err }, 'housekeeping task failed'))
+        .finally(() => {
+          running = false;
+        });
+    }, ms);
+    t.unref();
+    timers.push(t);
+  };
+
+  every(LEASE_CHECK_MS, async () => {
+    const due = d.lessor.expired(d.now(), MAX_REVOKES_PER_CHECK);
+    if (due.length === 0) return;
+    const results = await Promise.all(due.map((ID) => d.member.propose({ $case: 'leaseRevoke', value: { ID } })));
+    d.onLeaseExpired(results.filter((r) => r.ok).length);
+  });
+
+  every(SIZE_CHECK_MS, async () => d.onDbSize(await d.backend.size()));
+
+  every(d.progressIntervalMs, () => d.hub.progressTick());
+
+  const compactor = d.compactor;
+  if (compactor) {
+    every(Math.min(compactor.intervalMs, 60_000), async () => {
+      const target = compactor.tick(d.now(), d.store.currentRevision, d.store.compactRevision);
+      if (target === undefined) return;
+      const res = await d.member.propose({ $case: 'compaction', value: { revision: target, physical: false } });
+      if (res.ok) d.logger.info({ revision: target.toString() }, 'completed auto compaction');
+      else d.logger.warn({ revision: target.toString(), error: res.error.kind }, 'failed auto compaction');
+    });
+  }
+
+  return { stop: () => timers.forEach((t) => clearInterval(t)) };
+}

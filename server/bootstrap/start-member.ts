@@ -1,0 +1,245 @@
+/**
+ * The composition root of one member: opens (or creates) the data dir, recovers state,
+ * wires the actor, the services and both protocols on the client URLs, and starts the
+ * housekeeping timers. Returns a handle whose close() shuts everything down in order:
+ * stop accepting clients → finish and flush in-flight proposals → close the log and store.
+ */
+import { mkdir } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
+import { AlarmSet } from '../apply/alarms.js';
+import { Applier } from '../apply/applier.js';
+import { createGrpcServer } from '../api/grpc/server.js';
+import { toStatus } from '../api/grpc/error-table.js';
+import { createHttpApp } from '../api/http/app.js';
+import { createClusterService } from '../api/service/cluster-service.js';
+import type { ServiceContext } from '../api/service/context.js';
+import { createKvService } from '../api/service/kv-service.js';
+import { createLeaseService } from '../api/service/lease-service.js';
+import { createMaintenanceService } from '../api/service/maintenance-service.js';
+import { createMemberInfo } from '../api/service/member-info.js';
+import type { Services } from '../api/services.js';
+import { Compactor } from '../compactor/compactor.js';
+import { formatId, initialClusterId, memberIdFor, verifyBootstrap } from '../config/index.js';
+import type { ServerConfig } from '../config/types.js';
+import { createLeaseIdGenerator } from '../lease/id-generator.js';
+import { createLessor } from '../lease/lessor.js';
+import { minLeaseTtlSeconds } from '../lease/ttl.js';
+import { Member } from '../member/member.js';
+import { createMemberMetrics } from '../metrics/member-metrics.js';
+import { openMvccStore } from '../mvcc/store.js';
+import { Bucket } from '../storage/backend.js';
+import { openLevelBackend } from '../storage/level-backend.js';
+import { listenClients } from '../transport/listen-clients.js';
+import { profileFor } from '../version/profile.js';
+import { healthBodyFor, metricNamesFor } from './profile-impl.js';
+import { openWal, walExists } from '../wal/index.js';
+import { WatchHub } from '../watch/watch-hub.js';
+import { dataDirLayout, decodeWalMetadata, encodeWalMetadata } from './data-dir.js';
+import { startHousekeeping } from './housekeeping.js';
+import { leasePort, restoreLeases } from './lease-port.js';
+
+export interface RunningMember {
+  readonly memberId: bigint;
+  readonly clusterId: bigint;
+  /** Bound client addresses, e.g. http://127.0.0.1:2379 (ports resolved). */
+  readonly clientUrls: readonly string[];
+  close(): Promise<void>;
+}
+
+const GRPC_OVERHEAD_BYTES = 512 * 1024;
+
+/** A configuration that cannot start a member (reported without a stack trace). */
+export class ConfigProblem extends Error {}
+
+function initialIds(config: ServerConfig): { memberId: bigint; clusterId: bigint } {
+  return { memberId: memberIdFor(config.initialAdvertisePeerUrls, config.initialClusterToken), clusterId: initialClusterId(config) };
+}
+
+export async function startMember(config: ServerConfig, logger: Logger): Promise<RunningMember> {
+  const now = (): number => Date.now();
+  const layout = dataDirLayout(config);
+  const profile = profileFor(config.serverVersion);
+  /** A single member's cluster version is its own major.minor. */
+  const clusterVersion = profile.minor;
+  await mkdir(layout.snapDir, { recursive: true });
+
+  const registry = new Registry();
+  const metrics = createMemberMetrics(registry, { serverVersion: config.serverVersion }, metricNamesFor(profile));
+
+  const fresh = initialIds(config);
+  if (!(await walExists(layout.walDir))) {
+    const problem = verifyBootstrap(config);
+    if (problem !== undefined) throw new ConfigProblem(problem);
+  }
+  const opened = await openWal(layout.walDir, {
+    metadata: encodeWalMetadata(fresh.memberId, fresh.clusterId),
+    onFsync: (s) => metrics.walFsyncDuration.observe(s),
+    onWriteBytes: (n) => metrics.walWriteBytes.inc(n),
+  });
+  const { memberId, clusterId } = decodeWalMetadata(opened.contents.metadata);
+  const log = logger.child({ 'local-member-id': formatId(memberId) });
+  if (opened.created) log.info({ 'cluster-id': formatId(clusterId), 'data-dir': config.dataDir }, 'starting a new member');
+  else log.info({ 'cluster-id': formatId(clusterId), 'data-dir': config.dataDir }, 'restarting member from existing data dir');
+
+  const backend = await openLevelBackend(layout.backendPath);
+  const store = await openMvccStore(backend);
+  const lessor = createLessor({ minTtlSeconds: minLeaseTtlSeconds(Math.max(1, Math.round(config.electionTimeoutMs / config.heartbeatIntervalMs)), config.heartbeatIntervalMs) });
+  const restored = await restoreLeases(lessor, backend, store);
+  if (!restored.ok) throw new Error(`cannot restore leases: ${restored.error.kind}`);
+  const alarmKeys: Buffer[] = [];
+  for await (const [k] of backend.iterate(Bucket.Alarm)) alarmKeys.push(k);
+  const alarms = AlarmSet.restore(alarmKeys);
+
+  let member: Member | undefined;
+  const header = (revision: bigint) => member!.header(revision);
+  const hub = new WatchHub({
+    history: (from, to, key, end) => store.history(from, to, key, end),
+    currentRevision: () => store.currentRevision,
+    compactRevision: () => store.compactRevision,
+    header,
+    maxEventBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
+  });
+  const applier = new Applier({
+    store,
+    leases: leasePort(lessor),
+    alarms,
+    onEvents: (revision, events) => {
+      metrics.events.inc(events.length);
+      hub.notify(revision, events);
+    },
+    onCompacted: (revision) => hub.compacted(revision),
+  });
+  let fatal = false;
+  member = new Member({
+    memberId,
+    clusterId,
+    wal: opened.wal,
+    store,
+    applier,
+    maxRequestBytes: config.maxRequestBytes,
+    now,
+    hooks: {
+      onApplied: (index) => {
+        metrics.proposalsCommitted.set(Number(index));
+        metrics.proposalsApplied.set(Number(index));
+        metrics.currentRevision.set(Number(store.currentRevision));
+        metrics.compactRevision.set(Number(store.compactRevision));
+        metrics.keys.set(store.keyCount);
+      },
+      onProposalFailed: () => metrics.proposalsFailed.inc(),
+      onFatal: (error) => {
+        if (fatal) return;
+        fatal = true;
+        log.fatal({ err: error }, 'storage failure; stopping');
+        process.exitCode = 1;
+        setImmediate(() => process.kill(process.pid, 'SIGTERM'));
+      },
+    },
+  });
+  await member.recover(opened.contents);
+  lessor.promote(now());
+  metrics.isLeader.set(1);
+  metrics.hasLeader.set(1);
+  metrics.setServerId(formatId(memberId));
+  metrics.setClusterVersion(clusterVersion);
+  metrics.quotaBackendBytes.set(config.effectiveQuotaBackendBytes);
+
+  let dbSize = await backend.size();
+  const clientUrls = config.advertiseClientUrls;
+  const ctx: ServiceContext = {
+    member,
+    store,
+    backend,
+    alarms,
+    leases: lessor,
+    serverVersion: config.serverVersion,
+    maxTxnOps: config.maxTxnOps,
+    quotaBytes: config.effectiveQuotaBackendBytes,
+    dbSize: () => dbSize,
+    now,
+    newLeaseId: createLeaseIdGenerator(memberId, now()),
+    name: config.name,
+    peerUrls: config.initialAdvertisePeerUrls,
+    clientUrls,
+    counters: {
+      onRange: () => metrics.range.inc(),
+      onPut: () => metrics.put.inc(),
+      onDelete: () => metrics.delete.inc(),
+      onTxn: () => metrics.txn.inc(),
+    },
+  };
+  const services: Services = {
+    kv: createKvService(ctx),
+    watch: hub,
+    lease: createLeaseService(ctx),
+    cluster: createClusterService(ctx),
+    maintenance: createMaintenanceService(ctx),
+    info: createMemberInfo(ctx, () => clusterVersion + '.0'),
+  };
+
+  const grpcServer = createGrpcServer({
+    services,
+    maxRecvBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
+    registry,
+    hasLeader: () => member!.leaderId !== 0n,
+    logger: log,
+  });
+  const app = createHttpApp({
+    services,
+    registry,
+    gatewayPrefix: profile.gatewayPrefix,
+    gatewayAliases: profile.gatewayAliases,
+    gatewayRedirects: profile.gatewayRedirects,
+    toStatus,
+    logger: log,
+    healthBody: healthBodyFor(profile),
+    onHealthChecked: (healthy) => (healthy ? metrics.healthSuccess.inc() : metrics.healthFailures.inc()),
+  });
+  const listeners = await listenClients(config.listenClientUrls, grpcServer, app.callback(), log);
+  const bound = listeners.listeners.map((l) => `http://${l.address.family === 'IPv6' ? `[${l.address.address}]` : l.address.address}:${l.address.port}`);
+
+  const housekeeping = startHousekeeping({
+    member,
+    store,
+    backend,
+    lessor,
+    hub,
+    compactor: config.autoCompaction ? new Compactor(config.autoCompaction, now()) : undefined,
+    progressIntervalMs: config.experimentalWatchProgressNotifyIntervalMs,
+    now,
+    logger: log,
+    onDbSize: (bytes) => {
+      dbSize = bytes;
+      metrics.dbTotalSize.set(bytes);
+      metrics.dbTotalSizeInUse.set(bytes);
+      const s = hub.stats();
+      metrics.watchStreams.set(s.streams);
+      metrics.watchers.set(s.watchers);
+      metrics.slowWatchers.set(s.slowWatchers);
+      metrics.pendingEvents.set(s.pendingEvents);
+      metrics.proposalsPending.set(member!.pendingProposals);
+    },
+    onLeaseExpired: (n) => metrics.leaseExpired.inc(n),
+  });
+  log.info({ 'client-urls': bound, 'server-version': config.serverVersion }, 'ready to serve client requests');
+
+  let closing: Promise<void> | undefined;
+  return {
+    memberId,
+    clusterId,
+    clientUrls: bound,
+    close() {
+      closing ??= (async () => {
+        housekeeping.stop();
+        await listeners.close();
+        grpcServer.forceShutdown();
+        await member!.stop();
+        await opened.wal.close();
+        await backend.close();
+        log.info('member stopped');
+      })();
+      return closing;
+    },
+  };
+}

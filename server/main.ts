@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+/**
+ * `kvstore`: the member process. The only place that reads argv, the environment and
+ * signals. Exit codes: 0 after a clean stop, 1 on a startup or storage failure, 2 on a
+ * configuration error.
+ */
+import { readFileSync } from 'node:fs';
+import { loadConfig } from './config/index.js';
+import { createLogger } from './log/logger.js';
+import { formatVersionOutput } from './version/version.js';
+import { ConfigProblem, startMember } from './bootstrap/start-member.js';
+
+async function main(): Promise<void> {
+  const outcome = loadConfig(process.argv.slice(2), process.env, (p) => readFileSync(p, 'utf8'));
+  switch (outcome.kind) {
+    case 'error':
+      process.stderr.write(`kvstore: ${outcome.message}\n`);
+      process.exitCode = 2;
+      return;
+    case 'help':
+      process.stdout.write(outcome.text);
+      return;
+    case 'version':
+      process.stdout.write(formatVersionOutput(outcome.serverVersion, { nodeVersion: process.version, platform: process.platform, arch: process.arch }));
+      return;
+    case 'run':
+      break;
+  }
+  const { config } = outcome;
+  const logger = createLogger({ level: config.logLevel, outputs: config.logOutputs, name: config.name });
+  for (const w of outcome.warnings) logger.warn(w);
+
+  let member;
+  try {
+    member = await startMember(config, logger);
+  } catch (e) {
+    if (e instanceof ConfigProblem) {
+      logger.error(e.message);
+      process.stderr.write(`kvstore: ${e.message}\n`);
+      process.exitCode = 2;
+    } else {
+      logger.fatal({ err: e }, 'failed to start member');
+      process.exitCode = 1;
+    }
+    return;
+  }
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'received signal; shutting down');
+    member.close().then(
+      () => process.exit(process.exitCode ?? 0),
+      (err: unknown) => {
+        logger.error({ err }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+await main();
