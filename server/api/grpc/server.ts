@@ -55,9 +55,16 @@ export interface GrpcServerOptions {
 }
 
 const MAX_SEND_BYTES = 2 ** 31 - 1;
+/** Headroom etcd adds to max-request-bytes for the gRPC receive limit. */
+const RECV_OVERHEAD_BYTES = 512 * 1024;
 const MAX_CONCURRENT_STREAMS = 2 ** 32 - 1;
 const KEEPALIVE_TIME_MS = 2 * 60 * 60 * 1000;
 const KEEPALIVE_TIMEOUT_MS = 20 * 1000;
+
+/** The gRPC receive limit for a given `max-request-bytes` (default 1.5 MiB → 2 MiB). */
+export function maxRecvBytesFor(maxRequestBytes: number): number {
+  return maxRequestBytes + RECV_OVERHEAD_BYTES;
+}
 
 /** grpc-js server options for the client listener. */
 export function grpcServerChannelOptions(maxRecvBytes: number): grpc.ServerOptions {

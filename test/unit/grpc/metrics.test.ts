@@ -80,3 +80,14 @@ void test('streams count each message and one handled code', async () => {
   assert.equal(await counterValue(h.registry, 'grpc_server_msg_sent_total', ka), 2);
   assert.equal(await counterValue(h.registry, 'grpc_server_handled_total', { ...ka, grpc_code: 'OK' }), 1);
 });
+
+void test('server options follow etcd limits', async () => {
+  const { grpcServerChannelOptions, maxRecvBytesFor } = await import('../../../server/api/grpc/server.js');
+  assert.equal(maxRecvBytesFor(1_572_864), 2_097_152);
+  const o = grpcServerChannelOptions(2_097_152);
+  assert.equal(o['grpc.max_receive_message_length'], 2_097_152);
+  assert.equal(o['grpc.max_send_message_length'], 2 ** 31 - 1);
+  assert.equal(o['grpc.enable_channelz'], 0);
+  assert.equal(o['grpc.keepalive_time_ms'], 7_200_000);
+  assert.equal(o['grpc.keepalive_timeout_ms'], 20_000);
+});
