@@ -14,7 +14,6 @@
  */
 import {
   endOfNonZero,
-  HEADER_BYTES,
   headerIsValid,
   hex,
   isAllZero,
@@ -83,8 +82,8 @@ export function scanSegment(buf: Buffer, isLast: boolean): SegmentScan {
     if (!isLast) return { kind: 'corrupt', offset, reason: `damaged ${where}, in a segment that is not the last` };
     const later = laterWrite(buf, offset, w.writeEnd);
     if (later !== undefined) return { kind: 'corrupt', offset, reason: `damaged ${where}; a later write follows at offset ${later}` };
-    // The damage must look like lost sectors: within the write, or within the header when its length is unknown.
-    const damaged = Math.min(w.writeEnd ?? offset + HEADER_BYTES, buf.length);
+    // The damage must look like lost sectors: within the write, or within its Write record when its length is unreadable.
+    const damaged = Math.min(w.writeEnd ?? offset + WRITE_RECORD_BYTES, buf.length);
     if (!w.incomplete && !hasZeroSector(buf, offset, damaged)) {
       return { kind: 'corrupt', offset, reason: `damaged ${where}; the last write is complete, so this is not a torn write` };
     }

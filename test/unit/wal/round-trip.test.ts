@@ -1,0 +1,104 @@
+/** Create, save, reopen: everything saved comes back; creation is atomic and idempotent. */
+import assert from 'node:assert/strict';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { test } from 'node:test';
+
+import { walExists, WalError } from '../../../server/wal/index.js';
+import { entries, entry, hardState, indexes, META, open, range, segmentFiles, tempWalDir } from './helpers.js';
+
+test('a new WAL is created with one segment and empty contents', async (t) => {
+  const dir = await tempWalDir(t);
+  assert.equal(await walExists(dir), false);
+  const { wal, contents, created } = await open(dir);
+  assert.equal(created, true);
+  assert.deepEqual(contents.metadata, META);
+  assert.deepEqual(contents.hardState, hardState(0, 0, 0));
+  assert.equal(contents.snapshot, undefined);
+  assert.deepEqual(contents.entries, []);
+  await wal.close();
+  assert.equal(await walExists(dir), true);
+  assert.deepEqual(await segmentFiles(dir), ['0000000000000000-0000000000000000.wal']);
+  assert.deepEqual((await readdir(dirname(dir))).sort(), ['wal']);
+});
+
+test('entries, hard state and metadata round-trip', async (t) => {
+  const dir = await tempWalDir(t);
+  const first = await open(dir);
+  await first.wal.save(entries(1, 3), hardState(1, 1, 0));
+  await first.wal.save([entry(4, 2, ''), { term: 2n, index: 5n, type: 1, data: Buffer.from([0, 1, 2, 255]) }], hardState(2, 1, 3));
+  await first.wal.save([], hardState(2, 1, 5));
+  await first.wal.close();
+
+  const again = await open(dir, { metadata: Buffer.from('ignored on reopen') });
+  assert.equal(again.created, false);
+  assert.deepEqual(again.contents.metadata, META);
+  assert.deepEqual(again.contents.hardState, hardState(2, 1, 5));
+  assert.deepEqual(indexes(again.contents.entries), range(1, 5));
+  assert.deepEqual(again.contents.entries[3], entry(4, 2, ''));
+  assert.deepEqual(again.contents.entries[4], { term: 2n, index: 5n, type: 1, data: Buffer.from([0, 1, 2, 255]) });
+  assert.equal(again.contents.tailRepair, undefined);
+  await again.wal.save(entries(6, 6), hardState(2, 1, 6));
+  await again.wal.close();
+
+  const third = await open(dir);
+  assert.deepEqual(indexes(third.contents.entries), range(1, 6));
+  assert.deepEqual(third.contents.hardState, hardState(2, 1, 6));
+  await third.wal.close();
+});
+
+test('preallocated zeros after the data are the clean end of the log', async (t) => {
+  const dir = await tempWalDir(t);
+  const { wal } = await open(dir, { preallocateBytes: 64 * 1024 });
+  await wal.save(entries(1, 2), hardState(1, 1, 1));
+  await wal.close();
+  const file = `${dir}/0000000000000000-0000000000000000.wal`;
+  assert.ok((await stat(file)).size > 64 * 1024);
+  const again = await open(dir);
+  assert.deepEqual(indexes(again.contents.entries), range(1, 2));
+  assert.equal(again.contents.tailRepair, undefined);
+  await again.wal.close();
+});
+
+test('a stale wal.tmp from an interrupted creation is replaced', async (t) => {
+  const dir = await tempWalDir(t);
+  await mkdir(`${dir}.tmp`, { recursive: true });
+  await writeFile(`${dir}.tmp/0000000000000000-0000000000000000.wal`, 'half written');
+  const { wal, created } = await open(dir);
+  assert.equal(created, true);
+  await wal.save(entries(1, 1));
+  await wal.close();
+  assert.deepEqual((await readdir(dirname(dir))).sort(), ['wal']);
+  const again = await open(dir);
+  assert.deepEqual(indexes(again.contents.entries), range(1, 1));
+  await again.wal.close();
+});
+
+test('calls after close are rejected with Closed', async (t) => {
+  const dir = await tempWalDir(t);
+  const { wal } = await open(dir);
+  await wal.close();
+  await assert.rejects(wal.save(entries(1, 1)), (e: unknown) => e instanceof WalError && e.problem.kind === 'Closed');
+});
+
+test('saves waiting when close is called still complete', async (t) => {
+  const dir = await tempWalDir(t);
+  const { wal } = await open(dir);
+  const pending = [wal.save(entries(1, 1)), wal.save(entries(2, 2)), wal.save(entries(3, 3))];
+  await wal.close();
+  await Promise.all(pending);
+  const again = await open(dir);
+  assert.deepEqual(indexes(again.contents.entries), range(1, 3));
+  await again.wal.close();
+});
+
+test('datasync mode writes the same log', async (t) => {
+  const dir = await tempWalDir(t);
+  const { wal } = await open(dir, { syncMode: 'datasync' });
+  await Promise.all([wal.save(entries(1, 2)), wal.save(entries(3, 4), hardState(1, 1, 4))]);
+  await wal.close();
+  const again = await open(dir, { syncMode: 'datasync' });
+  assert.deepEqual(indexes(again.contents.entries), range(1, 4));
+  assert.deepEqual(again.contents.hardState, hardState(1, 1, 4));
+  await again.wal.close();
+});
