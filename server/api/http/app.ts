@@ -7,12 +7,14 @@
  * - no global state: the registry, logger and error table are the ones passed in;
  * - unknown paths: 404 like Go's mux (`404 page not found`), `Not Found` under the gateway
  *   prefix (grpc-gateway); a handler that throws is logged and answered with a plain 500;
- * - the body shape of `/health` is a parameter (defaults to the 3.4 shape).
+ * - the body shape of `/health` is a parameter (defaults to the 3.4 shape);
+ * - CORS headers for any origin on every response, OPTIONS answered 200 (etcd's default).
  */
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Services } from '../services.js';
+import { allowAnyOrigin } from './cors.js';
 import { createGatewayRouter } from './gateway.js';
 import { DEFAULT_MAX_BODY_BYTES } from './gateway-deps.js';
 import { normalizePrefix, prefixRewrite, underPrefix } from './gateway-prefix.js';
@@ -40,6 +42,8 @@ export interface HttpAppOptions {
   readonly onHealthChecked?: (healthy: boolean) => void;
   /** Largest gateway request body / stream message in bytes. */
   readonly maxBodyBytes?: number;
+  /** etcd's default `--cors=*` headers and OPTIONS answers (cors.ts). Default true. */
+  readonly cors?: boolean;
 }
 
 export function createHttpApp(options: HttpAppOptions): Koa {
@@ -59,6 +63,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     if (ctx.respond === false || ctx.body !== undefined || ctx.status !== 404) return;
     sendPlainError(ctx, 404, underPrefix(ctx.path, prefix) !== undefined ? 'Not Found' : '404 page not found');
   });
+  if (options.cors ?? true) app.use(allowAnyOrigin());
   app.use(prefixRewrite({ prefix, aliases: options.gatewayAliases, redirects: options.gatewayRedirects }));
 
   const gateway = createGatewayRouter(prefix, {

@@ -17,7 +17,7 @@ import { createStreamWriter } from './stream-writer.js';
 
 export function snapshotHandler(deps: GatewayDeps): Middleware {
   return async (ctx) => {
-    if (ctx.method !== 'POST') return sendMethodNotAllowed(ctx, 'POST');
+    if (ctx.method !== 'POST') return sendMethodNotAllowed(ctx);
     const body = await readBody(ctx.req, deps.maxBodyBytes);
     if (!body.ok) {
       if (body.status) return sendGatewayError(ctx, body.status);

@@ -2,7 +2,7 @@
  * Koa handlers for the unary gateway routes and for the Unimplemented ones.
  *
  * Contract:
- * - only POST is served (other methods: 405 with `Allow: POST`);
+ * - only POST is served (other methods: plain 405, no `Allow`, like grpc-gateway);
  * - success: 200, `application/json`, the response message's gateway JSON;
  * - failure: HTTP status from the gRPC code, body `{"error","code","message"}` (gateway-status.ts);
  *   domain errors go through the injected `toStatus`; a handler that throws (a broken
@@ -30,7 +30,7 @@ export function thrownStatus(err: unknown): GatewayStatus {
 
 export function unaryHandler(route: UnaryRoute, deps: GatewayDeps): Middleware {
   return async (ctx) => {
-    if (ctx.method !== 'POST') return sendMethodNotAllowed(ctx, 'POST');
+    if (ctx.method !== 'POST') return sendMethodNotAllowed(ctx);
     const body = await readBody(ctx.req, deps.maxBodyBytes);
     if (!body.ok) {
       if (body.status) return sendGatewayError(ctx, body.status);
@@ -62,7 +62,7 @@ export function unaryHandler(route: UnaryRoute, deps: GatewayDeps): Middleware {
 export function unimplementedHandler(route: UnimplementedRoute, deps: GatewayDeps): Middleware {
   const status = deps.toStatus({ kind: 'Unimplemented', method: route.grpcMethod });
   return (ctx) => {
-    if (ctx.method !== 'POST') return sendMethodNotAllowed(ctx, 'POST');
+    if (ctx.method !== 'POST') return sendMethodNotAllowed(ctx);
     sendGatewayError(ctx, status);
   };
 }

@@ -3,13 +3,16 @@
  *
  * The request body is a sequence of JSON WatchRequest objects, fed to one watch session in
  * order; every WatchResponse is written as a `{"result":…}\n` chunk. The end of the request
- * body does not end the stream (etcd keeps watching until the client goes away); a malformed
- * request message ends it with an InvalidArgument error chunk. The session is closed when the
- * response ends for any reason.
+ * body does not end the stream (etcd keeps watching until the client goes away).
+ * An unreadable request message is handled as grpc-gateway does: the first one refuses the
+ * call (unary-style InvalidArgument body); a later one ends the reading of requests (like a
+ * client half-close) while the responses keep flowing. The session is closed when the response
+ * ends for any reason.
  */
 import type { Middleware } from 'koa';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import type { GatewayDeps } from './gateway-deps.js';
+import type { GatewayStatus } from './gateway-status.js';
 import { thrownStatus } from './gateway-unary.js';
 import { decodeJsonValue } from './json-decode.js';
 import { readJsonStream } from './json-request-stream.js';
@@ -18,18 +21,21 @@ import { createStreamWriter } from './stream-writer.js';
 
 export function watchHandler(deps: GatewayDeps): Middleware {
   return async (ctx) => {
-    if (ctx.method !== 'POST') return sendMethodNotAllowed(ctx, 'POST');
+    if (ctx.method !== 'POST') return sendMethodNotAllowed(ctx);
     ctx.respond = false;
     const writer = createStreamWriter(ctx.res);
     const session = deps.services.watch.openWatch((resp) => writer.result(pb.WatchResponse.toJSON(resp)));
+    let accepted = 0;
+    const unreadable = (status: GatewayStatus): void => {
+      detach();
+      if (accepted === 0) writer.reject(status);
+      else deps.logger.debug({ message: status.message }, 'unreadable watch request; no further requests read');
+    };
     const detach = readJsonStream(ctx.req, deps.maxBodyBytes, {
       value(v) {
         const decoded = decodeJsonValue(pb.WatchRequest, v);
-        if (!decoded.ok) {
-          detach();
-          writer.error(decoded.status);
-          return;
-        }
+        if (!decoded.ok) return unreadable(decoded.status);
+        accepted++;
         try {
           session.request(decoded.value);
         } catch (err) {
@@ -41,9 +47,7 @@ export function watchHandler(deps: GatewayDeps): Middleware {
       end() {
         // client half-close: keep streaming events until the client disconnects
       },
-      error(status) {
-        writer.error(status);
-      },
+      error: unreadable,
     });
     await writer.done;
     detach();

@@ -2,6 +2,9 @@
  * gRPC status code → HTTP status, as the gRPC gateway maps it (grpc-gateway v1
  * `HTTPStatusFromCode`, ETCD-FACTS §4.2). The one table of this edge for statuses.
  *
+ * FailedPrecondition is 412 (grpc-gateway v1, used by etcd 3.4 and 3.5, and what a real etcd
+ * 3.4 answers, e.g. `/v3/auth/authenticate` with auth disabled); 400 is grpc-gateway v2's value.
+ *
  * Contract: total over numbers; codes outside 0..16 map to 500 like grpc-gateway's default.
  */
 import { STATUS_CODES } from 'node:http';
@@ -16,7 +19,7 @@ const HTTP_STATUS_BY_GRPC_CODE: readonly number[] = [
   409, // 6 AlreadyExists
   403, // 7 PermissionDenied
   429, // 8 ResourceExhausted
-  400, // 9 FailedPrecondition
+  412, // 9 FailedPrecondition
   409, // 10 Aborted
   400, // 11 OutOfRange
   501, // 12 Unimplemented

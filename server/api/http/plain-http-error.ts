@@ -12,8 +12,8 @@ export function sendPlainError(ctx: Context, status: number, text: string): void
   ctx.body = `${text}\n`;
 }
 
-/** 405 with `Allow`, for a handler that serves only `allowed`. */
-export function sendMethodNotAllowed(ctx: Context, allowed: string): void {
-  ctx.set('Allow', allowed);
+/** 405; with `Allow` when given (etcd's own handlers send it, the gateway does not). */
+export function sendMethodNotAllowed(ctx: Context, allowed?: string): void {
+  if (allowed !== undefined) ctx.set('Allow', allowed);
   sendPlainError(ctx, 405, 'Method Not Allowed');
 }

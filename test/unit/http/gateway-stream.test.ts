@@ -85,7 +85,7 @@ void test('watch: the end of the request body does not end the stream', async ()
   }
 });
 
-void test('watch: a malformed first message is an error chunk with the HTTP status of code 3', async () => {
+void test('watch: an unreadable first message refuses the call (unary-style body, code 3)', async () => {
   const w = fakeWatch();
   const s = await serve(fakeServices({ watch: { openWatch: w.openWatch } }));
   try {
@@ -93,13 +93,35 @@ void test('watch: a malformed first message is an error chunk with the HTTP stat
     st.endBody('{"create_request": nope}');
     const res = await st.response;
     assert.equal(res.statusCode, 400);
-    const body = JSON.parse(await st.rest()) as { error: Record<string, unknown> };
-    assert.deepEqual(Object.keys(body.error), ['grpc_code', 'http_code', 'message', 'http_status']);
-    assert.equal(body.error.grpc_code, 3);
-    assert.equal(body.error.http_code, 400);
-    assert.equal(body.error.http_status, 'Bad Request');
-    assert.match(String(body.error.message), /invalid JSON in request stream/);
+    assert.equal(res.headers['transfer-encoding'], undefined);
+    const body = JSON.parse(await st.rest()) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(body), ['error', 'code', 'message']);
+    assert.equal(body.code, 3);
+    assert.match(String(body.error), /invalid JSON in request stream/);
     await w.closed;
+  } finally {
+    await s.close();
+  }
+});
+
+void test('lease keepalive: a later unreadable message ends the requests; answers so far are kept', async () => {
+  const seen: bigint[] = [];
+  const s = await serve(
+    fakeServices({
+      lease: {
+        keepAlive: async (req) => {
+          seen.push(req.ID);
+          return ok({ header: undefined, ID: req.ID, TTL: 5n });
+        },
+      },
+    }),
+  );
+  try {
+    const st = openStream(s.port, '/v3/lease/keepalive');
+    st.endBody('{"ID":"1"}{"ID":{"x":1}} {"ID":"3"}');
+    assert.equal((await st.response).statusCode, 200);
+    assert.equal(await st.rest(), '{"result":{"ID":"1","TTL":"5"}}\n');
+    assert.deepEqual(seen, [1n]);
   } finally {
     await s.close();
   }

@@ -161,7 +161,11 @@ void test('domain errors: body {error,code,message} in that order, HTTP status f
   const s = await serve(
     fakeServices({
       kv: { range: async () => fail({ kind: 'Compacted', compactRevision: 3n }) },
-      lease: { leaseRevoke: async () => fail({ kind: 'NoLeader' }), leaseLeases: async () => fail({ kind: 'LeaseNotFound' }) },
+      lease: {
+        leaseRevoke: async () => fail({ kind: 'NoLeader' }),
+        leaseLeases: async () => fail({ kind: 'LeaseNotFound' }),
+        leaseGrant: async () => fail({ kind: 'LeaseExists' }),
+      },
     }),
   );
   try {
@@ -176,6 +180,10 @@ void test('domain errors: body {error,code,message} in that order, HTTP status f
     assert.equal(n.status, 503);
     assert.deepEqual(JSON.parse(n.body), { error: 'etcdserver: no leader', code: 14, message: 'etcdserver: no leader' });
     assert.equal((await post(s.port, '/v3/lease/leases', '{}')).status, 404);
+    // FailedPrecondition is 412, as grpc-gateway v1 (etcd 3.4/3.5) maps it
+    const pre = await post(s.port, '/v3/lease/grant', '{"ID":"1","TTL":"5"}');
+    assert.equal(pre.status, 412);
+    assert.equal((JSON.parse(pre.body) as { code: number }).code, 9);
   } finally {
     await s.close();
   }
@@ -235,13 +243,16 @@ void test('a service that throws is answered 500 with code 2', async () => {
   }
 });
 
-void test('methods and unknown paths: 405 with Allow: POST, 404 under and outside the prefix', async () => {
+void test('methods and unknown paths: plain 405 (no Allow), 404 under and outside the prefix', async () => {
   const s = await serve(fakeServices());
   try {
     const g = await call(s.port, 'GET', '/v3/kv/put');
     assert.equal(g.status, 405);
-    assert.equal(g.headers.allow, 'POST');
-    assert.equal((await post(s.port, '/v3/kv/nothing', '{}')).status, 404);
+    assert.equal(g.headers.allow, undefined);
+    assert.equal(g.body, 'Method Not Allowed\n');
+    const nf = await post(s.port, '/v3/kv/nothing', '{}');
+    assert.equal(nf.status, 404);
+    assert.equal(nf.body, 'Not Found\n');
     const other = await call(s.port, 'GET', '/nothing');
     assert.equal(other.status, 404);
     assert.equal(other.body, '404 page not found\n');
@@ -280,6 +291,22 @@ void test('prefix is a parameter: aliases are rewritten, redirect prefixes answe
     assert.equal(red.status, 307);
     assert.equal(red.headers.location, '/v3beta/kv/put?x=1');
     assert.equal((await post(s.port, '/v3betax/kv/put', '{}')).status, 404);
+  } finally {
+    await s.close();
+  }
+});
+
+void test('CORS: any origin on every response; OPTIONS answered 200 empty on any path', async () => {
+  const s = await serve(fakeServices({ kv: { put: async () => ok(pb.PutResponse.fromJSON({})) } }));
+  try {
+    for (const r of [await post(s.port, '/v3/kv/put', '{}'), await call(s.port, 'GET', '/version'), await call(s.port, 'OPTIONS', '/v3/kv/put')]) {
+      assert.equal(r.headers['access-control-allow-origin'], '*');
+      assert.equal(r.headers['access-control-allow-methods'], 'POST, GET, OPTIONS, PUT, DELETE');
+      assert.equal(r.headers['access-control-allow-headers'], 'accept, content-type, authorization');
+    }
+    const o = await call(s.port, 'OPTIONS', '/anything');
+    assert.equal(o.status, 200);
+    assert.equal(o.body, '');
   } finally {
     await s.close();
   }

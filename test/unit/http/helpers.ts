@@ -89,6 +89,8 @@ export function fakeToStatus(e: DomainError): { code: number; message: string } 
       return { code: 14, message: 'etcdserver: no leader' };
     case 'LeaseNotFound':
       return { code: 5, message: 'etcdserver: requested lease not found' };
+    case 'LeaseExists':
+      return { code: 9, message: 'etcdserver: lease already exists' };
     case 'Unimplemented':
       return { code: 12, message: `unknown method ${e.method}` };
     case 'Internal':

@@ -178,3 +178,18 @@ void test('listenAddress accepts http URLs with a port, IPv6 literals included',
   assert.throws(() => listenAddress(new URL('http://localhost')), /must have a port/);
   assert.throws(() => listenAddress(new URL('unix://x')), /unsupported/);
 });
+
+void test('close() resolves while a gRPC client still holds its connection (GOAWAY, then grace)', async () => {
+  const grpcServer = healthServer();
+  const listener = await listenClient(new URL('http://127.0.0.1:0'), grpcServer, echoHandler, logger, {
+    closeGraceMs: 200,
+  });
+  const client = new HealthClient(`127.0.0.1:${listener.address.port}`, grpc.credentials.createInsecure());
+  const first = await new Promise<HealthCheckResponse>((resolve, reject) =>
+    client.check({ service: '' }, (err, resp) => (err ? reject(err) : resolve(resp))),
+  );
+  assert.equal(first.status, HealthCheckResponse_ServingStatus.SERVING);
+  await listener.close();
+  client.close();
+  grpcServer.forceShutdown();
+});
