@@ -69,8 +69,8 @@ export interface FlagSpec {
   readonly group: FlagGroup;
   /** Minor line that introduced the flag, where known. */
   readonly since?: MinorVersion;
-  /** Replacement advice; when present, setting the flag warns that it is deprecated. */
-  readonly deprecated?: string;
+  /** From `since` on, setting the flag warns that it is deprecated, with the replacement advice. */
+  readonly deprecated?: { readonly since: MinorVersion; readonly advice: string };
   readonly support: Support;
   /**
    * Where the value lives in the YAML file: a key path (TLS settings are nested under

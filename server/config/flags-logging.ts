@@ -23,15 +23,15 @@ export const LOGGING_FLAGS: readonly FlagSpec[] = [
     help: 'Configures log rotation if enabled with a JSON logger config.',
   },
   {
-    name: 'debug', type: BOOL, default: 'false', group: G, support: 'yes', deprecated: 'use --log-level=debug instead',
+    name: 'debug', type: BOOL, default: 'false', group: G, support: 'yes', deprecated: { since: '3.4', advice: 'use --log-level=debug instead' },
     help: 'Enable debug-level logging (deprecated: use --log-level=debug).',
   },
   {
-    name: 'log-output', type: STRING, default: '', group: G, support: 'yes', since: '3.3', deprecated: 'use --log-outputs instead',
+    name: 'log-output', type: STRING, default: '', group: G, support: 'yes', since: '3.3', deprecated: { since: '3.4', advice: 'use --log-outputs instead' },
     help: "Specify 'stdout' or 'stderr' or a file path (deprecated: use --log-outputs).",
   },
   {
-    name: 'log-package-levels', type: STRING, default: '', group: G, support: 'ignored', deprecated: 'use --log-level instead',
+    name: 'log-package-levels', type: STRING, default: '', group: G, support: 'ignored', deprecated: { since: '3.4', advice: 'use --log-level instead' },
     help: "Specify a particular log level for each package (eg, 'etcdmain=CRITICAL,etcdserver=DEBUG') (deprecated, ignored).",
   },
 

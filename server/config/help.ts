@@ -27,7 +27,7 @@ const HEADER = `Usage:
 export function helpText(profile: VersionProfile): string {
   const sections = Object.values(FlagGroup).map((group) => {
     const rows = FLAGS.filter((f) => f.group === group && !META_FLAGS.includes(f.name));
-    return `${group}:\n\n${rows.map((f) => describe(f, profile)).join('\n')}`;
+    return `${group}:\n${rows.map((f) => describe(f, profile)).join('')}`;
   });
   const footer = [
     'Environment:',

@@ -21,8 +21,9 @@ export function checkSupport(values: Values, profile: VersionProfile): SupportCh
     if (spec.since !== undefined && !minorAtLeast(profile.minor, spec.since)) {
       warnings.push(`flag --${name} was added in ${spec.since}; accepted although the server version line is ${profile.minor}`);
     }
-    if (spec.deprecated !== undefined) {
-      warnings.push(`flag --${name} is deprecated: ${spec.deprecated}${spec.support === 'ignored' ? ' (ignored)' : ''}`);
+    const deprecated = spec.deprecated !== undefined && minorAtLeast(profile.minor, spec.deprecated.since) ? spec.deprecated : undefined;
+    if (deprecated !== undefined) {
+      warnings.push(`flag --${name} is deprecated: ${deprecated.advice}${spec.support === 'ignored' ? ' (ignored)' : ''}`);
     } else if (spec.support === 'ignored') {
       warnings.push(`flag --${name} is accepted for compatibility but has no effect in kvstore`);
     }

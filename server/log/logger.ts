@@ -12,8 +12,9 @@
  *   `cluster-version`, ...). An Error passed as first argument is logged under `err`.
  *
  * Convention for scoped loggers: derive them with `child(logger, { component: 'raft', ... })`
- * (not pino's `logger.child`, which would place bound fields before `msg`). Children are cheap;
- * make one per component or per long-lived object, not per call.
+ * (pino's own `logger.child(fields)` is equivalent: bound fields are moved after `msg` either
+ * way). Children are cheap; make one per component or per long-lived object, not per call.
+ * Log 64-bit ids as hex strings (config/identity.ts `formatId`), not as bigint.
  *
  * Calling forms: `log.info('text %s', arg)`, `log.info({ key: v }, 'text')`, `log.warn(err, 'text')`.
  */
@@ -56,6 +57,12 @@ export function createLogger(options: LoggerOptions): Logger {
           method.apply(this, [arrange(this as WithFields, args)] as unknown as Parameters<typeof method>);
         },
       },
+      // pino serialises child bindings before `msg`; move them into FIELDS, written after it.
+      onChild(instance) {
+        const own = instance.bindings();
+        (instance as WithFields)[FIELDS] = { ...((instance as WithFields)[FIELDS] ?? {}), ...own };
+        (instance as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] = '';
+      },
     },
     options.destination ?? openOutputs(options.outputs),
   );
@@ -65,9 +72,7 @@ export function createLogger(options: LoggerOptions): Logger {
 
 /** A logger that adds `fields` to every line, after `msg` (see the header for the convention). */
 export function child(logger: Logger, fields: Fields): Logger {
-  const derived = logger.child({});
-  (derived as WithFields)[FIELDS] = { ...((logger as WithFields)[FIELDS] ?? {}), ...fields };
-  return derived;
+  return logger.child(fields);
 }
 
 /** Turns the call's arguments into one object whose first key is `msg`. */

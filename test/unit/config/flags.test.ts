@@ -264,3 +264,12 @@ void test('other warnings: no-effect flags, big quota, progress interval floor, 
   ]);
   assert.deepEqual(run(['--log-outputs=systemd/journal']).warnings, ['log output systemd/journal is not available in kvstore; logging to stderr']);
 });
+
+void test('deprecations start with the line that deprecated the flag', () => {
+  assert.deepEqual(run(['--debug'], { KVSTORE_SERVER_VERSION: '3.3.0' }).warnings, []);
+  assert.deepEqual(run(['--debug'], { KVSTORE_SERVER_VERSION: '3.4.0' }).warnings, ['flag --debug is deprecated: use --log-level=debug instead']);
+  // Ignored flags that are not deprecated yet still say they have no effect.
+  assert.deepEqual(run(['--log-package-levels=x=DEBUG'], { KVSTORE_SERVER_VERSION: '3.3.0' }).warnings, [
+    'flag --log-package-levels is accepted for compatibility but has no effect in kvstore',
+  ]);
+});

@@ -105,3 +105,14 @@ void test('stdout goes to fd 1, default/stderr to fd 2, several outputs all rece
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+void test("pino's own child() also writes bound fields after msg", () => {
+  const { logger, parsed } = capture('info', 'kvstore');
+  const a = logger.child({ 'local-member-id': '8e9e05c52164694d' });
+  const b = a.child({ component: 'raft' });
+  a.info('starting a new member');
+  b.info({ term: 1 }, 'elected');
+  const [first, second] = parsed();
+  assert.deepEqual(Object.keys(first ?? {}), ['level', 'ts', 'msg', 'name', 'local-member-id']);
+  assert.deepEqual(Object.keys(second ?? {}), ['level', 'ts', 'msg', 'name', 'local-member-id', 'component', 'term']);
+});
