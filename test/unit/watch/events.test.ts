@@ -1,0 +1,145 @@
+// Event delivery (ETCD-FACTS §3.8): grouping by revision, header revisions, filters, prev_kv, replay.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { allEvs, evs, k, world } from './harness.js';
+
+const NOPUT = 0;
+const NODELETE = 1;
+
+void test('all events of one revision arrive together, live header revision = that revision', () => {
+  const w = world();
+  const c = w.client();
+  c.create({ key: k('a'), rangeEnd: k('z') });
+  c.take();
+  w.write({ put: 'a', value: '1' }, { put: 'b', value: '2' }, { put: 'c', value: '3' });
+  w.write({ del: 'b' });
+  const got = c.take();
+  assert.deepEqual(got.map(evs), [['PUT a@2', 'PUT b@2', 'PUT c@2'], ['DELETE b@3']]);
+  assert.deepEqual(
+    got.map((r) => r.header?.revision),
+    [2n, 3n],
+  );
+});
+
+void test('a delete event carries only key and mod_revision', () => {
+  const w = world();
+  w.put('a');
+  const c = w.client();
+  c.create({ key: k('a') });
+  c.take();
+  w.del('a');
+  const e = c.take()[0]?.events[0];
+  assert.deepEqual(e?.kv, { key: k('a'), createRevision: 0n, modRevision: 3n, version: 0n, value: Buffer.alloc(0), lease: 0n });
+});
+
+void test('NOPUT drops puts, NODELETE drops deletes; a response left empty is not sent', () => {
+  const w = world();
+  const c = w.client();
+  c.create({ key: k('a'), filters: [NOPUT] });
+  c.create({ key: k('a'), filters: [NODELETE] });
+  c.create({ key: k('a'), filters: [NOPUT, NODELETE] });
+  c.take();
+  w.put('a');
+  w.del('a');
+  const got = c.take();
+  assert.deepEqual(
+    got.map((r) => [r.watchId, ...evs(r)]),
+    [
+      [1n, 'PUT a@2'],
+      [0n, 'DELETE a@3'],
+    ],
+  );
+});
+
+void test('prev_kv: attached when asked (not for creations), stripped otherwise', () => {
+  const w = world();
+  const c = w.client();
+  c.create({ key: k('a'), prevKv: true });
+  c.create({ key: k('a') });
+  c.take();
+  w.put('a', 'one');
+  w.put('a', 'two');
+  w.del('a');
+  const got = c.take();
+  const withPrev = got.filter((r) => r.watchId === 0n).map((r) => r.events[0]?.prevKv?.value.toString());
+  assert.deepEqual(withPrev, [undefined, 'one', 'two']);
+  const without = got.filter((r) => r.watchId === 1n).map((r) => r.events[0]?.prevKv);
+  assert.deepEqual(without, [undefined, undefined, undefined]);
+  assert.equal(w.log.all[1]?.prevKv?.value.toString(), 'one', 'stripping never mutates the shared event');
+});
+
+void test('start_revision ≤ current replays history then continues live, header = store revision for replay', async () => {
+  const w = world();
+  w.put('a');
+  w.put('b');
+  w.put('a');
+  const c = w.client();
+  c.create({ key: k('a'), startRevision: 2n });
+  c.take();
+  assert.equal(w.hub.stats().slowWatchers, 1);
+  await w.port.settle();
+  const replay = c.take();
+  assert.deepEqual(replay.map(evs), [['PUT a@2', 'PUT a@4']]);
+  assert.equal(replay[0]?.header?.revision, 4n);
+  assert.equal(w.hub.stats().slowWatchers, 0);
+  w.put('a');
+  assert.deepEqual(allEvs(c.take()), ['PUT a@5']);
+});
+
+void test('no event is created before the created reply, even when replay is immediate', async () => {
+  const w = world();
+  w.put('a');
+  const c = w.client();
+  c.create({ key: k('a'), startRevision: 1n });
+  await w.port.settle();
+  const got = c.take();
+  assert.equal(got[0]?.created, true);
+  assert.deepEqual(allEvs(got), ['PUT a@2']);
+});
+
+void test('writes during an in-flight catch-up read are neither lost nor repeated', async () => {
+  const w = world();
+  w.put('a');
+  w.put('a');
+  const c = w.client();
+  c.create({ key: k('a'), startRevision: 2n });
+  c.take();
+  assert.equal(w.port.pendingCount, 1);
+  w.put('a');
+  w.put('a');
+  await w.port.resolveOne(0);
+  w.put('a');
+  await w.port.settle();
+  w.put('a');
+  assert.deepEqual(allEvs(c.take()), ['PUT a@2', 'PUT a@3', 'PUT a@4', 'PUT a@5', 'PUT a@6', 'PUT a@7']);
+});
+
+void test('catch-up reads history in bounded windows', async () => {
+  const w = world({ catchUpRevisions: 3 });
+  for (let i = 0; i < 10; i++) w.put('a');
+  const c = w.client();
+  c.create({ key: k('a'), startRevision: 1n });
+  await w.port.settle();
+  assert.equal(w.port.calls, 4, 'revisions 1..11 in windows of 3');
+  const got = c.take().slice(1);
+  assert.deepEqual(got.map(evs), [
+    ['PUT a@2', 'PUT a@3'],
+    ['PUT a@4', 'PUT a@5', 'PUT a@6'],
+    ['PUT a@7', 'PUT a@8', 'PUT a@9'],
+    ['PUT a@10', 'PUT a@11'],
+  ]);
+});
+
+void test('a prefix watch sees only its keys; thousands of single-key watchers are matched by key', () => {
+  const w = world();
+  const c = w.client();
+  for (let i = 0; i < 5000; i++) c.create({ key: k(`key-${i}`) });
+  c.create({ key: k('key-1'), rangeEnd: k('key-2') });
+  c.take();
+  w.put('key-1234');
+  const got = c.take();
+  assert.deepEqual(
+    got.map((r) => r.watchId),
+    [1234n, 5000n],
+  );
+});
