@@ -91,8 +91,8 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   for await (const [k] of backend.iterate(Bucket.Alarm)) alarmKeys.push(k);
   const alarms = AlarmSet.restore(alarmKeys);
 
-  let member: Member | undefined;
-  const header = (revision: bigint) => member!.header(revision);
+  // The hub and applier are built before the member; their callbacks reach it only after startup.
+  const header = (revision: bigint) => member.header(revision);
   const hub = new WatchHub({
     history: (from, to, key, end) => store.history(from, to, key, end),
     currentRevision: () => store.currentRevision,
@@ -111,7 +111,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     onCompacted: (revision) => hub.compacted(revision),
   });
   let fatal = false;
-  member = new Member({
+  const member: Member = new Member({
     memberId,
     clusterId,
     wal: opened.wal,
@@ -182,7 +182,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     services,
     maxRecvBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
     registry,
-    hasLeader: () => member!.leaderId !== 0n,
+    hasLeader: () => member.leaderId !== 0n,
     logger: log,
   });
   const app = createHttpApp({
@@ -218,7 +218,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       metrics.watchers.set(s.watchers);
       metrics.slowWatchers.set(s.slowWatchers);
       metrics.pendingEvents.set(s.pendingEvents);
-      metrics.proposalsPending.set(member!.pendingProposals);
+      metrics.proposalsPending.set(member.pendingProposals);
     },
     onLeaseExpired: (n) => metrics.leaseExpired.inc(n),
   });
@@ -234,7 +234,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         housekeeping.stop();
         await listeners.close();
         grpcServer.forceShutdown();
-        await member!.stop();
+        await member.stop();
         await opened.wal.close();
         await backend.close();
         log.info('member stopped');
