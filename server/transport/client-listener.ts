@@ -33,6 +33,8 @@ export interface ClientListenerOptions {
   readonly closeGraceMs?: number;
   /** HTTP/1.1 keep-alive idle timeout. Default 5 s (Node's default). */
   readonly keepAliveTimeoutMs?: number;
+  /** An HTTP/1.1 connection must complete its first request head within this time. Default 60 s. */
+  readonly headersTimeoutMs?: number;
 }
 
 export interface ClientListener {
@@ -74,7 +76,7 @@ export async function listenClient(
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();
   });
-  const httpConnections = trackHttpConnections(httpServer);
+  const httpConnections = trackHttpConnections(httpServer, options.headersTimeoutMs ?? 60_000);
   const sniffing = new Set<Socket>();
 
   const netServer = createNetServer({ noDelay: true }, (socket) => {

@@ -5,6 +5,8 @@
  *
  * Contract:
  * - `add(socket)` before emitting the socket to the server; the socket leaves the set on 'close';
+ * - a socket whose first request head is not complete within `headersTimeoutMs` is destroyed
+ *   (Node's own headersTimeout check only runs for servers that listen themselves);
  * - a socket is busy from its 'request' until that response closes;
  * - `closeIdle()` destroys idle sockets now and every busy one as soon as its current response
  *   is done (no new keep-alive requests are served after it); `destroyAll()` ends all of them.
@@ -19,13 +21,16 @@ export interface HttpConnections {
   readonly size: number;
 }
 
-export function trackHttpConnections(server: Server): HttpConnections {
+export function trackHttpConnections(server: Server, headersTimeoutMs: number): HttpConnections {
   const busy = new Map<Socket, number>();
   const all = new Set<Socket>();
+  const firstRequestTimers = new Map<Socket, NodeJS.Timeout>();
   let closing = false;
 
   server.on('request', (req, res) => {
     const socket = req.socket;
+    clearTimeout(firstRequestTimers.get(socket));
+    firstRequestTimers.delete(socket);
     busy.set(socket, (busy.get(socket) ?? 0) + 1);
     res.on('close', () => {
       const left = (busy.get(socket) ?? 1) - 1;
@@ -38,9 +43,12 @@ export function trackHttpConnections(server: Server): HttpConnections {
   return {
     add(socket) {
       all.add(socket);
+      firstRequestTimers.set(socket, setTimeout(() => socket.destroy(), headersTimeoutMs));
       socket.on('close', () => {
         all.delete(socket);
         busy.delete(socket);
+        clearTimeout(firstRequestTimers.get(socket));
+        firstRequestTimers.delete(socket);
       });
     },
     closeIdle() {

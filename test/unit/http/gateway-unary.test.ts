@@ -33,6 +33,8 @@ void test('put: base64 request in, gateway JSON out (int64 as strings, defaults 
     assert.equal(seen?.key.toString(), 'foo');
     assert.equal(seen?.value.toString(), 'bar');
     assert.equal(seen?.prevKv, true);
+    // the alias prefix of the default setup (/v3beta → /v3)
+    assert.equal((await post(s.port, '/v3beta/kv/put', '{}')).status, 200);
   } finally {
     await s.close();
   }

@@ -193,3 +193,20 @@ void test('close() resolves while a gRPC client still holds its connection (GOAW
   client.close();
   grpcServer.forceShutdown();
 });
+
+void test('an HTTP/1.1 client that never completes its request head is dropped', async () => {
+  const grpcServer = healthServer();
+  const listener = await listenClient(new URL('http://127.0.0.1:0'), grpcServer, echoHandler, logger, {
+    headersTimeoutMs: 50,
+  });
+  try {
+    const slow = connect(listener.address.port, '127.0.0.1');
+    slow.on('connect', () => slow.write('GET /version HTTP/1.1\r\nHost: x\r\n'));
+    slow.on('data', () => undefined);
+    await waitClosed(slow);
+    assert.ok(slow.closed);
+  } finally {
+    await listener.close();
+    grpcServer.forceShutdown();
+  }
+});
