@@ -5,6 +5,9 @@
  * - State: the latest replaces the hard state.
  * - Snapshot: the latest becomes the marker; entries at or before it are dropped.
  * - Entry: an index already present replaces the tail from that index; a gap is corruption.
+ * Old segments may have been released, so the oldest segment read can hold a stale marker followed
+ * by entries well after it: the position is anchored by the first entry read, and `finishReplay`
+ * checks that the entries kept start right after the final marker.
  * `maxIndex` reports the highest entry index met in the records of one `replaySegment` call, which
  * `releaseTo` uses to decide which segment files hold only old entries.
  */
@@ -19,6 +22,8 @@ export interface ReplayState {
   snapshot: SnapshotMetadata | undefined;
   entries: Entry[];
   position: LogPosition;
+  /** False until the first entry is read; markers read before it do not constrain that entry. */
+  anchored: boolean;
 }
 
 export function emptyHardState(): HardState {
@@ -26,7 +31,7 @@ export function emptyHardState(): HardState {
 }
 
 export function newReplay(): ReplayState {
-  return { metadata: undefined, hardState: emptyHardState(), snapshot: undefined, entries: [], position: { last: undefined } };
+  return { metadata: undefined, hardState: emptyHardState(), snapshot: undefined, entries: [], position: { last: undefined }, anchored: false };
 }
 
 export type ReplayOutcome =
@@ -65,7 +70,7 @@ function applyRecord(state: ReplayState, rec: ScannedRecord): string | undefined
       const snap = SnapshotMetadata.decode(rec.data);
       state.snapshot = snap;
       dropThrough(state.entries, snap.index);
-      state.position = afterSnapshot(state.position, snap.index);
+      if (state.anchored) state.position = afterSnapshot(state.position, snap.index);
       return undefined;
     }
     case RecordType.Entry: {
@@ -74,6 +79,7 @@ function applyRecord(state: ReplayState, rec: ScannedRecord): string | undefined
       if (problem !== undefined) return problem;
       replaceTail(state.entries, e);
       state.position = afterAppend(state.position, e.index);
+      state.anchored = true;
       return undefined;
     }
     default:
@@ -97,10 +103,23 @@ function dropThrough(entries: Entry[], index: bigint): void {
   entries.splice(0, Math.min(entries.length, Number(index - first + 1n)));
 }
 
-/** Entries after the snapshot marker (entries saved after the marker may still reach below it). */
-export function entriesAfterSnapshot(state: ReplayState): Entry[] {
+export type ReplayResult =
+  | { readonly kind: 'ok'; readonly entries: Entry[]; readonly position: LogPosition }
+  | { readonly kind: 'corrupt'; readonly reason: string };
+
+/**
+ * The entries after the final snapshot marker (entries saved after a marker may still reach below
+ * it) and the position the writer continues from.
+ */
+export function finishReplay(state: ReplayState): ReplayResult {
   const snap = state.snapshot;
-  if (snap === undefined) return state.entries;
+  const position = snap === undefined ? state.position : afterSnapshot(state.position, snap.index);
+  if (snap === undefined) return { kind: 'ok', entries: state.entries, position };
   const firstKept = state.entries.findIndex((e) => e.index > snap.index);
-  return firstKept <= 0 ? (firstKept === 0 ? state.entries : []) : state.entries.slice(firstKept);
+  const entries = firstKept < 0 ? [] : firstKept === 0 ? state.entries : state.entries.slice(firstKept);
+  const first = entries[0];
+  if (first !== undefined && first.index > snap.index + 1n) {
+    return { kind: 'corrupt', reason: `entries resume at ${first.index} but the snapshot marker is at ${snap.index}: entries are missing` };
+  }
+  return { kind: 'ok', entries, position };
 }

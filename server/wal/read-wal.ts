@@ -8,7 +8,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 import type { SegmentInfo, WalState } from './file-wal.js';
-import { entriesAfterSnapshot, newReplay, replaySegment } from './log-replay.js';
+import { finishReplay, newReplay, replaySegment } from './log-replay.js';
 import { hex } from './record-frame.js';
 import { segmentNames, TEMP_SUFFIX } from './segment-name.js';
 import { SegmentFile, type SegmentFileOptions } from './segment-file.js';
@@ -50,6 +50,8 @@ export async function readWal(dir: string, options: SegmentFileOptions): Promise
   if (tail === undefined || crc === undefined || replay.metadata === undefined) {
     throw corrupt('(none)', 0, 'no segment found');
   }
+  const log = finishReplay(replay);
+  if (log.kind === 'corrupt') throw corrupt(tail.name, 0, log.reason);
   const file = await SegmentFile.openExisting(join(target, tail.name), tail.end, tail.size, options);
   let tailRepair: TailRepair | undefined;
   try {
@@ -67,7 +69,7 @@ export async function readWal(dir: string, options: SegmentFileOptions): Promise
     segments: infos,
     file,
     crc,
-    position: replay.position,
+    position: log.position,
     hardState: replay.hardState,
     snapshot: replay.snapshot,
   };
@@ -75,7 +77,7 @@ export async function readWal(dir: string, options: SegmentFileOptions): Promise
     metadata: replay.metadata,
     hardState: replay.hardState,
     snapshot: replay.snapshot,
-    entries: entriesAfterSnapshot(replay),
+    entries: log.entries,
     ...(tailRepair === undefined ? {} : { tailRepair }),
   };
   return { state, contents };

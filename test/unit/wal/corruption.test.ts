@@ -33,7 +33,7 @@ function isCorrupt(match: RegExp) {
   };
 }
 
-test('a flipped data byte in the middle of the log is corruption', async (t) => {
+void test('a flipped data byte in the middle of the log is corruption', async (t) => {
   const dir = await tempWalDir(t);
   const { file, starts } = await fiveSaves(dir);
   const second = starts[1] ?? 0;
@@ -44,7 +44,7 @@ test('a flipped data byte in the middle of the log is corruption', async (t) => 
   await assert.rejects(open(dir), isCorrupt(new RegExp(`offset ${second}.*crc mismatch.*later write follows`)));
 });
 
-test('a damaged record header in the middle of the log is corruption', async (t) => {
+void test('a damaged record header in the middle of the log is corruption', async (t) => {
   const dir = await tempWalDir(t);
   const { file, starts } = await fiveSaves(dir);
   const third = starts[2] ?? 0;
@@ -55,14 +55,14 @@ test('a damaged record header in the middle of the log is corruption', async (t)
   await assert.rejects(open(dir), isCorrupt(/header crc mismatch.*later write follows/));
 });
 
-test('a zeroed write in the middle of the log is corruption', async (t) => {
+void test('a zeroed write in the middle of the log is corruption', async (t) => {
   const dir = await tempWalDir(t);
   const { file, starts } = await fiveSaves(dir);
   await editFile(file, (b) => b.fill(0, starts[1], starts[2]));
   await assert.rejects(open(dir), isCorrupt(/later write follows/));
 });
 
-test('a bit flip in a complete last write is corruption, not a torn tail', async (t) => {
+void test('a bit flip in a complete last write is corruption, not a torn tail', async (t) => {
   const dir = await tempWalDir(t);
   const { file, starts, end } = await fiveSaves(dir);
   const last = starts[4] ?? 0;
@@ -74,7 +74,7 @@ test('a bit flip in a complete last write is corruption, not a torn tail', async
   await assert.rejects(open(dir), isCorrupt(/not a torn write/));
 });
 
-test('damage in a segment that is not the last is corruption', async (t) => {
+void test('damage in a segment that is not the last is corruption', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir, { segmentBytes: 1024, preallocateBytes: 0 });
   for (let i = 1; i <= 60; i++) await wal.save(entries(i, i));
@@ -87,7 +87,7 @@ test('damage in a segment that is not the last is corruption', async (t) => {
   await assert.rejects(open(dir), isCorrupt(/not the last/));
 });
 
-test('a missing segment is corruption', async (t) => {
+void test('a missing segment is corruption', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir, { segmentBytes: 1024 });
   for (let i = 1; i <= 60; i++) await wal.save(entries(i, i));
@@ -98,7 +98,7 @@ test('a missing segment is corruption', async (t) => {
   await assert.rejects(open(dir), isCorrupt(/segment is missing/));
 });
 
-test('a segment that does not continue the CRC chain of the previous one is corruption', async (t) => {
+void test('a segment that does not continue the CRC chain of the previous one is corruption', async (t) => {
   const dir = await tempWalDir(t);
   const other = `${dir}-other`;
   for (const [d, first] of [
@@ -116,7 +116,7 @@ test('a segment that does not continue the CRC chain of the previous one is corr
   await assert.rejects(open(dir), isCorrupt(/crc chain broken/));
 });
 
-test('invalid appends are refused and leave the log usable', async (t) => {
+void test('invalid appends are refused and leave the log usable', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir);
   await wal.save(entries(1, 3));

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { entry, hardState, indexes, open, range, tempWalDir } from './helpers.js';
 
 for (const syncMode of ['dsync', 'datasync'] as const) {
-  test(`many concurrent saves need fewer fsyncs than saves (${syncMode})`, async (t) => {
+  void test(`many concurrent saves need fewer fsyncs than saves (${syncMode})`, async (t) => {
     const dir = await tempWalDir(t);
     let fsyncs = 0;
     let written = 0;
@@ -39,7 +39,7 @@ for (const syncMode of ['dsync', 'datasync'] as const) {
   });
 }
 
-test('waves of saves issued while earlier ones are in flight are all durable', async (t) => {
+void test('waves of saves issued while earlier ones are in flight are all durable', async (t) => {
   const dir = await tempWalDir(t);
   let fsyncs = 0;
   const { wal } = await open(dir, { onFsync: () => void fsyncs++ });

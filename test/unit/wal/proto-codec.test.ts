@@ -9,7 +9,7 @@ import { entryBytes, hardStateBytes, writeEntry, writeHardState } from '../../..
 
 const u64 = fc.oneof(fc.constantFrom(0n, 1n, 127n, 128n, 2n ** 32n - 1n, 2n ** 32n, 2n ** 53n, 2n ** 64n - 1n), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }));
 
-test('entry encoding matches Entry.encode', () => {
+void test('entry encoding matches Entry.encode', () => {
   fc.assert(
     fc.property(u64, u64, fc.constantFrom(0, 1, -1), fc.uint8Array({ maxLength: 300 }), (term, index, type, data) => {
       const e: Entry = { term, index, type, data: Buffer.from(data) };
@@ -23,7 +23,7 @@ test('entry encoding matches Entry.encode', () => {
   );
 });
 
-test('hard state encoding matches HardState.encode', () => {
+void test('hard state encoding matches HardState.encode', () => {
   fc.assert(
     fc.property(u64, u64, u64, (term, vote, commit) => {
       const h: HardState = { term, vote, commit };
@@ -35,7 +35,7 @@ test('hard state encoding matches HardState.encode', () => {
   );
 });
 
-test('values outside uint64 are refused', () => {
+void test('values outside uint64 are refused', () => {
   assert.throws(() => entryBytes({ term: -1n, index: 1n, type: 0, data: Buffer.alloc(0) }), RangeError);
   assert.throws(() => hardStateBytes({ term: 1n, vote: 2n ** 64n, commit: 0n }), RangeError);
 });

@@ -13,7 +13,7 @@ function frame(data: Buffer, seed: number): { buf: Buffer; crc: number } {
   return { buf, crc };
 }
 
-test('frames are 8-aligned and chain their CRC from the previous one', () => {
+void test('frames are 8-aligned and chain their CRC from the previous one', () => {
   for (let n = 0; n < 20; n++) assert.equal(frameBytes(n) % 8, 0);
   const data = Buffer.from('hello');
   const { buf, crc } = frame(data, 1234);
@@ -27,7 +27,7 @@ test('frames are 8-aligned and chain their CRC from the previous one', () => {
   assert.equal(readFrame(buf, 0, buf.length, 1235).kind, 'badCrc');
 });
 
-test('damage kinds', () => {
+void test('damage kinds', () => {
   const { buf } = frame(Buffer.from('some data here'), 0);
   assert.equal(readFrame(buf, buf.length, buf.length, 0).kind, 'end');
   assert.equal(readFrame(Buffer.alloc(32), 0, 32, 0).kind, 'zero');
@@ -41,7 +41,7 @@ test('damage kinds', () => {
   assert.equal(readFrame(badData, 0, badData.length, 0).kind, 'badCrc');
 });
 
-test('zero helpers', () => {
+void test('zero helpers', () => {
   const b = Buffer.alloc(40);
   assert.equal(isAllZero(b, 0, 40), true);
   b[17] = 1;

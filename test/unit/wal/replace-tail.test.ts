@@ -4,7 +4,7 @@ import { test } from 'node:test';
 
 import { entries, entry, indexes, open, range, tempWalDir } from './helpers.js';
 
-test('a lower index replaces the tail, also after reopening', async (t) => {
+void test('a lower index replaces the tail, also after reopening', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir);
   await wal.save(entries(1, 10, 1));
@@ -29,7 +29,7 @@ test('a lower index replaces the tail, also after reopening', async (t) => {
   await third.wal.close();
 });
 
-test('replacement reaches back into earlier segments', async (t) => {
+void test('replacement reaches back into earlier segments', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir, { segmentBytes: 1024 });
   for (let i = 1; i <= 80; i++) await wal.save([entry(i, 1)]);
@@ -42,7 +42,7 @@ test('replacement reaches back into earlier segments', async (t) => {
   await again.wal.close();
 });
 
-test('replacements queued together in one write apply in call order', async (t) => {
+void test('replacements queued together in one write apply in call order', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir);
   await Promise.all([wal.save(entries(1, 5, 1)), wal.save(entries(3, 4, 2)), wal.save(entries(4, 6, 3))]);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { parseSegmentName } from '../../../server/wal/segment-name.js';
 import { entries, entry, hardState, indexes, open, range, segmentFiles, tempWalDir } from './helpers.js';
 
-test('segments rotate at segmentBytes and reopen across all of them', async (t) => {
+void test('segments rotate at segmentBytes and reopen across all of them', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir, { segmentBytes: 1024 });
   for (let i = 1; i <= 120; i += 3) await wal.save(entries(i, i + 2), hardState(1, 1, i));
@@ -39,7 +39,7 @@ test('segments rotate at segmentBytes and reopen across all of them', async (t) 
   await third.wal.close();
 });
 
-test('a write larger than a segment still goes into one segment', async (t) => {
+void test('a write larger than a segment still goes into one segment', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir, { segmentBytes: 512 });
   const big = Array.from({ length: 50 }, (_, k) => entry(k + 1, 1, 'z'.repeat(100)));

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { walExists, WalError } from '../../../server/wal/index.js';
 import { entries, entry, hardState, indexes, META, open, range, segmentFiles, tempWalDir } from './helpers.js';
 
-test('a new WAL is created with one segment and empty contents', async (t) => {
+void test('a new WAL is created with one segment and empty contents', async (t) => {
   const dir = await tempWalDir(t);
   assert.equal(await walExists(dir), false);
   const { wal, contents, created } = await open(dir);
@@ -22,7 +22,7 @@ test('a new WAL is created with one segment and empty contents', async (t) => {
   assert.deepEqual((await readdir(dirname(dir))).sort(), ['wal']);
 });
 
-test('entries, hard state and metadata round-trip', async (t) => {
+void test('entries, hard state and metadata round-trip', async (t) => {
   const dir = await tempWalDir(t);
   const first = await open(dir);
   await first.wal.save(entries(1, 3), hardState(1, 1, 0));
@@ -47,7 +47,7 @@ test('entries, hard state and metadata round-trip', async (t) => {
   await third.wal.close();
 });
 
-test('preallocated zeros after the data are the clean end of the log', async (t) => {
+void test('preallocated zeros after the data are the clean end of the log', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir, { preallocateBytes: 64 * 1024 });
   await wal.save(entries(1, 2), hardState(1, 1, 1));
@@ -60,7 +60,7 @@ test('preallocated zeros after the data are the clean end of the log', async (t)
   await again.wal.close();
 });
 
-test('a stale wal.tmp from an interrupted creation is replaced', async (t) => {
+void test('a stale wal.tmp from an interrupted creation is replaced', async (t) => {
   const dir = await tempWalDir(t);
   await mkdir(`${dir}.tmp`, { recursive: true });
   await writeFile(`${dir}.tmp/0000000000000000-0000000000000000.wal`, 'half written');
@@ -74,14 +74,14 @@ test('a stale wal.tmp from an interrupted creation is replaced', async (t) => {
   await again.wal.close();
 });
 
-test('calls after close are rejected with Closed', async (t) => {
+void test('calls after close are rejected with Closed', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir);
   await wal.close();
   await assert.rejects(wal.save(entries(1, 1)), (e: unknown) => e instanceof WalError && e.problem.kind === 'Closed');
 });
 
-test('saves waiting when close is called still complete', async (t) => {
+void test('saves waiting when close is called still complete', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir);
   const pending = [wal.save(entries(1, 1)), wal.save(entries(2, 2)), wal.save(entries(3, 3))];
@@ -92,7 +92,7 @@ test('saves waiting when close is called still complete', async (t) => {
   await again.wal.close();
 });
 
-test('datasync mode writes the same log', async (t) => {
+void test('datasync mode writes the same log', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir, { syncMode: 'datasync' });
   await Promise.all([wal.save(entries(1, 2)), wal.save(entries(3, 4), hardState(1, 1, 4))]);

@@ -1,5 +1,7 @@
 /** Snapshot markers hide older entries; releaseTo deletes whole old segments only. */
 import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { WalError, type SnapshotMetadata } from '../../../server/wal/index.js';
@@ -10,7 +12,7 @@ function snap(index: number, term = 1): SnapshotMetadata {
   return { index: BigInt(index), term: BigInt(term), confState: { voters: [1n, 2n, 3n], learners: [] } };
 }
 
-test('entries at or before the latest snapshot marker are not returned', async (t) => {
+void test('entries at or before the latest snapshot marker are not returned', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir);
   await wal.save(entries(1, 20), hardState(1, 1, 20));
@@ -23,7 +25,7 @@ test('entries at or before the latest snapshot marker are not returned', async (
   await again.wal.close();
 });
 
-test('a marker beyond the last entry empties the log; appends continue after it', async (t) => {
+void test('a marker beyond the last entry empties the log; appends continue after it', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir);
   await wal.save(entries(1, 5));
@@ -38,7 +40,7 @@ test('a marker beyond the last entry empties the log; appends continue after it'
   await again.wal.close();
 });
 
-test('releaseTo deletes old segments up to the snapshot, never the last one', async (t) => {
+void test('releaseTo deletes old segments up to the snapshot, never the last one', async (t) => {
   const dir = await tempWalDir(t);
   const { wal } = await open(dir, { segmentBytes: 1024 });
   for (let i = 1; i <= 100; i++) await wal.save([entry(i)], hardState(1, 1, i));
@@ -74,4 +76,33 @@ test('releaseTo deletes old segments up to the snapshot, never the last one', as
   assert.deepEqual(indexes(third.contents.entries), [101n]);
   assert.deepEqual(third.contents.hardState, hardState(1, 1, 101));
   await third.wal.close();
+});
+
+void test('after release, the oldest segment may start with a stale marker; later markers cover the gap', async (t) => {
+  const dir = await tempWalDir(t);
+  const { wal } = await open(dir, { segmentBytes: 1024 });
+  for (let i = 1; i <= 30; i++) await wal.save([entry(i)]);
+  await wal.saveSnapshot(snap(10));
+  for (let i = 31; i <= 120; i++) await wal.save([entry(i)]);
+  await wal.saveSnapshot(snap(90));
+  await wal.releaseTo(90n);
+  await wal.close();
+  const again = await open(dir);
+  assert.deepEqual(again.contents.snapshot, snap(90));
+  assert.deepEqual(indexes(again.contents.entries), range(91, 120));
+  await again.wal.save([entry(121)]);
+  await again.wal.close();
+});
+
+void test('segments deleted by hand past the snapshot marker are reported, not skipped', async (t) => {
+  const dir = await tempWalDir(t);
+  const { wal } = await open(dir, { segmentBytes: 1024 });
+  for (let i = 1; i <= 10; i++) await wal.save([entry(i)]);
+  await wal.saveSnapshot(snap(5));
+  for (let i = 11; i <= 120; i++) await wal.save([entry(i)]);
+  await wal.close();
+  const files = await segmentFiles(dir);
+  assert.ok(files.length >= 5);
+  for (const f of files.slice(0, 3)) await rm(join(dir, f));
+  await assert.rejects(open(dir), (e: unknown) => e instanceof WalError && e.problem.kind === 'Corrupt' && /entries are missing/.test(e.message));
 });

@@ -53,7 +53,7 @@ async function expectTorn(dir: string, f: Fixture, what: string): Promise<void> 
   await again.wal.close();
 }
 
-test('the file cut at every byte offset of the last write: earlier saves survive, no error', async (t) => {
+void test('the file cut at every byte offset of the last write: earlier saves survive, no error', async (t) => {
   const f = await fixture(await tempWalDir(t), 'the last entry, which a crash interrupts');
   assert.ok(f.end - f.start > 100);
   for (let cut = f.start; cut <= f.end; cut++) {
@@ -69,7 +69,7 @@ test('the file cut at every byte offset of the last write: earlier saves survive
   }
 });
 
-test('unwritten sectors in the last write are a torn tail', async (t) => {
+void test('unwritten sectors in the last write are a torn tail', async (t) => {
   const f = await fixture(await tempWalDir(t), 'x'.repeat(2000));
   const firstBoundary = Math.ceil((f.start + 1) / 512) * 512;
   for (let s = firstBoundary; s < f.end; s += 512) {
@@ -85,14 +85,14 @@ test('unwritten sectors in the last write are a torn tail', async (t) => {
   await expectTorn(await walWith(f, 'first-sector-lost', headerLost), f, 'first sector of the write lost');
 });
 
-test('a torn write followed by preallocated zeros', async (t) => {
+void test('a torn write followed by preallocated zeros', async (t) => {
   const f = await fixture(await tempWalDir(t), 'y'.repeat(1500));
   const lost = Math.ceil((f.start + 100) / 512) * 512;
   const withZeros = Buffer.concat([f.bytes.subarray(0, lost), Buffer.alloc(f.end - lost + 4096)]);
   await expectTorn(await walWith(f, 'lost-then-zeros', withZeros), f, 'sectors lost, preallocated zeros after');
 });
 
-test('zeros appended after a complete log are not a repair', async (t) => {
+void test('zeros appended after a complete log are not a repair', async (t) => {
   const f = await fixture(await tempWalDir(t), 'complete');
   const dir = await walWith(f, 'zeros', Buffer.concat([f.bytes, Buffer.alloc(10_000)]));
   const { wal, contents } = await open(dir);
