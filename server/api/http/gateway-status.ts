@@ -18,8 +18,9 @@ export interface GatewayStatus {
 
 export type ToStatus = (e: DomainError) => GatewayStatus;
 
+/** Key order as the reference 3.4 server sends it (observed): error, message, code. */
 export function unaryErrorBody(status: GatewayStatus): string {
-  return JSON.stringify({ error: status.message, code: status.code, message: status.message });
+  return JSON.stringify({ error: status.message, message: status.message, code: status.code });
 }
 
 export function streamErrorChunk(status: GatewayStatus): string {

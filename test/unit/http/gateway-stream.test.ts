@@ -95,7 +95,7 @@ void test('watch: an unreadable first message refuses the call (unary-style body
     assert.equal(res.statusCode, 400);
     assert.equal(res.headers['transfer-encoding'], undefined);
     const body = JSON.parse(await st.rest()) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(body), ['error', 'code', 'message']);
+    assert.deepEqual(Object.keys(body), ['error', 'message', 'code']);
     assert.equal(body.code, 3);
     assert.match(String(body.error), /invalid JSON in request stream/);
     await w.closed;

@@ -159,7 +159,7 @@ void test('cluster and maintenance routes reach their service', async () => {
   }
 });
 
-void test('domain errors: body {error,code,message} in that order, HTTP status from the gRPC code', async () => {
+void test('domain errors: body {error,message,code} in that order, HTTP status from the gRPC code', async () => {
   const s = await serve(
     fakeServices({
       kv: { range: async () => fail({ kind: 'Compacted', compactRevision: 3n }) },
@@ -176,7 +176,7 @@ void test('domain errors: body {error,code,message} in that order, HTTP status f
     assert.equal(r.headers['content-type'], 'application/json');
     assert.equal(
       r.body,
-      '{"error":"etcdserver: mvcc: required revision has been compacted","code":11,"message":"etcdserver: mvcc: required revision has been compacted"}',
+      '{"error":"etcdserver: mvcc: required revision has been compacted","message":"etcdserver: mvcc: required revision has been compacted","code":11}',
     );
     const n = await post(s.port, '/v3/kv/lease/revoke', '{"ID":"1"}');
     assert.equal(n.status, 503);
@@ -206,7 +206,7 @@ void test('malformed input: bad JSON, non-object, bad int64 → 400 code 3 with 
       assert.equal(parsed.code, 3);
       assert.match(parsed.error, pattern);
       assert.equal(parsed.message, parsed.error);
-      assert.deepEqual(Object.keys(parsed), ['error', 'code', 'message']);
+      assert.deepEqual(Object.keys(parsed), ['error', 'message', 'code']);
     }
     // an empty body is the empty request
     assert.equal((await post(s.port, '/v3/kv/put', '')).status, 200);
