@@ -11,7 +11,7 @@
  * becomes to + 1; the move to synced happens in the same synchronous step as the check
  * "minRev > target", so no notify() can fall in between. A read whose watcher changed meanwhile
  * (cancelled, compacted, closed, or its minRev moved) is discarded; a read that finds the
- * stream blocked is discarded too and redone after resume (minRev unchanged).
+ * stream blocked is discarded too and redone once the stream drains (minRev unchanged).
  */
 import type { Event } from '../../proto/gen/etcd/kv.js';
 import type { Result } from '../errors/domain-error.js';

@@ -3,7 +3,7 @@
  *
  * - synced:   indexed by key (KeyIndex) so notify() touches only matching watchers;
  * - unsynced: a set the catch-up loop walks;
- * - victims:  a set waiting for their stream's resume().
+ * - victims:  a set waiting for their stream to drain.
  *
  * Every move keeps `watcher.state` and the owning stream's `notSynced` count in step, so
  * "are all watchers of this stream synced" is O(1).

@@ -3,5 +3,5 @@
  * See watch-hub.ts for the contract and types.ts for the ports and back-pressure signal.
  */
 export { WatchHub } from './watch-hub.js';
-export type { WatchHubDeps, WatchHubSession, WatchSend, WatchStats } from './types.js';
+export type { WatchFlow, WatchHubDeps, WatchSend, WatchStats } from './types.js';
 export { CancelReason, InvalidWatchId } from './responses.js';

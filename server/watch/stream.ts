@@ -3,11 +3,11 @@
  *
  * Output discipline: every response of the stream goes through emit(), in order. While the
  * transport accepts (send returned true/void) responses go straight out; once send returns
- * false the stream is blocked and responses queue in the outbox (FIFO) until resume() drains
- * it. The hub bounds how many *events* a blocked stream may queue (hasRoom); control responses
+ * false (and the stream can block) the stream is blocked and responses queue in the outbox
+ * (FIFO) until drain() is called after the transport drained. The hub bounds how many *events* a blocked stream may queue (hasRoom); control responses
  * (created, canceled, progress) always queue, so per-stream order is never broken.
  *
- * After close() nothing is ever sent. A send that throws closes the stream through `onBroken`.
+ * After close() nothing is ever sent. A send that throws closes the stream through `broken`.
  */
 import type { WatchResponse } from '../../proto/gen/etcd/rpc.js';
 import type { WatchSend } from './types.js';
@@ -28,9 +28,14 @@ export class WatchStream {
   private outbox: WatchResponse[] = [];
   private head = 0;
 
+  /**
+   * `canBlock`: honour `false` from send (the edge offered flow control). `onBlocked` runs once
+   * per transition to blocked; the owner calls drain() when the transport has drained.
+   */
   constructor(
     private readonly send: WatchSend,
-    private readonly onBroken: (cause: unknown) => void,
+    private readonly canBlock: boolean,
+    private readonly hooks: { readonly broken: (cause: unknown) => void; readonly blocked: () => void },
   ) {}
 
   get blocked(): boolean {
@@ -103,9 +108,12 @@ export class WatchStream {
     try {
       accepted = this.send(resp);
     } catch (cause) {
-      this.onBroken(cause);
+      this.hooks.broken(cause);
       return;
     }
-    if (accepted === false) this.isBlocked = true;
+    if (accepted === false && this.canBlock && !this.isClosed) {
+      this.isBlocked = true;
+      this.hooks.blocked();
+    }
   }
 }

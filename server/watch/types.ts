@@ -6,16 +6,17 @@
  * notify() after every applied write, compacted() after every compaction and progressTick()
  * on the progress-notify interval.
  *
- * Back-pressure contract (see WatchSend): `send` may return `false` to say "the transport is
- * over its high-water mark". The response passed in that call is still owned by the transport
- * (never dropped). The hub then holds everything else for that stream until the edge calls
- * `resume()` on the session (e.g. on the gRPC stream's 'drain' event). An edge that cannot
- * observe drain simply returns nothing (or true) and never blocks.
+ * Back-pressure contract (opt-in, see WatchFlow): an edge that can observe its transport
+ * draining passes `flow` to openWatch. Then `send` returning `false` ("over the high-water
+ * mark"; the response passed in that call still belongs to the transport, nothing is dropped)
+ * blocks the stream: the hub holds further responses in the stream's outbox, demotes watchers
+ * whose events no longer fit to victims, and waits for `flow.drained()` before retrying.
+ * Without `flow` the return value of `send` is ignored (the transport buffers everything), so
+ * an edge that never reports draining can never stall a stream.
  */
 import type { Event } from '../../proto/gen/etcd/kv.js';
 import type { ResponseHeader, WatchResponse } from '../../proto/gen/etcd/rpc.js';
 import type { Result } from '../errors/domain-error.js';
-import type { WatchSession } from '../api/services.js';
 
 export interface WatchHubDeps {
   /**
@@ -45,15 +46,20 @@ export interface WatchHubDeps {
 }
 
 /**
- * Delivers one response to the client, in call order. Return `false` when the transport's
- * buffer is over its bound: the hub stops sending on this stream until `resume()`.
- * `true` or no return value means "keep sending". Throwing closes the session.
+ * Delivers one response to the client, in call order. Returning `false` means the transport's
+ * buffer is over its bound (honoured only when a WatchFlow was given); `true` or nothing means
+ * "keep sending". Throwing closes the session.
  */
 export type WatchSend = (resp: WatchResponse) => boolean | void;
 
-export interface WatchHubSession extends WatchSession {
-  /** The transport drained after `send` returned false: deliver what was held back. */
-  resume(): void;
+/** Transport flow control offered by the edge (e.g. a gRPC stream's 'drain' event). */
+export interface WatchFlow {
+  /**
+   * Resolves once the transport buffer has drained, or the stream has ended. The hub calls it
+   * after `send` returned false and sends nothing more on the stream until it resolves;
+   * a rejection closes the session.
+   */
+  drained(): Promise<void>;
 }
 
 export interface WatchStats {

@@ -3,7 +3,7 @@
  * stream of one member.
  *
  * Driven from outside, never by its own timers:
- * - openWatch(send)  one session per client stream (request / close / resume);
+ * - openWatch(send, flow?) one session per client stream (request / close);
  * - notify(rev, evs) after each applied write, revisions strictly increasing;
  * - compacted(rev)   after each compaction;
  * - progressTick()   on the progress-notify interval.
@@ -20,14 +20,14 @@
  */
 import type { Event } from '../../proto/gen/etcd/kv.js';
 import type { WatchCreateRequest, WatchRequest } from '../../proto/gen/etcd/rpc.js';
-import type { WatchService } from '../api/services.js';
+import type { WatchService, WatchSession } from '../api/services.js';
 import { CatchUp } from './catch-up.js';
 import { fragmentResponse } from './fragment.js';
 import { WatcherGroups } from './groups.js';
 import { keyString, watchRange } from './key-range.js';
 import * as r from './responses.js';
 import { WatchStream } from './stream.js';
-import type { WatchHubDeps, WatchHubSession, WatchSend, WatchStats } from './types.js';
+import type { WatchFlow, WatchHubDeps, WatchSend, WatchStats } from './types.js';
 import { viewEvents, WatcherState, type Watcher, type WatcherOptions } from './watcher.js';
 
 const NOPUT = 0;
@@ -59,17 +59,34 @@ export class WatchHub implements WatchService {
     );
   }
 
-  openWatch(send: WatchSend): WatchHubSession {
-    const stream: WatchStream = new WatchStream(send, () => this.closeStream(stream));
+  /**
+   * Opens one client stream. With `flow`, `send` returning false holds the stream back until
+   * `flow.drained()` resolves (see types.ts); without it the return value is ignored.
+   */
+  openWatch(send: WatchSend, flow?: WatchFlow): WatchSession {
+    const stream: WatchStream = new WatchStream(send, flow !== undefined, {
+      broken: () => this.closeStream(stream),
+      blocked: () => {
+        if (!flow) return;
+        void flow.drained().then(
+          () => this.onDrained(stream),
+          () => this.closeStream(stream),
+        );
+      },
+    });
     this.streams.add(stream);
     return {
       request: (req: WatchRequest) => this.request(stream, req),
       close: () => this.closeStream(stream),
-      resume: () => this.resume(stream),
     };
   }
 
-  /** The events of one applied write at `revision`; each carries prevKv when it had one. */
+  /**
+   * The events of one applied write at `revision` (change order; each carries prevKv when the
+   * key had a previous value). Call right after the write becomes visible in the store, in
+   * strictly increasing revision order. A revision at or below the hub's is ignored (history
+   * already covers it); a skipped revision sends synced watchers to history for the gap.
+   */
   notify(revision: bigint, events: readonly Event[]): void {
     if (revision <= this.rev) return;
     if (revision > this.rev + 1n) {
@@ -95,7 +112,7 @@ export class WatchHub implements WatchService {
   compacted(revision: bigint): void {
     if (revision > this.compactRev) this.compactRev = revision;
     for (const w of [...this.groups.unsynced, ...this.groups.victims]) {
-      if (w.minRev < revision) this.cancelCompacted(w, revision);
+      if (w.state !== WatcherState.Detached && w.minRev < revision) this.cancelCompacted(w, revision);
     }
   }
 
@@ -206,7 +223,7 @@ export class WatchHub implements WatchService {
     this.streams.delete(stream);
   }
 
-  private resume(stream: WatchStream): void {
+  private onDrained(stream: WatchStream): void {
     if (!stream.drain()) return;
     if (stream.notSynced === 0) return this.answerProgress(stream);
     for (const w of stream.watchers.values()) if (w.state === WatcherState.Victim) this.groups.toUnsynced(w);

@@ -9,7 +9,7 @@
  * - synced:   in the hub's key index; notify() delivers live events directly;
  * - unsynced: catching up from history in bounded batches, then moves to synced;
  * - victim:   a live delivery found its stream blocked and over the pending bound; waits for
- *             the stream's resume(), then catches up as unsynced;
+ *             the stream to drain, then catches up as unsynced;
  * - detached: in no group: not yet registered, or cancelled, compacted or its stream closed;
  *             in-flight work for it is discarded.
  */

@@ -55,7 +55,7 @@ void test('close ends every watcher of the session, sends nothing more and is id
   w.put('a');
   await w.port.settle();
   c.create({ key: k('a') });
-  c.session.resume();
+  await c.drain();
   assert.deepEqual(c.take(), []);
   assert.deepEqual(allEvs(other.take()), ['PUT a@3']);
   assert.deepEqual(w.hub.stats(), { streams: 1, watchers: 1, slowWatchers: 0, pendingEvents: 0 });

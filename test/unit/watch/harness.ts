@@ -5,22 +5,23 @@
 import type { Event } from '../../../proto/gen/etcd/kv.js';
 import type { ResponseHeader, WatchCreateRequest, WatchRequest, WatchResponse } from '../../../proto/gen/etcd/rpc.js';
 import { WatchHub } from '../../../server/watch/index.js';
-import type { WatchHubDeps, WatchHubSession } from '../../../server/watch/index.js';
-import { FakeLog, ManualHistory, type Op } from './fake-log.js';
+import type { WatchSession } from '../../../server/api/services.js';
+import type { WatchHubDeps } from '../../../server/watch/index.js';
+import { FakeLog, ManualHistory, turn, type Op } from './fake-log.js';
 
 export const header = (revision: bigint): ResponseHeader => ({ clusterId: 11n, memberId: 22n, revision, raftTerm: 3n });
 
 export interface Client {
   readonly got: WatchResponse[];
-  readonly session: WatchHubSession;
-  /** When set, send returns false once this many responses were accepted since the last drain. */
+  readonly session: WatchSession;
+  /** send returns false once this many responses were accepted since the last drain. */
   limit: number;
   buffered: number;
   create(c: Partial<WatchCreateRequest>): void;
   cancel(watchId: bigint): void;
   progress(): void;
-  /** The transport drained: reset the buffer and resume the session. */
-  drain(): void;
+  /** The transport drained: reset the buffer, resolve the hub's drained() wait, let it react. */
+  drain(): Promise<void>;
   take(): WatchResponse[];
 }
 
@@ -68,21 +69,26 @@ export function world(opts: Partial<WatchHubDeps> = {}): World {
   });
   const client = (limit = Infinity): Client => {
     const got: WatchResponse[] = [];
+    const waiters: Array<() => void> = [];
     const c: Client = {
       got,
       limit,
       buffered: 0,
-      session: hub.openWatch((resp) => {
-        got.push(resp);
-        c.buffered++;
-        return c.buffered < c.limit;
-      }),
+      session: hub.openWatch(
+        (resp) => {
+          got.push(resp);
+          c.buffered++;
+          return c.buffered < c.limit;
+        },
+        { drained: () => new Promise<void>((resolve) => waiters.push(resolve)) },
+      ),
       create: (req) => c.session.request(createReq(req)),
       cancel: (watchId) => c.session.request({ requestUnion: { $case: 'cancelRequest', value: { watchId } } }),
       progress: () => c.session.request({ requestUnion: { $case: 'progressRequest', value: {} } }),
-      drain: () => {
+      drain: async () => {
         c.buffered = 0;
-        c.session.resume();
+        for (const resolve of waiters.splice(0)) resolve();
+        await turn();
       },
       take: () => got.splice(0),
     };

@@ -1,15 +1,15 @@
 // Property: for random interleavings of writes (with late, batched or lost notify calls), creates with
 // random start revisions, cancels, compactions, history-read completions, back-pressure and progress
 // requests, every watcher receives exactly the matching events of the log from its start revision —
-// no skip, no repeat, in order, one response per revision — ending with a compacted cancel only when
+// no skip, no repeat, in order, one (possibly fragmented) response per revision — ending with a compacted cancel only when
 // its start was below a compaction; and every progress response covers all events up to its revision.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Event_EventType, type Event } from '../../../proto/gen/etcd/kv.js';
 import type { WatchResponse } from '../../../proto/gen/etcd/rpc.js';
-import { rangeHas, type Op, type Write } from './fake-log.js';
-import type { WatchHubSession } from '../../../server/watch/index.js';
+import { rangeHas, turn, type Op, type Write } from './fake-log.js';
+import type { WatchSession } from '../../../server/api/services.js';
 import { createReq, k, world } from './harness.js';
 
 const KEYS = ['a', 'b', 'c', 'd'] as const;
@@ -26,7 +26,7 @@ type Cmd =
   | { t: 'write'; ops: Op[]; defer: boolean }
   | { t: 'flushNotify' }
   | { t: 'dropNotify' }
-  | { t: 'create'; s: number; range: number; start: 'zero' | 'past' | 'future'; n: number; filter: number; prevKv: boolean; progressNotify: boolean }
+  | { t: 'create'; s: number; range: number; start: 'zero' | 'past' | 'future'; n: number; filter: number; prevKv: boolean; progressNotify: boolean; fragment: boolean }
   | { t: 'cancel'; s: number; n: number }
   | { t: 'compact'; n: number }
   | { t: 'resolve'; n: number }
@@ -56,6 +56,7 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
       filter: fc.nat({ max: 3 }),
       prevKv: fc.boolean(),
       progressNotify: fc.boolean(),
+      fragment: fc.boolean(),
     }),
   },
   { weight: 4, arbitrary: fc.record({ t: fc.constant('cancel' as const), s: sid, n: fc.nat() }) },
@@ -100,7 +101,7 @@ function expected(all: readonly Event[], m: Model, upTo?: bigint): string[] {
 }
 
 async function run(cmds: Cmd[]): Promise<void> {
-  const w = world({ maxPendingEvents: 3, catchUpRevisions: 4, catchUpConcurrency: 2 });
+  const w = world({ maxPendingEvents: 3, catchUpRevisions: 4, catchUpConcurrency: 2, maxEventBytes: 50 });
   const violations: string[] = [];
   const queued: Write[] = [];
   const flush = (): void => {
@@ -108,18 +109,22 @@ async function run(cmds: Cmd[]): Promise<void> {
   };
 
   interface Side {
-    session: WatchHubSession;
+    session: WatchSession;
+    waiters: Array<() => void>;
     limit: number;
     buffered: number;
     closed: boolean;
     pending: Spec[];
     models: Map<bigint, Model>;
     ended: Model[];
+    /** Responses seen; the parts of one fragmented response count once. */
     responses: number;
+    continuing: boolean;
   }
   const sides: Side[] = [];
   const onResponse = (side: Side, r: WatchResponse): void => {
-    side.responses++;
+    if (!side.continuing) side.responses++;
+    side.continuing = r.fragment;
     const m = side.models.get(r.watchId);
     if (r.created) {
       const spec = side.pending.shift();
@@ -156,17 +161,21 @@ async function run(cmds: Cmd[]): Promise<void> {
     }
   };
   for (let i = 0; i < 2; i++) {
-    const side: Side = { session: undefined as unknown as WatchHubSession, limit: Infinity, buffered: 0, closed: false, pending: [], models: new Map(), ended: [], responses: 0 };
-    side.session = w.hub.openWatch((r) => {
-      onResponse(side, r);
-      side.buffered++;
-      return side.buffered < side.limit;
-    });
+    const side: Side = { session: undefined as unknown as WatchSession, waiters: [], limit: Infinity, buffered: 0, closed: false, pending: [], models: new Map(), ended: [], responses: 0, continuing: false };
+    side.session = w.hub.openWatch(
+      (r) => {
+        onResponse(side, r);
+        side.buffered++;
+        return side.buffered < side.limit;
+      },
+      { drained: () => new Promise<void>((resolve) => side.waiters.push(resolve)) },
+    );
     sides.push(side);
   }
-  const drain = (side: Side): void => {
+  const drain = async (side: Side): Promise<void> => {
     side.buffered = 0;
-    side.session.resume();
+    for (const resolve of side.waiters.splice(0)) resolve();
+    await turn();
   };
 
   for (const c of cmds) {
@@ -192,7 +201,7 @@ async function run(cmds: Cmd[]): Promise<void> {
         const spec: Spec = { key, end, start, noPut: (c.filter & 1) !== 0, noDelete: (c.filter & 2) !== 0, prevKv: c.prevKv };
         side.pending.push(spec);
         const filters = [...(spec.noPut ? [0] : []), ...(spec.noDelete ? [1] : [])];
-        side.session.request(createReq({ key: k(key), rangeEnd: k(end), startRevision: start, filters, prevKv: c.prevKv, progressNotify: c.progressNotify }));
+        side.session.request(createReq({ key: k(key), rangeEnd: k(end), startRevision: start, filters, prevKv: c.prevKv, progressNotify: c.progressNotify, fragment: c.fragment }));
         break;
       }
       case 'cancel': {
@@ -213,7 +222,7 @@ async function run(cmds: Cmd[]): Promise<void> {
         (sides[c.s] as Side).limit = c.limit;
         break;
       case 'drain':
-        drain(sides[c.s] as Side);
+        await drain(sides[c.s] as Side);
         break;
       case 'progress':
         (sides[c.s] as Side).session.request({ requestUnion: { $case: 'progressRequest', value: {} } });
@@ -240,7 +249,7 @@ async function run(cmds: Cmd[]): Promise<void> {
   for (let i = 0; i < 1000; i++) {
     for (const s of sides) {
       s.limit = Infinity;
-      drain(s);
+      await drain(s);
     }
     await w.port.settle();
     const st = w.hub.stats();
