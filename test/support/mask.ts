@@ -22,7 +22,7 @@ export interface MaskOptions {
 }
 
 /** JSON fields (of `-w json` output) whose numbers differ between members and runs. */
-const VOLATILE_JSON_FIELDS = ['cluster_id', 'member_id', 'raft_term', 'ID', 'leader', 'raftIndex', 'raftTerm', 'raftAppliedIndex', 'dbSize', 'dbSizeInUse', 'hash'];
+const VOLATILE_JSON_FIELDS = ['cluster_id', 'member_id', 'raft_term', 'ID', 'id', 'leader', 'raftIndex', 'raftTerm', 'raftAppliedIndex', 'dbSize', 'dbSizeInUse', 'hash'];
 
 const GO_DURATION = String.raw`(?:\d+(?:\.\d+)?(?:h|m(?!s)|s|ms|µs|us|ns))+`;
 
@@ -47,8 +47,11 @@ const DEFAULT_RULES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^[0-9a-f]{1,16}, (started|unstarted), /gm, '<id>, $1, '],
   // `defrag`/`snapshot` lines naming a member id, and remaining 16-hex ids (lease ids).
   [/\b[0-9a-f]{16}\b/g, '<id>'],
-  // Volatile numbers of -w json output.
+  // Volatile numbers of -w json and -w fields output; non-zero lease ids of keys.
   [new RegExp(String.raw`"(${VOLATILE_JSON_FIELDS.join('|')})":-?\d+`, 'g'), '"$1":<n>'],
+  [/^"(ClusterID|MemberID|RaftTerm|ID)" : \d+$/gm, '"$1" : <n>'],
+  [/"lease":[1-9]\d*/g, '"lease":<id>'],
+  [/^"Lease" : [1-9]\d*$/gm, '"Lease" : <id>'],
 ];
 
 const REVISION_RULES: ReadonlyArray<readonly [RegExp, string]> = [

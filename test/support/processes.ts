@@ -4,6 +4,7 @@
  * process the test file started and removes its temp dirs (see registry.ts).
  */
 export { initialClusterOf, nextLoopbackHost, reserveAddress, freePorts, type MemberAddress } from './addresses.js';
+export { ctlFor, type BoundCtl } from './ctl-for.js';
 export { etcdctl, spawnEtcdctl, CtlProcess, type CtlOptions, type CtlResult } from './etcdctl.js';
 export { errorLine, loggedGrpcError, mask, maskResult, type MaskedResult, type MaskOptions } from './mask.js';
 export { etcdVersion, serverKinds, startCluster, startEtcd, startKvstore, startMember, type ClusterOptions, type StartOptions } from './members.js';
