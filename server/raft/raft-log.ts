@@ -1,0 +1,203 @@
+/**
+ * The replicated log as the core sees it: durable entries (storage port) followed by unstable
+ * ones, plus the commit and apply cursors.
+ *
+ * Invariants: applied <= committed <= lastIndex(); firstIndex() - 1 <= committed. A committed
+ * entry is never replaced (doing so throws: it would break state machine safety).
+ */
+import type { Entry } from '../../proto/gen/kvstore/raft.js';
+import { fail, ok, RaftErrorKind, type RaftResult } from './errors.js';
+import type { Snapshot } from './snapshot.js';
+import { limitSize, type RaftStorage } from './storage.js';
+import { Unstable } from './unstable.js';
+
+export class RaftLog {
+  readonly storage: RaftStorage;
+  readonly unstable: Unstable;
+  /** Highest index known to be stored on a quorum. */
+  committed: bigint;
+  /** Highest index the application has applied (acknowledged through advance). */
+  applied: bigint;
+
+  constructor(storage: RaftStorage) {
+    this.storage = storage;
+    const first = storage.firstIndex();
+    this.unstable = new Unstable(storage.lastIndex() + 1n);
+    this.committed = first - 1n;
+    this.applied = first - 1n;
+  }
+
+  firstIndex(): bigint {
+    return this.unstable.maybeFirstIndex() ?? this.storage.firstIndex();
+  }
+
+  lastIndex(): bigint {
+    return this.unstable.maybeLastIndex() ?? this.storage.lastIndex();
+  }
+
+  /** Highest index known to be persisted (conservative). */
+  lastStableIndex(): bigint {
+    const s = this.storage.lastIndex();
+    return this.unstable.offset - 1n < s ? this.unstable.offset - 1n : s;
+  }
+
+  /** Term of entry i. Errors: Compacted (below firstIndex()-1), Unavailable (past lastIndex()). */
+  term(i: bigint): RaftResult<bigint> {
+    const dummy = this.firstIndex() - 1n;
+    if (i < dummy) return fail(RaftErrorKind.Compacted);
+    if (i > this.lastIndex()) return fail(RaftErrorKind.Unavailable);
+    const t = this.unstable.maybeTerm(i);
+    return t !== undefined ? ok(t) : this.storage.term(i);
+  }
+
+  /** Term of entry i, or 0n when unknown. */
+  termOrZero(i: bigint): bigint {
+    const r = this.term(i);
+    return r.ok ? r.value : 0n;
+  }
+
+  lastTerm(): bigint {
+    const r = this.term(this.lastIndex());
+    if (!r.ok) throw new Error(`term of the last index ${this.lastIndex()} unknown: ${r.error.kind}`);
+    return r.value;
+  }
+
+  matchTerm(i: bigint, t: bigint): boolean {
+    const r = this.term(i);
+    return r.ok && r.value === t;
+  }
+
+  /** §5.4.1: a log ending at (lastIndex, term) is at least as up to date as this one. */
+  isUpToDate(lastIndex: bigint, term: bigint): boolean {
+    const myTerm = this.lastTerm();
+    return term > myTerm || (term === myTerm && lastIndex >= this.lastIndex());
+  }
+
+  /** Index of the first entry of `ents` that is not in the log with the same term; 0n if none. */
+  findConflict(ents: readonly Entry[]): bigint {
+    for (const e of ents) if (!this.matchTerm(e.index, e.term)) return e.index;
+    return 0n;
+  }
+
+  /**
+   * The largest index <= `index` whose term is <= `term`, with that term (0n when unknown).
+   * Used to skip a whole divergent term in one round trip when an append is rejected.
+   */
+  findConflictByTerm(index: bigint, term: bigint): { index: bigint; term: bigint } {
+    for (let i = index; ; i--) {
+      const r = this.term(i);
+      if (!r.ok) return { index: i, term: 0n };
+      if (r.value <= term) return { index: i, term: r.value };
+    }
+  }
+
+  /**
+   * Appends `ents` after the entry (index, logTerm) if the log has that entry; then commits up to
+   * min(committed, last new index). Returns the last new index, or undefined when the log does
+   * not match at `index` (the leader must back up).
+   */
+  maybeAppend(index: bigint, logTerm: bigint, committed: bigint, ents: readonly Entry[]): bigint | undefined {
+    if (!this.matchTerm(index, logTerm)) return undefined;
+    const lastNew = index + BigInt(ents.length);
+    const ci = this.findConflict(ents);
+    if (ci !== 0n) {
+      if (ci <= this.committed) throw new Error(`entry ${ci} conflicts with the committed log (committed ${this.committed})`);
+      this.append(ents.slice(Number(ci - (index + 1n))));
+    }
+    this.commitTo(committed < lastNew ? committed : lastNew);
+    return lastNew;
+  }
+
+  /** Appends (possibly truncating an uncommitted tail); returns the new last index. */
+  append(ents: readonly Entry[]): bigint {
+    if (ents.length === 0) return this.lastIndex();
+    const after = ents[0]!.index - 1n;
+    if (after < this.committed) throw new Error(`append after ${after} is below the commit index ${this.committed}`);
+    this.unstable.truncateAndAppend(ents);
+    return this.lastIndex();
+  }
+
+  /**
+   * Entries [lo, hi) with at most maxBytes (at least one entry when lo < hi).
+   * Errors: Compacted when lo < firstIndex(); throws when hi > lastIndex()+1.
+   */
+  slice(lo: bigint, hi: bigint, maxBytes: number): RaftResult<Entry[]> {
+    if (lo > hi) throw new Error(`invalid slice [${lo}, ${hi})`);
+    if (lo < this.firstIndex()) return fail(RaftErrorKind.Compacted);
+    if (hi > this.lastIndex() + 1n) throw new Error(`slice [${lo}, ${hi}) past the last index ${this.lastIndex()}`);
+    if (lo === hi) return ok([]);
+    const offset = this.unstable.offset;
+    let out: Entry[] = [];
+    if (lo < offset) {
+      const stored = this.storage.entries(lo, hi < offset ? hi : offset, maxBytes);
+      if (!stored.ok) return stored;
+      out = stored.value;
+      // Storage stopped short (size limit): the unstable part must not be appended after a hole.
+      if (BigInt(out.length) < (hi < offset ? hi : offset) - lo) return ok(out);
+    }
+    if (hi > offset) {
+      const tail = this.unstable.slice(lo > offset ? lo : offset, hi);
+      out = out.length === 0 ? tail : [...out, ...tail];
+    }
+    return ok(limitSize(out, maxBytes));
+  }
+
+  /** Entries from i to the end, at most maxBytes. */
+  entries(i: bigint, maxBytes: number): RaftResult<Entry[]> {
+    if (i > this.lastIndex()) return ok([]);
+    return this.slice(i, this.lastIndex() + 1n, maxBytes);
+  }
+
+  /** Raises the commit index; throws if past the last index. Never lowers it. */
+  commitTo(i: bigint): void {
+    if (i <= this.committed) return;
+    if (i > this.lastIndex()) throw new Error(`commit ${i} is past the last index ${this.lastIndex()}`);
+    this.committed = i;
+  }
+
+  /** §5.4.2: commits `maxIndex` only if that entry is of the current `term`. Returns whether commit advanced. */
+  maybeCommit(maxIndex: bigint, term: bigint): boolean {
+    if (maxIndex > this.committed && this.termOrZero(maxIndex) === term) {
+      this.commitTo(maxIndex);
+      return true;
+    }
+    return false;
+  }
+
+  appliedTo(i: bigint): void {
+    if (i === 0n) return;
+    if (i > this.committed || i < this.applied) throw new Error(`applied ${i} outside [${this.applied}, ${this.committed}]`);
+    this.applied = i;
+  }
+
+  hasPendingSnapshot(): boolean {
+    return this.unstable.snapshot !== undefined;
+  }
+
+  /** Committed entries not yet applied (none while a snapshot is waiting to be installed). */
+  nextCommittedEntries(maxBytes: number): Entry[] {
+    if (this.hasPendingSnapshot()) return [];
+    const lo = this.applied + 1n > this.firstIndex() ? this.applied + 1n : this.firstIndex();
+    if (this.committed + 1n <= lo) return [];
+    const r = this.slice(lo, this.committed + 1n, maxBytes);
+    if (!r.ok) throw new Error(`committed entries from ${lo} unavailable: ${r.error.kind}`);
+    return r.value;
+  }
+
+  hasNextCommittedEntries(): boolean {
+    if (this.hasPendingSnapshot()) return false;
+    const lo = this.applied + 1n > this.firstIndex() ? this.applied + 1n : this.firstIndex();
+    return this.committed + 1n > lo;
+  }
+
+  /** The snapshot to send to a follower: the unstable one if any, else storage's. */
+  snapshot(): RaftResult<Snapshot> {
+    return this.unstable.snapshot !== undefined ? ok(this.unstable.snapshot) : this.storage.snapshot();
+  }
+
+  /** Replaces the log with a snapshot; its index becomes committed. */
+  restore(s: Snapshot): void {
+    this.committed = s.metadata.index;
+    this.unstable.restore(s);
+  }
+}

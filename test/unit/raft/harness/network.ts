@@ -1,0 +1,282 @@
+/**
+ * An in-process cluster of Raft nodes driven synchronously: each node's "application" persists
+ * to a MemoryRaftStorage and applies entries into a history; messages wait in one FIFO queue
+ * until delivered. Links can be cut (partitions); messages can be dropped, duplicated, reordered
+ * by the caller. Optionally traces every Ready and message for golden transcripts.
+ */
+import { EntryType, type ConfState, type Entry } from '../../../../proto/gen/kvstore/raft.js';
+import {
+  createRaftNode,
+  decodeConfChange,
+  MemoryRaftStorage,
+  MessageType,
+  type Message,
+  type RaftConfig,
+  type RaftNode,
+  type ReadState,
+  type Ready,
+} from '../../../../server/raft/index.js';
+import { formatEntries, formatMessage, formatSnapshot } from './format.js';
+
+export interface NodeOptions {
+  readonly voters?: readonly bigint[];
+  readonly learners?: readonly bigint[];
+  readonly electionTicks?: number;
+  readonly heartbeatTicks?: number;
+  readonly preVote?: boolean;
+  readonly checkQuorum?: boolean;
+  readonly maxInflight?: number;
+  readonly maxSizePerMsg?: number;
+  readonly rng?: () => number;
+}
+
+/** One applied entry as the application saw it. */
+export interface Applied {
+  readonly index: bigint;
+  readonly term: bigint;
+  readonly kind: 'normal' | 'conf';
+  readonly data: string;
+}
+
+interface AppState {
+  applied: Applied[];
+  confHistory: { index: bigint; cs: ConfState }[];
+}
+
+export class TestNode {
+  readonly id: bigint;
+  readonly storage: MemoryRaftStorage;
+  readonly config: RaftConfig;
+  node: RaftNode;
+  /** Everything applied, in order (restored wholesale from snapshots). */
+  applied: Applied[] = [];
+  confHistory: { index: bigint; cs: ConfState }[] = [];
+  readStates: ReadState[] = [];
+
+  constructor(config: RaftConfig, storage: MemoryRaftStorage) {
+    this.id = config.id;
+    this.storage = storage;
+    this.config = config;
+    this.node = createRaftNode(config);
+    this.confHistory.push({ index: 0n, cs: { voters: [...config.voters], learners: [...(config.learners ?? [])] } });
+  }
+
+  appliedIndex(): bigint {
+    return this.applied[this.applied.length - 1]?.index ?? 0n;
+  }
+
+  /** Membership as of applied index `i`. */
+  confStateAt(i: bigint): ConfState {
+    let cs = this.confHistory[0]!.cs;
+    for (const h of this.confHistory) if (h.index <= i) cs = h.cs;
+    return cs;
+  }
+
+  snapshotData(): Buffer {
+    const state: AppState = { applied: this.applied, confHistory: this.confHistory };
+    return Buffer.from(JSON.stringify(state, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)));
+  }
+
+  restoreData(data: Buffer): void {
+    const state = JSON.parse(data.toString('utf8'), (_k, v: unknown) =>
+      typeof v === 'string' && /^\d+n$/.test(v) ? BigInt(v.slice(0, -1)) : v,
+    ) as AppState;
+    this.applied = state.applied;
+    this.confHistory = state.confHistory;
+  }
+}
+
+const link = (from: bigint, to: bigint): string => `${from}->${to}`;
+
+export class Network {
+  readonly nodes = new Map<bigint, TestNode>();
+  queue: Message[] = [];
+  readonly #blocked = new Set<string>();
+  /** Golden-transcript output; undefined when not tracing. */
+  trace: string[] | undefined;
+  readonly defaults: NodeOptions;
+
+  constructor(defaults: NodeOptions = {}, trace?: string[]) {
+    this.defaults = defaults;
+    this.trace = trace;
+  }
+
+  /** Adds node `id`; voters default to every id given in `opts.voters` or just the ids added together. */
+  add(id: bigint, opts: NodeOptions = {}): TestNode {
+    const o = { ...this.defaults, ...opts };
+    const config: RaftConfig = {
+      id,
+      voters: o.voters ?? [id],
+      learners: o.learners ?? [],
+      electionTicks: o.electionTicks ?? 10,
+      heartbeatTicks: o.heartbeatTicks ?? 1,
+      preVote: o.preVote ?? false,
+      checkQuorum: o.checkQuorum ?? false,
+      maxInflight: o.maxInflight ?? 256,
+      maxSizePerMsg: o.maxSizePerMsg ?? 1 << 20,
+      rng: o.rng ?? (() => 0),
+      storage: new MemoryRaftStorage(),
+    };
+    const n = new TestNode(config, config.storage as MemoryRaftStorage);
+    this.nodes.set(id, n);
+    return n;
+  }
+
+  get(id: bigint): TestNode {
+    const n = this.nodes.get(id);
+    if (n === undefined) throw new Error(`no node ${id}`);
+    return n;
+  }
+
+  ids(): bigint[] {
+    return [...this.nodes.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /** Crash and restart: unpersisted state is lost; the application keeps what it applied. */
+  restart(id: bigint): void {
+    const old = this.get(id);
+    const applied = old.appliedIndex();
+    const first = old.storage.firstIndex() - 1n;
+    old.node = createRaftNode({ ...old.config, applied: applied > first ? applied : first });
+  }
+
+  #log(line: string): void {
+    this.trace?.push(line);
+  }
+
+  /** Handles one Ready of node `id` like the member actor would. Returns false when there was none. */
+  handleReady(id: bigint): boolean {
+    const n = this.get(id);
+    if (!n.node.hasReady()) return false;
+    const rd: Ready = n.node.ready();
+    if (rd.softState !== undefined) this.#log(`${id}: ${rd.softState.raftState} lead=${rd.softState.lead}`);
+    if (rd.hardState !== undefined) {
+      const hs = rd.hardState;
+      this.#log(`${id}: hardstate term=${hs.term} vote=${hs.vote} commit=${hs.commit}`);
+    }
+    if (rd.snapshot !== undefined) {
+      this.#log(`${id}: install snapshot ${formatSnapshot(rd.snapshot)}`);
+      const res = n.storage.applySnapshot(rd.snapshot);
+      if (!res.ok) throw new Error(`applySnapshot: ${res.error.kind}`);
+      n.restoreData(rd.snapshot.data);
+    }
+    if (rd.entries.length > 0) {
+      this.#log(`${id}: persist ${formatEntries(rd.entries)}`);
+      n.storage.append(rd.entries);
+    }
+    if (rd.hardState !== undefined) n.storage.setHardState(rd.hardState);
+    if (rd.committedEntries.length > 0) {
+      this.#log(`${id}: apply ${formatEntries(rd.committedEntries)}`);
+      for (const e of rd.committedEntries) this.#apply(n, e);
+    }
+    for (const rs of rd.readStates) {
+      this.#log(`${id}: read ctx=${rs.requestCtx.toString('utf8')} index=${rs.index}`);
+      n.readStates.push(rs);
+    }
+    for (const m of rd.messages) {
+      this.#log(formatMessage(m));
+      this.queue.push(m);
+    }
+    n.node.advance(rd);
+    return true;
+  }
+
+  #apply(n: TestNode, e: Entry): void {
+    if (e.type === EntryType.ENTRY_CONF_CHANGE) {
+      const cc = decodeConfChange(e.data);
+      if (cc === undefined) throw new Error(`undecodable conf change at ${e.index}`);
+      const cs = n.node.applyConfChange(cc);
+      n.confHistory.push({ index: e.index, cs });
+      n.applied.push({ index: e.index, term: e.term, kind: 'conf', data: `${cc.type} ${cc.nodeId}` });
+      this.#log(`${n.id}: conf voters=[${cs.voters.join(' ')}] learners=[${cs.learners.join(' ')}]`);
+    } else {
+      n.applied.push({ index: e.index, term: e.term, kind: 'normal', data: e.data.toString('utf8') });
+    }
+  }
+
+  /** Delivers one message (or drops it when its link is cut or the recipient is gone). */
+  deliver(m: Message): void {
+    const to = this.nodes.get(m.to);
+    if (to === undefined || this.#blocked.has(link(m.from, m.to))) {
+      this.#log(`dropped: ${formatMessage(m)}`);
+      if (m.type === MessageType.MsgSnap) this.nodes.get(m.from)?.node.reportSnapshot(m.to, false);
+      return;
+    }
+    to.node.step(m);
+    if (m.type === MessageType.MsgSnap) this.nodes.get(m.from)?.node.reportSnapshot(m.to, true);
+  }
+
+  /** Delivers the messages queued right now (not those their delivery produces). */
+  deliverAll(filter?: (m: Message) => boolean): number {
+    const batch = this.queue;
+    this.queue = [];
+    for (const m of batch) {
+      if (filter === undefined || filter(m)) this.deliver(m);
+      else this.queue.push(m);
+    }
+    return batch.length;
+  }
+
+  /** Handles Readies and delivers messages until nothing moves. */
+  stabilize(maxRounds = 1000): void {
+    for (let round = 0; round < maxRounds; round++) {
+      let moved = false;
+      for (const id of this.ids()) while (this.handleReady(id)) moved = true;
+      if (this.queue.length > 0) {
+        this.deliverAll();
+        moved = true;
+      }
+      if (!moved) return;
+    }
+    throw new Error(`not stable after ${maxRounds} rounds`);
+  }
+
+  tick(id: bigint, times = 1): void {
+    for (let i = 0; i < times; i++) this.get(id).node.tick();
+  }
+
+  /** Cuts every link between different groups (ids not listed keep all links). */
+  partition(groups: readonly (readonly bigint[])[]): void {
+    this.heal();
+    for (const [gi, g] of groups.entries()) {
+      for (const [hi, h] of groups.entries()) {
+        if (gi === hi) continue;
+        for (const a of g) for (const b of h) this.#blocked.add(link(a, b));
+      }
+    }
+  }
+
+  isolate(id: bigint): void {
+    for (const other of this.ids()) {
+      if (other === id) continue;
+      this.#blocked.add(link(id, other));
+      this.#blocked.add(link(other, id));
+    }
+  }
+
+  cut(from: bigint, to: bigint): void {
+    this.#blocked.add(link(from, to));
+  }
+
+  heal(): void {
+    this.#blocked.clear();
+  }
+
+  /** Ids of nodes that currently believe they lead, with their terms. */
+  leaders(): { id: bigint; term: bigint }[] {
+    const out: { id: bigint; term: bigint }[] = [];
+    for (const id of this.ids()) {
+      const s = this.get(id).node.status();
+      if (s.raftState === 'Leader') out.push({ id, term: s.term });
+    }
+    return out;
+  }
+
+  /** Builds a cluster of voters 1..n (and learners), all knowing the same membership. */
+  static cluster(n: number, opts: NodeOptions = {}, trace?: string[]): Network {
+    const net = new Network(opts, trace);
+    const voters = Array.from({ length: n }, (_, i) => BigInt(i + 1));
+    for (const id of [...voters, ...(opts.learners ?? [])]) net.add(id, { voters, ...opts });
+    return net;
+  }
+}
