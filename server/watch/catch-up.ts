@@ -4,7 +4,8 @@
  *
  * One loop per hub (started by kick(), ends when no unsynced watcher is eligible). Each round
  * reads, concurrently, one window [minRev, min(minRev + window − 1, target)] for up to
- * `concurrency` eligible watchers (unsynced, no read in flight, stream not blocked, not parked).
+ * `concurrency` eligible watchers (unsynced, no read in flight, stream not blocked, not parked);
+ * a watcher with more to read goes behind the others, so a long backlog cannot starve them.
  *
  * No skip, no repeat while notify() runs during a read: an unsynced watcher gets no live
  * events, so everything from minRev on comes from history. After a read the watcher's minRev
@@ -27,6 +28,8 @@ export interface CatchUpHost {
   deliver(w: Watcher, events: Event[]): void;
   /** The watcher reached the target: move it to synced. */
   caughtUp(w: Watcher): void;
+  /** The watcher has more to read: put it behind the others (round robin). */
+  requeue(w: Watcher): void;
   /** History below the watcher's minRev is gone. */
   compacted(w: Watcher, compactRevision: bigint): void;
 }
@@ -106,7 +109,9 @@ export class CatchUp {
     });
     w.minRev = to + 1n;
     if (events.length > 0) this.host.deliver(w, events);
-    if (w.state === WatcherState.Unsynced && w.minRev > this.host.target()) this.host.caughtUp(w);
+    if (w.state !== WatcherState.Unsynced) return;
+    if (w.minRev > this.host.target()) this.host.caughtUp(w);
+    else this.host.requeue(w);
   }
 
   private async read(from: bigint, to: bigint, w: Watcher): Promise<Result<Event[]>> {

@@ -44,6 +44,11 @@ export class WatcherGroups {
     this.enter(w, WatcherState.Unsynced);
   }
 
+  /** Moves an unsynced watcher to the back of the catch-up order. */
+  requeue(w: Watcher): void {
+    if (this.unsynced.delete(w)) this.unsynced.add(w);
+  }
+
   toVictim(w: Watcher): void {
     this.leave(w);
     this.victims.add(w);

@@ -52,6 +52,7 @@ export class WatchHub implements WatchService {
         history: (from, to, key, end) => deps.history(from, to, key, end),
         deliver: (w, events) => this.deliver(w, events, this.deps.currentRevision()),
         caughtUp: (w) => this.toSynced(w),
+        requeue: (w) => this.groups.requeue(w),
         compacted: (w, compactRevision) => this.cancelCompacted(w, compactRevision),
       },
       BigInt(Math.max(1, deps.catchUpRevisions ?? 1000)),

@@ -143,3 +143,20 @@ void test('a prefix watch sees only its keys; thousands of single-key watchers a
     [1234n, 5000n],
   );
 });
+
+void test('catch-up is round robin: a long backlog does not hold back other watchers', async () => {
+  const w = world({ catchUpRevisions: 2, catchUpConcurrency: 1 });
+  for (let i = 0; i < 20; i++) w.put('a');
+  w.put('b');
+  const c = w.client();
+  c.create({ key: k('a'), startRevision: 1n });
+  c.create({ key: k('b'), startRevision: 21n });
+  c.take();
+  await w.port.resolveOne(0);
+  await w.port.resolveOne(0);
+  const early = c.take();
+  assert.deepEqual(allEvs(early.filter((r) => r.watchId === 1n)), ['PUT b@22'], 'the short watcher was served in the second round');
+  await w.port.settle();
+  const a = allEvs([...early, ...c.take()].filter((r) => r.watchId === 0n));
+  assert.deepEqual(a, Array.from({ length: 20 }, (_, i) => `PUT a@${i + 2}`));
+});
