@@ -13,7 +13,10 @@ import { segmentName } from './segment-name.js';
 import { SegmentFile, syncDir, type SegmentFileOptions } from './segment-file.js';
 import { encodeSegmentHead } from './write-encoder.js';
 
-/** Creates the WAL at `dir`, replacing a directory there that holds no segment (the caller checked). */
+/**
+ * Creates the WAL at `dir`. An existing empty directory there is replaced; a non-empty one without
+ * segments (the caller checked) is refused rather than deleted.
+ */
 export async function createWal(dir: string, metadata: Buffer, options: SegmentFileOptions): Promise<WalState> {
   const target = resolve(dir);
   const parent = dirname(target);
@@ -26,8 +29,9 @@ export async function createWal(dir: string, metadata: Buffer, options: SegmentF
   const head = encodeSegmentHead(0, metadata, undefined, hardState);
   const file = await SegmentFile.create(temp, name, head.bytes, options);
   try {
-    await rm(target, { recursive: true, force: true });
-    await rename(temp, target);
+    await rename(temp, target).catch((e: unknown) => {
+      throw new Error(`wal: cannot create ${target}: it exists and holds files that are not WAL segments`, { cause: e });
+    });
     await syncDir(parent);
   } catch (e) {
     await file.close();

@@ -22,6 +22,9 @@ import type { Entry, HardState, SnapshotMetadata, Wal } from './types.js';
 import { WalError } from './wal-error.js';
 import { encodeSegmentHead, encodeWrite, saveOp, snapshotOp, writeBytes, type WalOp } from './write-encoder.js';
 
+/** The encode buffer is reused across writes up to this size; a larger one is dropped after its write. */
+const MAX_KEPT_SCRATCH = 4 * 1024 * 1024;
+
 /** A segment file of the log, oldest first; `maxIndex` is the highest entry index written into it. */
 export interface SegmentInfo {
   readonly name: string;
@@ -131,8 +134,13 @@ export class FileWal implements Wal {
     });
   }
 
-  /** The writer loop: runs while calls are queued; at most one write is in flight. */
+  /**
+   * The writer loop: runs while calls are queued; at most one write is in flight. It starts one
+   * microtask late so that calls made in the same turn (e.g. by every caller a write just resolved)
+   * share the first write.
+   */
   private async drain(): Promise<void> {
+    await Promise.resolve();
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];
@@ -164,9 +172,10 @@ export class FileWal implements Wal {
     }
     if (!hasRecords) return;
     if (this.file.dataEnd >= this.options.segmentBytes) await this.rotate(firstIndex ?? (this.writtenLast ?? 0n) + 1n);
-    if (this.scratch.length < length) this.scratch = Buffer.allocUnsafe(Math.max(length, this.scratch.length * 2));
+    if (this.scratch.length < length) this.scratch = Buffer.allocUnsafe(Math.max(length, Math.min(this.scratch.length * 2, MAX_KEPT_SCRATCH)));
     const crc = encodeWrite(this.scratch, 0, this.crc, ops);
     await this.file.append(this.scratch.subarray(0, length));
+    if (this.scratch.length > MAX_KEPT_SCRATCH) this.scratch = Buffer.alloc(0);
     this.crc = crc;
     this.options.onWriteBytes?.(length);
     this.noteWritten(ops, maxIndex);

@@ -102,3 +102,30 @@ void test('datasync mode writes the same log', async (t) => {
   assert.deepEqual(again.contents.hardState, hardState(1, 1, 4));
   await again.wal.close();
 });
+
+void test('an empty directory becomes the WAL; a directory holding other files is refused, not deleted', async (t) => {
+  const dir = await tempWalDir(t);
+  await mkdir(dir, { recursive: true });
+  const { wal, created } = await open(dir);
+  assert.equal(created, true);
+  await wal.close();
+
+  const other = `${dir}-not-a-wal`;
+  await mkdir(other);
+  await writeFile(`${other}/precious.txt`, 'keep me');
+  await assert.rejects(open(other), /not WAL segments/);
+  assert.deepEqual(await readdir(other), ['precious.txt']);
+});
+
+void test('one large write is encoded and read back', async (t) => {
+  const dir = await tempWalDir(t);
+  const { wal } = await open(dir);
+  const big = Array.from({ length: 60 }, (_, k) => entry(k + 1, 1, String(k % 10).repeat(100_000)));
+  await wal.save(big);
+  await wal.save(entries(61, 62));
+  await wal.close();
+  const again = await open(dir);
+  assert.deepEqual(indexes(again.contents.entries), range(1, 62));
+  assert.deepEqual(again.contents.entries[59], big[59]);
+  await again.wal.close();
+});
