@@ -15,37 +15,37 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 const lines = (...xs: string[]) => xs.map((x) => `${x}\n`).join('');
 
 for (const kind of serverKinds()) {
-  describe(`etcdctl kv commands against ${kind}`, () => {
+  void describe(`etcdctl kv commands against ${kind}`, () => {
     let ctl: BoundCtl;
 
     before(async () => {
       ctl = ctlFor(await startMember(kind, { name: 'kv' }));
     });
 
-    it('put prints OK; get prints key and value; a missing key prints nothing', async () => {
+    void it('put prints OK; get prints key and value; a missing key prints nothing', async () => {
       assert.equal(await ctl.ok(['put', 'one/a', 'hello']), 'OK\n');
       assert.equal(await ctl.ok(['get', 'one/a']), lines('one/a', 'hello'));
       assert.equal(await ctl.ok(['get', 'one/a', '--print-value-only']), lines('hello'));
       assert.equal(await ctl.ok(['get', 'one/missing']), '');
     });
 
-    it('put --prev-kv prints the previous pair', async () => {
+    void it('put --prev-kv prints the previous pair', async () => {
       await ctl.ok(['put', 'prev/a', 'v1']);
       assert.equal(await ctl.ok(['put', 'prev/a', 'v2', '--prev-kv']), lines('OK', 'prev/a', 'v1'));
     });
 
-    it('get --prefix returns the keys under the prefix in key order', async () => {
+    void it('get --prefix returns the keys under the prefix in key order', async () => {
       for (const [k, v] of [['pre/c', '3'], ['pre/a', '1'], ['pre/b', '2'], ['pref', 'x'], ['prd', 'y']]) await ctl.ok(['put', k, v]);
       assert.equal(await ctl.ok(['get', 'pre/', '--prefix']), lines('pre/a', '1', 'pre/b', '2', 'pre/c', '3'));
       assert.equal(await ctl.ok(['get', 'pre/a', 'pre/c']), lines('pre/a', '1', 'pre/b', '2'), 'explicit [key, range_end)');
     });
 
-    it('get --from-key returns every key at or after the key', async () => {
+    void it('get --from-key returns every key at or after the key', async () => {
       for (const k of ['~from/a', '~from/b', '~from/c']) await ctl.ok(['put', k, k.slice(-1)]);
       assert.equal(await ctl.ok(['get', '~from/b', '--from-key']), lines('~from/b', 'b', '~from/c', 'c'));
     });
 
-    it('get --limit truncates and reports more and the full count', async () => {
+    void it('get --limit truncates and reports more and the full count', async () => {
       for (const k of ['lim/a', 'lim/b', 'lim/c']) await ctl.ok(['put', k, 'v']);
       assert.equal(await ctl.ok(['get', 'lim/', '--prefix', '--limit=2']), lines('lim/a', 'v', 'lim/b', 'v'));
       const r = JSON.parse(await ctl.ok(['get', 'lim/', '--prefix', '--limit=1', '-w', 'json'])) as JsonRange;
@@ -55,7 +55,7 @@ for (const kind of serverKinds()) {
       assert.match(fields, /^"Count" : 3$/m);
     });
 
-    it('get --sort-by and --order sort by the requested target', async () => {
+    void it('get --sort-by and --order sort by the requested target', async () => {
       await ctl.ok(['put', 'sort/b', 'z']);
       await ctl.ok(['put', 'sort/a', 'y']);
       await ctl.ok(['put', 'sort/c', 'x']);
@@ -70,7 +70,7 @@ for (const kind of serverKinds()) {
       assert.deepEqual(await keys('--order=DESCEND'), ['sort/c', 'sort/b', 'sort/a']);
     });
 
-    it('get --rev reads the value at an earlier revision', async () => {
+    void it('get --rev reads the value at an earlier revision', async () => {
       await ctl.ok(['put', 'rev/a', 'first']);
       const first = await ctl.revision();
       await ctl.ok(['put', 'rev/a', 'second']);
@@ -79,7 +79,7 @@ for (const kind of serverKinds()) {
       assert.equal(await ctl.ok(['get', 'rev/a', `--rev=${first - 1}`]), '', 'before creation the key does not exist');
     });
 
-    it('get --keys-only prints keys with empty values', async () => {
+    void it('get --keys-only prints keys with empty values', async () => {
       await ctl.ok(['put', 'ko/a', 'secret']);
       await ctl.ok(['put', 'ko/b', 'secret']);
       assert.equal(await ctl.ok(['get', 'ko/', '--prefix', '--keys-only']), lines('ko/a', '', 'ko/b', ''));
@@ -88,7 +88,7 @@ for (const kind of serverKinds()) {
       assert.equal(r.count, 2);
     });
 
-    it('get -w json shows revisions, versions and base64 keys and values', async () => {
+    void it('get -w json shows revisions, versions and base64 keys and values', async () => {
       await ctl.ok(['put', 'json/a', 'v1']);
       const created = await ctl.revision();
       await ctl.ok(['put', 'json/a', 'v2']);
@@ -98,7 +98,7 @@ for (const kind of serverKinds()) {
       assert.equal(r.count, 1);
     });
 
-    it('del deletes one key, a prefix with --prev-kv, and prints 0 for nothing', async () => {
+    void it('del deletes one key, a prefix with --prev-kv, and prints 0 for nothing', async () => {
       for (const [k, v] of [['del/a', '1'], ['del/b', '2'], ['del/c', '3']]) await ctl.ok(['put', k, v]);
       assert.equal(await ctl.ok(['del', 'del/a']), lines('1'));
       const before = await ctl.revision();
@@ -109,7 +109,7 @@ for (const kind of serverKinds()) {
       assert.equal(await ctl.ok(['get', 'del/', '--prefix']), '');
     });
 
-    it('txn runs the success branch when compares hold, the failure branch otherwise', async () => {
+    void it('txn runs the success branch when compares hold, the failure branch otherwise', async () => {
       await ctl.ok(['put', 'txn/a', '1']);
       const success = await ctl.ok(['txn'], { input: 'value("txn/a") = "1"\n\nput txn/b 2\nget txn/a\ndel txn/c\n\nput txn/x 9\n\n' });
       assert.equal(success, lines('SUCCESS', '', 'OK', '', 'txn/a', '1', '', '0'));
@@ -118,7 +118,7 @@ for (const kind of serverKinds()) {
       assert.equal(await ctl.ok(['get', 'txn/', '--prefix']), lines('txn/a', '1', 'txn/b', '2', 'txn/x', '9'));
     });
 
-    it('txn compares on create revision (absent key) and reports in json', async () => {
+    void it('txn compares on create revision (absent key) and reports in json', async () => {
       const rev = await ctl.revision();
       const out = await ctl.ok(['txn', '-w', 'json'], { input: 'create("txn/new") = "0"\n\nput txn/new 1\n\n\n' });
       const r = JSON.parse(out) as { header: { revision: number }; succeeded?: boolean; responses: unknown[] };
@@ -130,7 +130,7 @@ for (const kind of serverKinds()) {
       assert.equal(await ctl.ok(['get', 'txn/new', '--print-value-only']), lines('1'));
     });
 
-    it('compaction removes history below the revision; later reads fail with compacted', async () => {
+    void it('compaction removes history below the revision; later reads fail with compacted', async () => {
       await ctl.ok(['put', 'cmp/a', 'old']);
       const old = await ctl.revision();
       await ctl.ok(['put', 'cmp/a', 'new']);

@@ -18,7 +18,7 @@ async function grant(ctl: BoundCtl, ttl: number): Promise<{ id: string; ttl: num
 }
 
 for (const kind of serverKinds()) {
-  describe(`etcdctl lease commands against ${kind}`, () => {
+  void describe(`etcdctl lease commands against ${kind}`, () => {
     let member: Member;
     let ctl: BoundCtl;
 
@@ -27,7 +27,7 @@ for (const kind of serverKinds()) {
       ctl = ctlFor(member);
     });
 
-    it('grant prints a 16-hex-digit id and the TTL; a TTL below the minimum is raised', async () => {
+    void it('grant prints a 16-hex-digit id and the TTL; a TTL below the minimum is raised', async () => {
       assert.equal((await grant(ctl, 60)).ttl, 60);
       assert.equal((await grant(ctl, 1)).ttl, 2, 'minimum TTL is ceil(1.5 x election timeout) = 2 s by default');
       const json = JSON.parse(await ctl.ok(['lease', 'grant', '30', '-w', 'json'])) as { ID: number; TTL: number };
@@ -35,7 +35,7 @@ for (const kind of serverKinds()) {
       assert.equal(json.TTL, 30);
     });
 
-    it('list shows granted leases', async () => {
+    void it('list shows granted leases', async () => {
       const a = await grant(ctl, 60);
       const b = await grant(ctl, 60);
       const out = await ctl.ok(['lease', 'list']);
@@ -45,7 +45,7 @@ for (const kind of serverKinds()) {
       assert.ok(ids.includes(a.id) && ids.includes(b.id), out);
     });
 
-    it('timetolive reports granted and remaining TTL and, with --keys, the attached keys', async () => {
+    void it('timetolive reports granted and remaining TTL and, with --keys, the attached keys', async () => {
       const l = await grant(ctl, 100);
       await ctl.ok(['put', 'ttl/a', '1', `--lease=${l.id}`]);
       await ctl.ok(['put', 'ttl/b', '2', `--lease=${l.id}`]);
@@ -58,12 +58,12 @@ for (const kind of serverKinds()) {
       assert.match(keys, new RegExp(`^lease ${l.id} granted with TTL\\(100s\\), remaining\\(\\d+s\\), attached keys\\(\\[ttl/a ttl/b\\]\\)\\n$`));
     });
 
-    it('keep-alive --once renews and prints the granted TTL', async () => {
+    void it('keep-alive --once renews and prints the granted TTL', async () => {
       const l = await grant(ctl, 50);
       assert.equal(await ctl.ok(['lease', 'keep-alive', '--once', l.id]), `lease ${l.id} keepalived with TTL(50)\n`);
     });
 
-    it('keep-alive streams renewals until interrupted', async () => {
+    void it('keep-alive streams renewals until interrupted', async () => {
       const l = await grant(ctl, 5);
       const ka = spawnEtcdctl(member.endpoint, ['lease', 'keep-alive', l.id]);
       await ka.waitFor(`lease ${l.id} keepalived with TTL(5)\n`);
@@ -71,7 +71,7 @@ for (const kind of serverKinds()) {
       assert.match(ka.stdout(), new RegExp(`^(lease ${l.id} keepalived with TTL\\(5\\)\\n)+`));
     });
 
-    it('revoke prints revoked and deletes the attached keys', async () => {
+    void it('revoke prints revoked and deletes the attached keys', async () => {
       const l = await grant(ctl, 60);
       await ctl.ok(['put', 'rv/a', '1', `--lease=${l.id}`]);
       await ctl.ok(['put', 'rv/b', '2', `--lease=${l.id}`]);
@@ -82,7 +82,7 @@ for (const kind of serverKinds()) {
       assert.equal(await ctl.ok(['lease', 'timetolive', l.id]), `lease ${l.id} already expired\n`);
     });
 
-    it('an expired lease deletes its keys', async () => {
+    void it('an expired lease deletes its keys', async () => {
       const l = await grant(ctl, 2);
       await ctl.ok(['put', 'exp/a', '1', `--lease=${l.id}`]);
       for (let i = 0; i < 150 && (await ctl.ok(['get', 'exp/a'])) !== ''; i++) await sleep(100);
@@ -90,7 +90,7 @@ for (const kind of serverKinds()) {
       assert.equal(await ctl.ok(['lease', 'timetolive', l.id]), `lease ${l.id} already expired\n`);
     });
 
-    it('unknown leases: timetolive says expired, keep-alive/revoke/put fail with lease not found', async () => {
+    void it('unknown leases: timetolive says expired, keep-alive/revoke/put fail with lease not found', async () => {
       assert.equal(await ctl.ok(['lease', 'timetolive', '1234abcd']), 'lease 000000001234abcd already expired\n');
       const ka = await ctl.fails(['lease', 'keep-alive', '--once', '1234abcd']);
       assert.match(ka.stderr, /^Error: etcdserver: requested lease not found$/m);

@@ -13,7 +13,7 @@ import { ctlFor, serverKinds, spawnEtcdctl, startMember, type BoundCtl, type Mem
 const lines = (...xs: string[]) => xs.map((x) => `${x}\n`).join('');
 
 for (const kind of serverKinds()) {
-  describe(`etcdctl watch against ${kind}`, () => {
+  void describe(`etcdctl watch against ${kind}`, () => {
     let member: Member;
     let ctl: BoundCtl;
 
@@ -31,7 +31,7 @@ for (const kind of serverKinds()) {
       ctl = ctlFor(member);
     });
 
-    it('watch --rev replays history and continues with live events', async () => {
+    void it('watch --rev replays history and continues with live events', async () => {
       await ctl.ok(['put', 'h/a', '1']);
       const from = await ctl.revision();
       await ctl.ok(['put', 'h/a', '2']);
@@ -43,7 +43,7 @@ for (const kind of serverKinds()) {
       assert.equal(out, expected);
     });
 
-    it('watch --prefix --prev-kv prints previous pairs for updates and deletes', async () => {
+    void it('watch --prefix --prev-kv prints previous pairs for updates and deletes', async () => {
       await ctl.ok(['put', 'p/a', '0']);
       const from = (await ctl.revision()) + 1;
       const expected = lines(
@@ -61,7 +61,7 @@ for (const kind of serverKinds()) {
       assert.equal(out, expected);
     });
 
-    it('watch <key> <range_end> sees only keys in [key, range_end)', async () => {
+    void it('watch <key> <range_end> sees only keys in [key, range_end)', async () => {
       const from = (await ctl.revision()) + 1;
       const expected = lines('PUT', 'r/a', '1', 'PUT', 'r/b', '2', 'PUT', 'r/b', '4');
       const out = await watchOutput(['r/a', 'r/c', `--rev=${from}`], expected, async () => {
@@ -70,7 +70,7 @@ for (const kind of serverKinds()) {
       assert.equal(out, expected);
     });
 
-    it('watch -w json shows event types, revisions and bare delete events', async () => {
+    void it('watch -w json shows event types, revisions and bare delete events', async () => {
       const from = (await ctl.revision()) + 1;
       const w = spawnEtcdctl(member.endpoint, ['watch', 'j/a', `--rev=${from}`, '-w', 'json']);
       await ctl.ok(['put', 'j/a', 'v']);
@@ -91,7 +91,7 @@ for (const kind of serverKinds()) {
       assert.equal(responses.at(-1)?.Header.revision, from + 1);
     });
 
-    it('watch without --rev sees new events only, in order, none skipped or repeated', async () => {
+    void it('watch without --rev sees new events only, in order, none skipped or repeated', async () => {
       const w = spawnEtcdctl(member.endpoint, ['watch', 'live/a']);
       await ctl.ok(['put', 'live/a', 'before']);
       let i = 0;
@@ -110,7 +110,7 @@ for (const kind of serverKinds()) {
       assert.deepEqual(numbers, Array.from({ length: numbers.length }, (_, n) => last - numbers.length + 1 + n));
     });
 
-    it('watch from a compacted revision is canceled by the server', async () => {
+    void it('watch from a compacted revision is canceled by the server', async () => {
       await ctl.ok(['put', 'c/a', '1']);
       const old = await ctl.revision();
       await ctl.ok(['put', 'c/a', '2']);
@@ -122,7 +122,7 @@ for (const kind of serverKinds()) {
       assert.equal(r.stderr, lines('watch was canceled (etcdserver: mvcc: required revision has been compacted)', 'Error: watch is canceled by the server'));
     });
 
-    it('watch -i: progress prints the current revision', async () => {
+    void it('watch -i: progress prints the current revision', async () => {
       const w = spawnEtcdctl(member.endpoint, ['watch', '-i'], { stdin: true });
       const from = (await ctl.revision()) + 1;
       w.write(`watch i/a --rev=${from}\n`);
