@@ -63,8 +63,17 @@ export async function history(state: StoreState, from: bigint, to: bigint, key: 
       events.push(event);
     }
   }
-  for (const [, group] of groups) {
-    for (const e of group) if (e !== undefined && inBounds(bounds, e.kv!.key)) events.push(e);
+  for (const [main, group] of groups) {
+    if (main > state.compactRevision) {
+      for (const e of group) if (e !== undefined && inBounds(bounds, e.kv!.key)) events.push(e);
+      continue;
+    }
+    // At the compact revision only what compaction kept remains, and its previous value is gone.
+    for (let sub = 0; sub < group.length; sub++) {
+      const e = group[sub];
+      if (e === undefined || !inBounds(bounds, e.kv!.key) || state.index.get(e.kv!.key)?.has({ main, sub }) !== true) continue;
+      events.push(e.prevKv === undefined ? e : { type: e.type, kv: e.kv, prevKv: undefined });
+    }
   }
 
   if (lookups.length > 0) {
