@@ -26,9 +26,18 @@ export interface KvService {
   compact(req: pb.CompactionRequest): Promise<Result<pb.CompactionResponse>>;
 }
 
+/** Transport flow control an edge can offer: resolves once its send buffer drained (or the stream ended). */
+export interface WatchFlow {
+  drained(): Promise<void>;
+}
+
 export interface WatchService {
-  /** `send` is called for every response, in order; the session never calls it after close(). */
-  openWatch(send: (resp: pb.WatchResponse) => void): WatchSession;
+  /**
+   * `send` is called for every response, in order; the session never calls it after close().
+   * With `flow`, `send` returning false means the transport is over its bound: the session
+   * holds later responses until `flow.drained()` resolves (nothing is dropped either way).
+   */
+  openWatch(send: (resp: pb.WatchResponse) => boolean | void, flow?: WatchFlow): WatchSession;
 }
 
 export interface LeaseService {

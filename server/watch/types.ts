@@ -53,14 +53,7 @@ export interface WatchHubDeps {
 export type WatchSend = (resp: WatchResponse) => boolean | void;
 
 /** Transport flow control offered by the edge (e.g. a gRPC stream's 'drain' event). */
-export interface WatchFlow {
-  /**
-   * Resolves once the transport buffer has drained, or the stream has ended. The hub calls it
-   * after `send` returned false and sends nothing more on the stream until it resolves;
-   * a rejection closes the session.
-   */
-  drained(): Promise<void>;
-}
+export type { WatchFlow } from '../api/services.js';
 
 export interface WatchStats {
   /** Open sessions. */

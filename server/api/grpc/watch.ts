@@ -25,7 +25,18 @@ export function watchHandlers(ctx: EdgeContext, watch: WatchService): UntypedSer
   const handler: handleBidiStreamingCall<Incoming<WatchRequest>, WatchResponse> = (call) => {
     const stream = new StreamCall<WatchResponse>(call, tally);
     if (lacksRequiredLeader(ctx, call.metadata)) return stream.fail(toStatus({ kind: 'NoLeader' }));
-    const session = watch.openWatch((resp) => stream.write(resp));
+    const drained = (): Promise<void> =>
+      new Promise((resolve) => {
+        if (!stream.open) return resolve();
+        const done = (): void => {
+          call.off('drain', done);
+          call.off('close', done);
+          resolve();
+        };
+        call.once('drain', done);
+        call.once('close', done);
+      });
+    const session = watch.openWatch((resp) => stream.write(resp), { drained });
     stream.onClose(() => session.close());
     call.on('data', (req: Incoming<WatchRequest>) => {
       stream.received();
