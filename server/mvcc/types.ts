@@ -87,7 +87,7 @@ export interface MvccStore {
    * ops (lease, alarm, … buckets) as ONE backend batch. Calls are serialised by the caller.
    */
   flush(consistentIndex: bigint, extra?: readonly import('../storage/backend.js').BackendOp[]): Promise<void>;
-  /** Events with revision in [fromRevision, toRevision], key order within a revision; prevKv filled. Error: Compacted. */
+  /** Events with revision in [fromRevision, toRevision], in change order (sub revision) within a revision; prevKv filled. Error: Compacted. */
   history(fromRevision: bigint, toRevision: bigint, key: Buffer, rangeEnd: Buffer): Promise<Result<Event[]>>;
   hash(): Promise<number>;
   /** Hash of all MVCC records with revision ≤ `revision` (0 → current). */
