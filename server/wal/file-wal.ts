@@ -94,7 +94,7 @@ export class FileWal implements Wal {
     if (problem !== undefined) return Promise.reject(new WalError({ kind: 'InvalidAppend', reason: problem }));
     let op: WalOp;
     try {
-      op = saveOp(entries, hardState);
+      op = saveOp([...entries], hardState === undefined ? undefined : { ...hardState });
     } catch (e) {
       return Promise.reject(new WalError({ kind: 'InvalidAppend', reason: e instanceof Error ? e.message : String(e) }, { cause: e }));
     }

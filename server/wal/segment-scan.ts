@@ -72,7 +72,7 @@ export function scanSegment(buf: Buffer, isLast: boolean): SegmentScan {
       if (head && w.records[0]?.type !== RecordType.Metadata) {
         return { kind: 'corrupt', offset, reason: 'segment head does not start with a metadata record' };
       }
-      records.push(...w.records);
+      for (const r of w.records) records.push(r);
       offset = w.end;
       crc = w.crc;
       continue;

@@ -35,11 +35,20 @@ export interface TailRepair {
 }
 
 export interface Wal {
-  /** Appends entries and (if given) the hard state; resolves once durable. */
+  /**
+   * Appends entries and (if given) the hard state; resolves once durable. The entries must be
+   * consecutive and may not leave a gap after the last index (rejects with WalError
+   * 'InvalidAppend'); a lower first index replaces the tail. Entry objects are encoded when the
+   * batch is written: do not mutate them until the promise settles.
+   */
   save(entries: readonly Entry[], hardState?: HardState): Promise<void>;
   /** Records a snapshot marker (entries up to it may be released later). */
   saveSnapshot(snapshot: SnapshotMetadata): Promise<void>;
-  /** Deletes whole segment files that only hold entries at or below `index`. */
+  /**
+   * Deletes whole segment files that only hold entries at or below `index`, oldest first, never the
+   * open segment. `index` is capped at the latest durable snapshot marker, so nothing the marker
+   * does not cover is ever deleted (without a marker nothing is).
+   */
   releaseTo(index: bigint): Promise<void>;
   close(): Promise<void>;
 }

@@ -101,3 +101,32 @@ void test('zeros appended after a complete log are not a repair', async (t) => {
   await wal.close();
   assert.equal(basename(dir), 'wal');
 });
+
+void test('a torn tail in the last of several segments', async (t) => {
+  const dir = await tempWalDir(t);
+  const { wal } = await open(dir, { segmentBytes: 1024 });
+  for (let i = 1; i <= 40; i++) await wal.save([entry(i)], hardState(1, 1, i));
+  await wal.close();
+  const files = await segmentFiles(dir);
+  assert.ok(files.length >= 3);
+  const last = join(dir, files[files.length - 1] ?? '');
+  const bytes = await readFile(last);
+  const end = endOfData(bytes);
+  await writeFile(last, bytes.subarray(0, end - 5));
+  const again = await open(dir, { segmentBytes: 1024 });
+  assert.deepEqual(indexes(again.contents.entries), range(1, 39));
+  assert.deepEqual(again.contents.hardState, hardState(1, 1, 39));
+  assert.equal(again.contents.tailRepair?.segment, files[files.length - 1]);
+  for (let i = 40; i <= 80; i++) await again.wal.save([entry(i, 2)], hardState(2, 1, i));
+  await again.wal.close();
+  const third = await open(dir);
+  assert.deepEqual(indexes(third.contents.entries), range(1, 80));
+  await third.wal.close();
+});
+
+/** Offset just past the last non-zero byte: the end of the data before the preallocated zeros. */
+function endOfData(bytes: Buffer): number {
+  let end = bytes.length;
+  while (end > 0 && bytes[end - 1] === 0) end--;
+  return end;
+}
