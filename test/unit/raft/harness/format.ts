@@ -57,6 +57,9 @@ export function formatMessage(m: Message): string {
     case MessageType.MsgReadIndexResp:
       s += ` index=${m.index} ctx=${m.context.toString('utf8')}`;
       break;
+    case MessageType.MsgTransferLeader:
+      s += ` transferee=${m.from}`;
+      break;
     case MessageType.MsgProp:
       s += ` entries=${formatEntries(m.entries)}`;
       break;
