@@ -111,10 +111,14 @@ export function serverKinds(): ServerKind[] {
     .filter((s): s is ServerKind => s === 'kvstore' || s === 'etcd');
 }
 
-/** The reference etcd's version, e.g. `3.4.23` (from `etcd --version`). */
+let cachedEtcdVersion: string | undefined;
+
+/** The reference etcd's version, e.g. `3.4.23` (from `etcd --version`, read once). */
 export function etcdVersion(): string {
+  if (cachedEtcdVersion !== undefined) return cachedEtcdVersion;
   const out = execFileSync(ETCD_BIN, ['--version'], { encoding: 'utf8' });
   const m = /etcd Version: (\S+)/.exec(out);
   if (m === null) throw new Error(`cannot read the version from: ${out}`);
-  return m[1];
+  cachedEtcdVersion = m[1];
+  return cachedEtcdVersion;
 }

@@ -7,6 +7,7 @@ export { initialClusterOf, nextLoopbackHost, reserveAddress, freePorts, type Mem
 export { ctlFor, type BoundCtl } from './ctl-for.js';
 export { etcdctl, spawnEtcdctl, CtlProcess, type CtlOptions, type CtlResult } from './etcdctl.js';
 export { errorLine, loggedGrpcError, mask, maskResult, type MaskedResult, type MaskOptions } from './mask.js';
+export { differentialSuite, diffSubject, transcript, type DiffCase, type DiffStep } from './differential.js';
 export { etcdVersion, serverKinds, startCluster, startEtcd, startKvstore, startMember, type ClusterOptions, type StartOptions } from './members.js';
 export { ETCD_BIN, ETCDCTL_BIN, KVSTORE_MAIN } from './paths.js';
 export { makeTempDir, stopAll } from './registry.js';
