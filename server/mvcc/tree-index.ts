@@ -40,9 +40,9 @@ export class TreeIndex {
     return ki;
   }
 
-  /** Records a put of `kv` at `rev`. */
-  put(kv: KeyValue, rev: Revision): void {
-    const ki = this.entry(kv.key);
+  /** Records a put of `kv` at `rev`; `known` is the key's entry if the caller already has it. */
+  put(kv: KeyValue, rev: Revision, known?: KeyIndex): void {
+    const ki = known ?? this.entry(kv.key);
     if (ki.live === undefined) this.liveCount++;
     ki.put(rev, kv);
   }

@@ -13,6 +13,7 @@
 import { Event_EventType, type Event, type KeyValue } from '../../proto/gen/etcd/kv.js';
 import { ok, type Result } from '../errors/domain-error.js';
 import { newBufferMap, type SortedMap } from '../storage/sorted-map.js';
+import type { KeyIndex } from './key-index.js';
 import { keyBounds, type KeyBounds } from './key-range.js';
 import { deletionKeyValue } from './kv-codec.js';
 import { fetchLimit, finishRange } from './range.js';
@@ -41,8 +42,12 @@ function overlayIn(overlay: Overlay, bounds: KeyBounds): [Buffer, KeyValue | nul
 
 export class StoreWriteTxn implements WriteTxn {
   readonly revision: bigint;
-  private overlay: Overlay | undefined;
   private readonly events: Event[] = [];
+  /** Index entry of each event's key when known (saves a second lookup in `end`). */
+  private readonly entries: (KeyIndex | undefined)[] = [];
+  /** The events folded into a key → record map, built only when a read needs it. */
+  private overlay: Overlay | undefined;
+  private folded = 0;
   private ended = false;
 
   /** Use MvccStore.beginWrite(). */
@@ -56,9 +61,21 @@ export class StoreWriteTxn implements WriteTxn {
     if (this.ended) throw new Error('mvcc: write transaction already ended');
   }
 
+  /** The overlay with every event so far, or undefined while there is none. */
+  private currentOverlay(): Overlay | undefined {
+    const events = this.events;
+    if (this.folded === events.length) return this.overlay;
+    const overlay = (this.overlay ??= newBufferMap<KeyValue | null>());
+    for (; this.folded < events.length; this.folded++) {
+      const e = events[this.folded];
+      overlay.set(e.kv!.key, e.type === Event_EventType.PUT ? e.kv! : null);
+    }
+    return overlay;
+  }
+
   /** Calls `fn` with every live record in `bounds` as this transaction sees it, in key order. */
   private forEachVisible(bounds: KeyBounds, fn: (kv: KeyValue) => void): void {
-    const overlay = this.overlay;
+    const overlay = this.currentOverlay();
     if (overlay === undefined) {
       this.state.index.forEachInRange(bounds, (ki) => {
         if (ki.live !== undefined) fn(ki.live);
@@ -105,13 +122,24 @@ export class StoreWriteTxn implements WriteTxn {
 
   get(key: Buffer): KeyValue | undefined {
     this.checkOpen();
-    const own = this.overlay?.get(key);
+    const own = this.currentOverlay()?.get(key);
     if (own !== undefined) return own ?? undefined;
     return this.state.index.live(key);
   }
 
   put(key: Buffer, value: Buffer, lease: bigint): { readonly kv: KeyValue; readonly prev: KeyValue | undefined } {
-    const prev = this.get(key);
+    this.checkOpen();
+    let prev: KeyValue | undefined;
+    let ki: KeyIndex | undefined;
+    const own = this.currentOverlay()?.get(key);
+    if (own !== undefined) {
+      prev = own ?? undefined;
+    } else {
+      const found = this.state.index.get(key);
+      prev = found?.live;
+      // Only a live key's entry is sure to stay in the index until `end` (compaction keeps it).
+      if (prev !== undefined) ki = found;
+    }
     const kv: KeyValue = {
       key,
       createRevision: prev === undefined ? this.revision : prev.createRevision,
@@ -120,8 +148,8 @@ export class StoreWriteTxn implements WriteTxn {
       value,
       lease,
     };
-    (this.overlay ??= newBufferMap<KeyValue | null>()).set(key, kv);
     this.events.push({ type: Event_EventType.PUT, kv, prevKv: prev });
+    this.entries.push(ki);
     return { kv, prev };
   }
 
@@ -131,11 +159,9 @@ export class StoreWriteTxn implements WriteTxn {
     this.forEachVisible(keyBounds(key, rangeEnd), (kv) => {
       deleted.push(kv);
     });
-    if (deleted.length === 0) return deleted;
-    const overlay = (this.overlay ??= newBufferMap<KeyValue | null>());
     for (const prev of deleted) {
-      overlay.set(prev.key, null);
       this.events.push({ type: Event_EventType.DELETE, kv: deletionKeyValue(prev.key, this.revision), prevKv: prev });
+      this.entries.push(undefined);
     }
     return deleted;
   }
@@ -151,7 +177,7 @@ export class StoreWriteTxn implements WriteTxn {
     for (let sub = 0; sub < events.length; sub++) {
       const e = events[sub];
       const kv = e.kv!;
-      if (e.type === Event_EventType.PUT) state.index.put(kv, { main, sub });
+      if (e.type === Event_EventType.PUT) state.index.put(kv, { main, sub }, this.entries[sub]);
       else state.index.tombstone(kv.key, { main, sub });
     }
     state.unflushed.add(main, events);

@@ -141,12 +141,15 @@ export class LevelBackend implements Backend {
   }
 
   write(ops: readonly BackendOp[], options?: { readonly sync?: boolean }): Promise<void> {
-    const batch = ops.map((op) =>
-      op.type === 'put'
-        ? { type: 'put' as const, key: prefixed(prefixOf(op.bucket), op.key), value: op.value }
-        : { type: 'del' as const, key: prefixed(prefixOf(op.bucket), op.key) },
-    );
-    return this.db.batch(batch, { sync: options?.sync === true });
+    if (ops.length === 0) return Promise.resolve();
+    // A chained batch costs a fraction of an array batch per op (no per-op option objects).
+    const batch = this.db.batch();
+    for (const op of ops) {
+      const key = prefixed(prefixOf(op.bucket), op.key);
+      if (op.type === 'put') batch.put(key, op.value);
+      else batch.del(key);
+    }
+    return batch.write({ sync: options?.sync === true });
   }
 
   snapshot(): Promise<ReadView> {

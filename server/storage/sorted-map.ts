@@ -1,5 +1,6 @@
 /**
- * An ordered map keyed by byte strings (unsigned byte order), on top of `sorted-btree`.
+ * An ordered map keyed by byte strings (unsigned byte order), on top of `sorted-btree`,
+ * and the byte comparison it uses.
  *
  * `sorted-btree` is a CommonJS module whose class is its `default` export; this file hides
  * that interop detail so the rest of the code can write `newBufferMap<V>()`.
@@ -13,7 +14,25 @@ const BTreeClass = btree.default;
 /** The B+ tree type of `sorted-btree`. */
 export type SortedMap<K, V> = InstanceType<typeof btree.default<K, V>>;
 
+/** Bytes compared in JS before handing over to Buffer.compare (a native call costs more for short keys). */
+const INLINE_BYTES = 16;
+
+/**
+ * Unsigned byte-wise order, like Buffer.compare; only the sign of the result is meaningful.
+ * Short keys (the common case) are compared in JS, longer common prefixes natively.
+ */
+export function compareBytes(a: Buffer, b: Buffer): number {
+  const n = a.length < b.length ? a.length : b.length;
+  const m = n < INLINE_BYTES ? n : INLINE_BYTES;
+  for (let i = 0; i < m; i++) {
+    const d = a[i] - b[i];
+    if (d !== 0) return d;
+  }
+  if (n > INLINE_BYTES) return Buffer.compare(a, b);
+  return a.length - b.length;
+}
+
 /** A new empty ordered map from Buffer keys (unsigned byte-wise order) to V. */
 export function newBufferMap<V>(): SortedMap<Buffer, V> {
-  return new BTreeClass<Buffer, V>(undefined, Buffer.compare);
+  return new BTreeClass<Buffer, V>(undefined, compareBytes);
 }
