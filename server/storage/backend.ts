@@ -10,6 +10,10 @@
  *   `sync: true` returns only after the batch is on stable storage;
  * - `iterate` sees a consistent view taken when it is called (later writes are invisible);
  * - `snapshot` pins a consistent view for a longer read (e.g. streaming a snapshot).
+ * - `write` does not keep the caller's buffers (callers may reuse them once it returned);
+ *   buffers handed out by `get`/`iterate` may be shared with the store: never mutate them;
+ * - every iterable returned by `iterate` must be consumed or broken out of (an abandoned one
+ *   may hold resources until `close`).
  */
 export const Bucket = {
   Key: 'key',
