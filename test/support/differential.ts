@@ -26,6 +26,8 @@ export interface RunStep {
   readonly capture?: Readonly<Record<string, RegExp>>;
   /** Extra masks for this step's output. */
   readonly mask?: MaskOptions['extra'];
+  /** Applied to masked stdout, for output whose order the server does not define. */
+  readonly normalize?: (stdout: string) => string;
 }
 /** Start a long-running etcdctl (watch, lock, elect) under a handle name. */
 export interface SpawnStep {
@@ -91,7 +93,8 @@ export async function transcript(member: Member, c: DiffCase): Promise<string> {
       }
       const code = r.timedOut ? 'timed out' : (r.code ?? r.signal);
       const inputNote = step.input === undefined ? '' : ` <<< ${step.input.length > 60 ? `${step.input.length} chars` : JSON.stringify(step.input)}`;
-      out.push(block(`etcdctl ${step.run.join(' ')}${inputNote}`, code, m(r.stdout, step.mask), m(r.stderr, step.mask)));
+      const stdout = (step.normalize ?? ((x: string) => x))(m(r.stdout, step.mask));
+      out.push(block(`etcdctl ${step.run.join(' ')}${inputNote}`, code, stdout, m(r.stderr, step.mask)));
     } else if ('spawn' in step) {
       handles.set(step.spawn, spawnEtcdctl(member.endpoint, step.args.map((a) => substitute(a, vars))));
       out.push(`$ [${step.spawn}] etcdctl ${step.args.join(' ')} &\n`);
