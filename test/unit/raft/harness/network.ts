@@ -28,6 +28,9 @@ export interface NodeOptions {
   readonly maxInflight?: number;
   readonly maxSizePerMsg?: number;
   readonly rng?: () => number;
+  /** Log and hard state the node starts with (as if persisted before a restart). */
+  readonly entries?: readonly Entry[];
+  readonly hardState?: { term: bigint; vote: bigint; commit: bigint };
 }
 
 /** One applied entry as the application saw it. */
@@ -94,6 +97,10 @@ export class Network {
   readonly #blocked = new Set<string>();
   /** Golden-transcript output; undefined when not tracing. */
   trace: string[] | undefined;
+  /** Called for every entry a node applies (invariant checkers hook in here). */
+  onApply: ((node: TestNode, entry: Applied) => void) | undefined;
+  /** Called after a node's Ready was handled and advanced. */
+  onReady: ((node: TestNode, rd: Ready) => void) | undefined;
   readonly defaults: NodeOptions;
 
   constructor(defaults: NodeOptions = {}, trace?: string[]) {
@@ -117,7 +124,15 @@ export class Network {
       rng: o.rng ?? (() => 0),
       storage: new MemoryRaftStorage(),
     };
-    const n = new TestNode(config, config.storage as MemoryRaftStorage);
+    const storage = config.storage as MemoryRaftStorage;
+    if (o.entries !== undefined) storage.append(o.entries);
+    if (o.hardState !== undefined) storage.setHardState(o.hardState);
+    const n = new TestNode(config, storage);
+    if (o.hardState !== undefined && o.entries !== undefined) {
+      // The preloaded committed prefix counts as applied by the application.
+      for (const e of o.entries) if (e.index <= o.hardState.commit) n.applied.push({ index: e.index, term: e.term, kind: 'normal', data: e.data.toString('utf8') });
+      n.node = createRaftNode({ ...config, applied: o.hardState.commit });
+    }
     this.nodes.set(id, n);
     return n;
   }
@@ -178,6 +193,7 @@ export class Network {
       this.queue.push(m);
     }
     n.node.advance(rd);
+    this.onReady?.(n, rd);
     return true;
   }
 
@@ -187,11 +203,18 @@ export class Network {
       if (cc === undefined) throw new Error(`undecodable conf change at ${e.index}`);
       const cs = n.node.applyConfChange(cc);
       n.confHistory.push({ index: e.index, cs });
-      n.applied.push({ index: e.index, term: e.term, kind: 'conf', data: `${cc.type} ${cc.nodeId}` });
+      this.#record(n, { index: e.index, term: e.term, kind: 'conf', data: `${cc.type} ${cc.nodeId}` });
       this.#log(`${n.id}: conf voters=[${cs.voters.join(' ')}] learners=[${cs.learners.join(' ')}]`);
     } else {
-      n.applied.push({ index: e.index, term: e.term, kind: 'normal', data: e.data.toString('utf8') });
+      this.#record(n, { index: e.index, term: e.term, kind: 'normal', data: e.data.toString('utf8') });
     }
+  }
+
+  #record(n: TestNode, a: Applied): void {
+    const last = n.appliedIndex();
+    if (a.index !== last + 1n) throw new Error(`node ${n.id} applies ${a.index} after ${last}`);
+    n.applied.push(a);
+    this.onApply?.(n, a);
   }
 
   /** Delivers one message (or drops it when its link is cut or the recipient is gone). */
@@ -217,13 +240,18 @@ export class Network {
     return batch.length;
   }
 
-  /** Handles Readies and delivers messages until nothing moves. */
-  stabilize(maxRounds = 1000): void {
+  /** Handles Readies and delivers messages until nothing moves; messages matching `drop` are lost. */
+  stabilize(maxRounds = 1000, drop?: (m: Message) => boolean): void {
     for (let round = 0; round < maxRounds; round++) {
       let moved = false;
       for (const id of this.ids()) while (this.handleReady(id)) moved = true;
       if (this.queue.length > 0) {
-        this.deliverAll();
+        const batch = this.queue;
+        this.queue = [];
+        for (const m of batch) {
+          if (drop?.(m) === true) this.#log(`dropped: ${formatMessage(m)}`);
+          else this.deliver(m);
+        }
         moved = true;
       }
       if (!moved) return;

@@ -1,0 +1,160 @@
+/**
+ * Property: under any schedule of ticks, message loss, duplication and reordering, partitions,
+ * crash-restarts and log compactions, the Figure 3 invariants hold after every step (at most one
+ * leader per term, leader append-only, log matching, leader completeness, committed entries never
+ * change, applied logs are prefixes of one another); and once the network heals, the cluster
+ * elects a leader and commits a new entry everywhere.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import fc from 'fast-check';
+
+import { MessageType } from '../../../server/raft/index.js';
+import { InvariantChecker } from './harness/invariants.js';
+import { Network } from './harness/network.js';
+
+type Action =
+  | { kind: 'tick'; node: number }
+  | { kind: 'tickAll' }
+  | { kind: 'ready'; node: number }
+  | { kind: 'deliver'; pos: number; dup: boolean }
+  | { kind: 'drop'; pos: number }
+  | { kind: 'propose'; node: number }
+  | { kind: 'partition'; mask: number }
+  | { kind: 'heal' }
+  | { kind: 'restart'; node: number }
+  | { kind: 'compact'; node: number }
+  | { kind: 'flush' };
+
+const node = fc.integer({ min: 1, max: 5 });
+const action: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 6, arbitrary: node.map((n) => ({ kind: 'tick' as const, node: n })) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'tickAll' as const }) },
+  { weight: 6, arbitrary: node.map((n) => ({ kind: 'ready' as const, node: n })) },
+  { weight: 20, arbitrary: fc.record({ kind: fc.constant('deliver' as const), pos: fc.nat(), dup: fc.integer({ min: 0, max: 4 }).map((d) => d === 0) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('drop' as const), pos: fc.nat() }) },
+  { weight: 4, arbitrary: node.map((n) => ({ kind: 'propose' as const, node: n })) },
+  { weight: 2, arbitrary: fc.integer({ min: 1, max: 30 }).map((m) => ({ kind: 'partition' as const, mask: m })) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'heal' as const }) },
+  { weight: 1, arbitrary: node.map((n) => ({ kind: 'restart' as const, node: n })) },
+  { weight: 1, arbitrary: node.map((n) => ({ kind: 'compact' as const, node: n })) },
+  { weight: 3, arbitrary: fc.constant({ kind: 'flush' as const }) },
+);
+
+/** A small seeded PRNG (mulberry32) so each node's election timeouts are reproducible. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function run(size: number, preVote: boolean, checkQuorum: boolean, seed: number, actions: readonly Action[]): void {
+  // Short timeouts (in ticks) so that a few hundred steps see many elections.
+  const net = new Network({ preVote, checkQuorum, maxInflight: 4, maxSizePerMsg: 64, electionTicks: 4, heartbeatTicks: 1 });
+  const voters = Array.from({ length: size }, (_, i) => BigInt(i + 1));
+  for (const id of voters) net.add(id, { voters, rng: seeded(seed + Number(id)) });
+  const checker = new InvariantChecker(net);
+  net.get(1n).node.campaign();
+  net.stabilize();
+  const pick = (n: number): bigint => BigInt(((n - 1) % size) + 1);
+  let proposals = 0;
+  for (const a of actions) {
+    switch (a.kind) {
+      case 'tick':
+        net.tick(pick(a.node));
+        break;
+      case 'tickAll':
+        for (const id of voters) net.tick(id);
+        break;
+      case 'ready':
+        net.handleReady(pick(a.node));
+        break;
+      case 'deliver': {
+        if (net.queue.length === 0) break;
+        const at = a.pos % net.queue.length;
+        const m = net.queue[at]!;
+        if (!a.dup) net.queue.splice(at, 1);
+        net.deliver(m);
+        break;
+      }
+      case 'drop': {
+        if (net.queue.length === 0) break;
+        const [m] = net.queue.splice(a.pos % net.queue.length, 1);
+        if (m!.type === MessageType.MsgSnap) net.get(m!.from).node.reportSnapshot(m!.to, false);
+        break;
+      }
+      case 'propose':
+        net.get(pick(a.node)).node.propose(Buffer.from(`p${proposals++}`));
+        break;
+      case 'partition': {
+        const side = voters.filter((id) => (a.mask >> Number(id - 1n)) & 1);
+        net.partition([side, voters.filter((id) => !side.includes(id))]);
+        break;
+      }
+      case 'heal':
+        net.heal();
+        break;
+      case 'restart':
+        net.restart(pick(a.node));
+        break;
+      case 'flush':
+        for (const id of voters) net.handleReady(id);
+        net.deliverAll();
+        break;
+      case 'compact': {
+        const t = net.get(pick(a.node));
+        const at = t.appliedIndex();
+        if (at < t.storage.firstIndex()) break;
+        const snap = t.storage.createSnapshot(at, t.confStateAt(at), t.snapshotData());
+        if (snap.ok) t.storage.compact(at);
+        break;
+      }
+    }
+    checker.check();
+  }
+  if (process.env['RAFT_PROPERTY_STATS'] === '1') {
+    const s = voters.map((id) => net.get(id).node.status());
+    console.log(`size=${size} pv=${preVote} cq=${checkQuorum} actions=${actions.length} maxTerm=${s.reduce((m, x) => (x.term > m ? x.term : m), 0n)} maxCommit=${s.reduce((m, x) => (x.commit > m ? x.commit : m), 0n)} firstIndex=${voters.map((id) => net.get(id).storage.firstIndex()).join(',')}`);
+  }
+  // Liveness once healed: a leader emerges and a new entry reaches every node.
+  net.heal();
+  let done = false;
+  for (let round = 0; round < 400 && !done; round++) {
+    net.stabilize(1000);
+    checker.check();
+    const leaders = net.leaders().sort((x, y) => (x.term > y.term ? -1 : 1));
+    const top = leaders[0];
+    if (top !== undefined && net.get(top.id).node.status().lead === top.id) {
+      if (!net.get(top.id).applied.some((e) => e.data === 'final')) net.get(top.id).node.propose(Buffer.from('final'));
+      net.stabilize(1000);
+      done = voters.every((id) => net.get(id).applied.some((e) => e.data === 'final'));
+    }
+    for (const id of voters) net.tick(id);
+  }
+  assert.ok(done, 'the healed cluster commits a new entry on every node');
+  const lists = voters.map((id) => net.get(id).applied.map((e) => `${e.index}:${e.term}:${e.data}`));
+  for (const l of lists) for (const m of lists) {
+    const n = Math.min(l.length, m.length);
+    assert.deepEqual(l.slice(0, n), m.slice(0, n), 'applied logs are prefixes of one another');
+  }
+}
+
+void test('Raft safety holds under loss, duplication, reordering, partitions, restarts and compaction', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom(3, 5),
+      fc.boolean(),
+      fc.boolean(),
+      fc.integer({ min: 0, max: 1 << 30 }),
+      fc.array(action, { minLength: 200, maxLength: 800, size: 'max' }),
+      (size, preVote, checkQuorum, seed, actions) => run(size, preVote, checkQuorum, seed, actions),
+    ),
+    { numRuns: 500 },
+  );
+});
