@@ -140,6 +140,24 @@ export class KeyIndex {
     return this.generations.length === 1 && this.generations[0].length === 0;
   }
 
+  /**
+   * Calls `fn` for each revision with main in [from, to], oldest first, telling whether it is
+   * a tombstone and which revision precedes it in its generation.
+   */
+  forEachBetween(from: bigint, to: bigint, fn: (rev: Revision, tombstone: boolean, prev: Revision | undefined) => void): void {
+    const gens = this.generations;
+    for (let gi = 0; gi < gens.length; gi++) {
+      const g = gens[gi];
+      if (g.length === 0 || g[g.length - 1].main < from) continue;
+      const closed = gi < gens.length - 1;
+      for (let i = lastAtOrBelow(g, from - 1n) + 1; i < g.length; i++) {
+        const rev = g[i];
+        if (rev.main > to) return;
+        fn(rev, closed && i === g.length - 1, i > 0 ? g[i - 1] : undefined);
+      }
+    }
+  }
+
   /** Calls `fn` for each revision with main ≤ `main`, oldest first. */
   forEachAtOrBelow(main: bigint, fn: (rev: Revision) => void): void {
     for (const g of this.generations) {

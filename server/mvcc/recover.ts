@@ -12,10 +12,10 @@ import { Bucket } from '../storage/backend.js';
 import { decodeKeyValue, peekKey } from './kv-codec.js';
 import { readMeta, type MvccMeta } from './meta.js';
 import { isRevisionKey, isTombstoneKey, mainOfKey, subOfKey } from './revision.js';
-import { newStoreState, type StoreState } from './state.js';
+import { newStoreState, type StoreOptions, type StoreState } from './state.js';
 
-export async function recoverState(backend: Backend): Promise<{ readonly state: StoreState; readonly meta: MvccMeta }> {
-  const state = newStoreState(backend);
+export async function recoverState(backend: Backend, options?: StoreOptions): Promise<{ readonly state: StoreState; readonly meta: MvccMeta }> {
+  const state = newStoreState(backend, options);
   const meta = await readMeta(backend);
   let newest = 0n;
   for await (const [key, value] of backend.iterate(Bucket.Key)) {

@@ -23,9 +23,17 @@ export interface StoreState {
   compactionTail: Promise<void>;
   /** A write transaction is open. */
   writing: boolean;
+  /** history() over at most this many keys reads through the index, wider ranges scan (0: always scan). */
+  readonly historyIndexMaxKeys: number;
 }
 
-export function newStoreState(backend: Backend): StoreState {
+/** Tuning knobs of a store. */
+export interface StoreOptions {
+  /** See StoreState.historyIndexMaxKeys (default 32). */
+  readonly historyIndexMaxKeys?: number;
+}
+
+export function newStoreState(backend: Backend, options: StoreOptions = {}): StoreState {
   return {
     backend,
     index: new TreeIndex(),
@@ -37,5 +45,6 @@ export function newStoreState(backend: Backend): StoreState {
     persistedScheduledCompact: 0n,
     compactionTail: Promise.resolve(),
     writing: false,
+    historyIndexMaxKeys: options.historyIndexMaxKeys ?? 32,
   };
 }

@@ -19,9 +19,11 @@ import { hash, hashKV } from './hash.js';
 import { history } from './history.js';
 import { storeRange } from './read.js';
 import { recoverState } from './recover.js';
-import type { StoreState } from './state.js';
+import type { StoreOptions, StoreState } from './state.js';
 import type { HashKVResult, MvccStore, RangeParams, RangeResult, WriteTxn } from './types.js';
 import { StoreWriteTxn } from './write-txn.js';
+
+export type { StoreOptions } from './state.js';
 
 export class MvccStoreImpl implements MvccStore {
   /** Use openMvccStore(). */
@@ -89,8 +91,8 @@ export class MvccStoreImpl implements MvccStore {
  * the index, revisions and consistent index; finishes a compaction a crash interrupted
  * before resolving.
  */
-export async function openMvccStore(backend: Backend): Promise<MvccStoreImpl> {
-  const { state, meta } = await recoverState(backend);
+export async function openMvccStore(backend: Backend, options?: StoreOptions): Promise<MvccStoreImpl> {
+  const { state, meta } = await recoverState(backend, options);
   if (meta.scheduledCompactRev > meta.finishedCompactRev) await startCompaction(state, meta.scheduledCompactRev);
   else if (meta.finishedCompactRev > 0n) state.index.compact(meta.finishedCompactRev);
   return new MvccStoreImpl(state);

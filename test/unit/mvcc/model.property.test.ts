@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Backend } from '../../../server/storage/backend.js';
 import { createMemoryBackend, type MemoryBackend } from '../../../server/storage/memory-backend.js';
-import { openMvccStore, type MvccStoreImpl } from '../../../server/mvcc/store.js';
+import { openMvccStore, type MvccStoreImpl, type StoreOptions } from '../../../server/mvcc/store.js';
 import type { RangeParams } from '../../../server/mvcc/types.js';
 import { levelFixture } from './helpers.js';
 import { Model, type ModelOp } from './model.js';
@@ -70,9 +70,9 @@ interface Disk {
   reopen(): Promise<Backend>;
 }
 
-async function runSteps(steps: readonly Step[], disk: Disk): Promise<void> {
+async function runSteps(steps: readonly Step[], disk: Disk, options: StoreOptions): Promise<void> {
   const model = new Model();
-  let store: MvccStoreImpl = await openMvccStore(disk.first);
+  let store: MvccStoreImpl = await openMvccStore(disk.first, options);
   let index = 0n;
   let pending: Promise<void>[] = [];
   for (const st of steps) {
@@ -113,7 +113,7 @@ async function runSteps(steps: readonly Step[], disk: Disk): Promise<void> {
         await Promise.all(pending);
         pending = [];
         await store.settle();
-        store = await openMvccStore(await disk.reopen());
+        store = await openMvccStore(await disk.reopen(), options);
         assert.equal(store.currentRevision, model.current);
         assert.equal(store.compactRevision, model.compactRevision);
         assert.equal(store.consistentIndex, index);
@@ -137,18 +137,21 @@ async function runSteps(steps: readonly Step[], disk: Disk): Promise<void> {
 }
 
 void describe('MVCC store against a naive model', () => {
-  void it('memory backend', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 5, maxLength: 60, size: 'max' }), async (steps) => {
-        const backend: MemoryBackend = createMemoryBackend();
-        let latest = backend;
-        await runSteps(steps, { first: backend, reopen: () => Promise.resolve((latest = latest.copy())) });
-      }),
-      { numRuns: 300 },
-    );
-  });
+  // history() through the key index (few keys: always here) and by scanning the revision window.
+  for (const [name, options] of [['index history', {}], ['scan history', { historyIndexMaxKeys: 0 }]] as const) {
+    void it(`memory backend, ${name}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 5, maxLength: 60, size: 'max' }), async (steps) => {
+          const backend: MemoryBackend = createMemoryBackend();
+          let latest = backend;
+          await runSteps(steps, { first: backend, reopen: () => Promise.resolve((latest = latest.copy())) }, options);
+        }),
+        { numRuns: 200 },
+      );
+    });
+  }
 
-  void it('level backend', async () => {
+  void it('level backend, both history paths', async () => {
     const fx = await levelFixture();
     try {
       await fc.assert(
@@ -160,7 +163,7 @@ void describe('MVCC store against a naive model', () => {
             for await (const [k] of fresh.iterate(bucket)) ops.push({ type: 'del' as const, bucket, key: k });
           }
           await fresh.write(ops);
-          await runSteps(steps, { first: fresh, reopen: () => fx.reopen() });
+          await runSteps(steps, { first: fresh, reopen: () => fx.reopen() }, { historyIndexMaxKeys: 3 });
         }),
         { numRuns: 25 },
       );
