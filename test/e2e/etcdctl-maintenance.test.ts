@@ -1,6 +1,7 @@
 /**
  * etcdctl 3.4 maintenance and cluster commands against a spawned member: snapshot save,
- * endpoint health (the exact line), endpoint status, member list, alarm list, defrag.
+ * endpoint health (the exact line), endpoint status, member list, alarm list, defrag, and a
+ * restart on the same data dir.
  * Runs against every server in E2E_SERVERS (default kvstore,etcd).
  */
 import assert from 'node:assert/strict';
@@ -69,6 +70,16 @@ for (const kind of serverKinds()) {
     void it('defrag prints the finished line; the member keeps its data', async () => {
       assert.equal(await ctl.ok(['defrag']), `Finished defragmenting etcd member[${member.endpoint}]\n`);
       assert.equal(await ctl.ok(['get', 'some', '--print-value-only']), 'data\n');
+    });
+
+    void it('after a restart on the same data dir the member serves the same data and revision', async () => {
+      await ctl.ok(['put', 'restart/a', 'kept']);
+      const rev = await ctl.revision();
+      await member.restart();
+      assert.equal(await ctl.ok(['get', 'restart/a', '--print-value-only']), 'kept\n');
+      assert.equal(await ctl.revision(), rev);
+      assert.equal(await ctl.ok(['put', 'restart/a', 'next']), 'OK\n');
+      assert.equal(await ctl.revision(), rev + 1);
     });
 
     void it('snapshot save writes a checksummed image and prints its path', async () => {

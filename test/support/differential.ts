@@ -139,7 +139,10 @@ export function differentialSuite(title: string, cases: readonly DiffCase[]): vo
         try {
           const [expected, actual] = await Promise.all([transcript(ref, c), transcript(sub, c)]);
           if (process.env.DIFF_SHOW === '1') process.stderr.write(`# ${c.name} (reference)\n${expected}\n`);
-          assert.equal(actual, expected);
+          if (actual !== expected) {
+            const tail = sub.logs().split('\n').slice(-30).join('\n');
+            assert.equal(actual, expected, `${subject} transcript differs from etcd's; ${subject} log tail:\n${tail}`);
+          }
         } finally {
           await Promise.all([ref.kill9(), sub.kill9()]);
         }
