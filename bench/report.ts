@@ -119,12 +119,13 @@ export function renderMarkdown(run: BenchRun): string {
   out.push(table(header, body), '');
 
   out.push(
-    `CPU over the measurement window, in cores (machine: ${info.cores}). When server + generator + other ` +
-      `is close to ${info.cores}, the row measured the shared machine, not the server alone:`,
+    `CPU over the measurement window, in cores (machine: ${info.cores}), and server CPU per request. ` +
+      `When server + generator + other is close to ${info.cores}, the row measured the shared machine, ` +
+      `not the server alone; CPU per request is then the steadier comparison:`,
     '',
   );
   const cpuHeader = ['load'];
-  for (const s of servers) cpuHeader.push(`${s} server`, `generator vs ${s}`, 'other procs');
+  for (const s of servers) cpuHeader.push(`${s} server`, `${s} µs CPU/op`, `generator vs ${s}`, 'other procs');
   const cpuBody = info.rows.map((row) => {
     const cells = [row.title];
     for (const s of servers) {
@@ -132,6 +133,7 @@ export function renderMarkdown(run: BenchRun): string {
       const gen = med(ms, (m) => m.generatorCores);
       cells.push(
         fmtCores(med(ms, (m) => m.serverCores)),
+        fmtOps(med(ms, (m) => (m.serverCores * 1e6) / m.throughput)),
         `${fmtCores(gen)} (${Math.round((gen / info.cores) * 100)} % of machine)`,
         fmtCores(med(ms, (m) => m.otherCores)),
       );
