@@ -78,6 +78,28 @@ export interface SnapshotMetadata {
   confState: ConfState | undefined;
 }
 
+/** A consensus message between members, as the peer transport carries it (one frame each). */
+export interface RaftMessage {
+  /** Message kind, a name of the core's MessageType table (e.g. "MsgApp"). */
+  type: string;
+  to: bigint;
+  from: bigint;
+  term: bigint;
+  logTerm: bigint;
+  index: bigint;
+  entries: Entry[];
+  commit: bigint;
+  snapshot: RaftSnapshot | undefined;
+  reject: boolean;
+  rejectHint: bigint;
+  context: Buffer;
+}
+
+export interface RaftSnapshot {
+  metadata: SnapshotMetadata | undefined;
+  data: Buffer;
+}
+
 function createBaseEntry(): Entry {
   return { term: 0n, index: 0n, type: 0, data: Buffer.alloc(0) };
 }
@@ -492,6 +514,344 @@ export const SnapshotMetadata: MessageFns<SnapshotMetadata> = {
     }
     if (message.confState !== undefined) {
       obj.confState = ConfState.toJSON(message.confState);
+    }
+    return obj;
+  },
+};
+
+function createBaseRaftMessage(): RaftMessage {
+  return {
+    type: "",
+    to: 0n,
+    from: 0n,
+    term: 0n,
+    logTerm: 0n,
+    index: 0n,
+    entries: [],
+    commit: 0n,
+    snapshot: undefined,
+    reject: false,
+    rejectHint: 0n,
+    context: Buffer.alloc(0),
+  };
+}
+
+export const RaftMessage: MessageFns<RaftMessage> = {
+  encode(message: RaftMessage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.to !== 0n) {
+      if (BigInt.asUintN(64, message.to) !== message.to) {
+        throw new globalThis.Error("value provided for field message.to of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.to);
+    }
+    if (message.from !== 0n) {
+      if (BigInt.asUintN(64, message.from) !== message.from) {
+        throw new globalThis.Error("value provided for field message.from of type uint64 too large");
+      }
+      writer.uint32(24).uint64(message.from);
+    }
+    if (message.term !== 0n) {
+      if (BigInt.asUintN(64, message.term) !== message.term) {
+        throw new globalThis.Error("value provided for field message.term of type uint64 too large");
+      }
+      writer.uint32(32).uint64(message.term);
+    }
+    if (message.logTerm !== 0n) {
+      if (BigInt.asUintN(64, message.logTerm) !== message.logTerm) {
+        throw new globalThis.Error("value provided for field message.logTerm of type uint64 too large");
+      }
+      writer.uint32(40).uint64(message.logTerm);
+    }
+    if (message.index !== 0n) {
+      if (BigInt.asUintN(64, message.index) !== message.index) {
+        throw new globalThis.Error("value provided for field message.index of type uint64 too large");
+      }
+      writer.uint32(48).uint64(message.index);
+    }
+    for (const v of message.entries) {
+      Entry.encode(v!, writer.uint32(58).fork()).join();
+    }
+    if (message.commit !== 0n) {
+      if (BigInt.asUintN(64, message.commit) !== message.commit) {
+        throw new globalThis.Error("value provided for field message.commit of type uint64 too large");
+      }
+      writer.uint32(64).uint64(message.commit);
+    }
+    if (message.snapshot !== undefined) {
+      RaftSnapshot.encode(message.snapshot, writer.uint32(74).fork()).join();
+    }
+    if (message.reject !== false) {
+      writer.uint32(80).bool(message.reject);
+    }
+    if (message.rejectHint !== 0n) {
+      if (BigInt.asUintN(64, message.rejectHint) !== message.rejectHint) {
+        throw new globalThis.Error("value provided for field message.rejectHint of type uint64 too large");
+      }
+      writer.uint32(88).uint64(message.rejectHint);
+    }
+    if (message.context.length !== 0) {
+      writer.uint32(98).bytes(message.context);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RaftMessage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRaftMessage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.to = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.from = reader.uint64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.term = reader.uint64() as bigint;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.logTerm = reader.uint64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.index = reader.uint64() as bigint;
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.entries.push(Entry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.commit = reader.uint64() as bigint;
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.snapshot = RaftSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.reject = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.rejectHint = reader.uint64() as bigint;
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.context = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RaftMessage {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      to: isSet(object.to) ? BigInt(object.to) : 0n,
+      from: isSet(object.from) ? BigInt(object.from) : 0n,
+      term: isSet(object.term) ? BigInt(object.term) : 0n,
+      logTerm: isSet(object.logTerm) ? BigInt(object.logTerm) : isSet(object.log_term) ? BigInt(object.log_term) : 0n,
+      index: isSet(object.index) ? BigInt(object.index) : 0n,
+      entries: globalThis.Array.isArray(object?.entries) ? object.entries.map((e: any) => Entry.fromJSON(e)) : [],
+      commit: isSet(object.commit) ? BigInt(object.commit) : 0n,
+      snapshot: isSet(object.snapshot) ? RaftSnapshot.fromJSON(object.snapshot) : undefined,
+      reject: isSet(object.reject) ? globalThis.Boolean(object.reject) : false,
+      rejectHint: isSet(object.rejectHint)
+        ? BigInt(object.rejectHint)
+        : isSet(object.reject_hint)
+        ? BigInt(object.reject_hint)
+        : 0n,
+      context: isSet(object.context) ? Buffer.from(bytesFromBase64(object.context)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: RaftMessage): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.to !== 0n) {
+      obj.to = message.to.toString();
+    }
+    if (message.from !== 0n) {
+      obj.from = message.from.toString();
+    }
+    if (message.term !== 0n) {
+      obj.term = message.term.toString();
+    }
+    if (message.logTerm !== 0n) {
+      obj.logTerm = message.logTerm.toString();
+    }
+    if (message.index !== 0n) {
+      obj.index = message.index.toString();
+    }
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => Entry.toJSON(e));
+    }
+    if (message.commit !== 0n) {
+      obj.commit = message.commit.toString();
+    }
+    if (message.snapshot !== undefined) {
+      obj.snapshot = RaftSnapshot.toJSON(message.snapshot);
+    }
+    if (message.reject !== false) {
+      obj.reject = message.reject;
+    }
+    if (message.rejectHint !== 0n) {
+      obj.rejectHint = message.rejectHint.toString();
+    }
+    if (message.context.length !== 0) {
+      obj.context = base64FromBytes(message.context);
+    }
+    return obj;
+  },
+};
+
+function createBaseRaftSnapshot(): RaftSnapshot {
+  return { metadata: undefined, data: Buffer.alloc(0) };
+}
+
+export const RaftSnapshot: MessageFns<RaftSnapshot> = {
+  encode(message: RaftSnapshot, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.metadata !== undefined) {
+      SnapshotMetadata.encode(message.metadata, writer.uint32(10).fork()).join();
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(18).bytes(message.data);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RaftSnapshot {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRaftSnapshot();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.metadata = SnapshotMetadata.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RaftSnapshot {
+    return {
+      metadata: isSet(object.metadata) ? SnapshotMetadata.fromJSON(object.metadata) : undefined,
+      data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: RaftSnapshot): unknown {
+    const obj: any = {};
+    if (message.metadata !== undefined) {
+      obj.metadata = SnapshotMetadata.toJSON(message.metadata);
+    }
+    if (message.data.length !== 0) {
+      obj.data = base64FromBytes(message.data);
     }
     return obj;
   },
