@@ -12,7 +12,7 @@
  */
 import { Event_EventType, type Event, type KeyValue } from '../../proto/gen/etcd/kv.js';
 import { ok, type Result } from '../errors/domain-error.js';
-import { newBufferMap, type SortedMap } from '../storage/sorted-map.js';
+import { compareBytes, newBufferMap, type SortedMap } from '../storage/sorted-map.js';
 import type { KeyIndex } from './key-index.js';
 import { keyBounds, type KeyBounds } from './key-range.js';
 import { deletionKeyValue } from './kv-codec.js';
@@ -85,7 +85,7 @@ export class StoreWriteTxn implements WriteTxn {
     const own = overlayIn(overlay, bounds);
     let i = 0;
     this.state.index.forEachInRange(bounds, (ki) => {
-      while (i < own.length && Buffer.compare(own[i][0], ki.key) < 0) {
+      while (i < own.length && compareBytes(own[i][0], ki.key) < 0) {
         const v = own[i++][1];
         if (v !== null) fn(v);
       }
