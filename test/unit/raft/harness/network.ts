@@ -4,7 +4,7 @@
  * until delivered. Links can be cut (partitions); messages can be dropped, duplicated, reordered
  * by the caller. Optionally traces every Ready and message for golden transcripts.
  */
-import { EntryType, type ConfState, type Entry } from '../../../../proto/gen/kvstore/raft.js';
+import { EntryType, type Entry } from '../../../../proto/gen/kvstore/raft.js';
 import {
   createRaftNode,
   decodeConfChange,
@@ -12,11 +12,12 @@ import {
   MessageType,
   type Message,
   type RaftConfig,
-  type RaftNode,
-  type ReadState,
   type Ready,
 } from '../../../../server/raft/index.js';
 import { formatEntries, formatMessage, formatSnapshot } from './format.js';
+import { TestNode, type Applied } from './test-node.js';
+
+export { TestNode, type Applied };
 
 export interface NodeOptions {
   readonly voters?: readonly bigint[];
@@ -31,62 +32,6 @@ export interface NodeOptions {
   /** Log and hard state the node starts with (as if persisted before a restart). */
   readonly entries?: readonly Entry[];
   readonly hardState?: { term: bigint; vote: bigint; commit: bigint };
-}
-
-/** One applied entry as the application saw it. */
-export interface Applied {
-  readonly index: bigint;
-  readonly term: bigint;
-  readonly kind: 'normal' | 'conf';
-  readonly data: string;
-}
-
-interface AppState {
-  applied: Applied[];
-  confHistory: { index: bigint; cs: ConfState }[];
-}
-
-export class TestNode {
-  readonly id: bigint;
-  readonly storage: MemoryRaftStorage;
-  readonly config: RaftConfig;
-  node: RaftNode;
-  /** Everything applied, in order (restored wholesale from snapshots). */
-  applied: Applied[] = [];
-  confHistory: { index: bigint; cs: ConfState }[] = [];
-  readStates: ReadState[] = [];
-
-  constructor(config: RaftConfig, storage: MemoryRaftStorage) {
-    this.id = config.id;
-    this.storage = storage;
-    this.config = config;
-    this.node = createRaftNode(config);
-    this.confHistory.push({ index: 0n, cs: { voters: [...config.voters], learners: [...(config.learners ?? [])] } });
-  }
-
-  appliedIndex(): bigint {
-    return this.applied[this.applied.length - 1]?.index ?? 0n;
-  }
-
-  /** Membership as of applied index `i`. */
-  confStateAt(i: bigint): ConfState {
-    let cs = this.confHistory[0]!.cs;
-    for (const h of this.confHistory) if (h.index <= i) cs = h.cs;
-    return cs;
-  }
-
-  snapshotData(): Buffer {
-    const state: AppState = { applied: this.applied, confHistory: this.confHistory };
-    return Buffer.from(JSON.stringify(state, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)));
-  }
-
-  restoreData(data: Buffer): void {
-    const state = JSON.parse(data.toString('utf8'), (_k, v: unknown) =>
-      typeof v === 'string' && /^\d+n$/.test(v) ? BigInt(v.slice(0, -1)) : v,
-    ) as AppState;
-    this.applied = state.applied;
-    this.confHistory = state.confHistory;
-  }
 }
 
 const link = (from: bigint, to: bigint): string => `${from}->${to}`;
