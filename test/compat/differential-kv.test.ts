@@ -96,6 +96,19 @@ const CASES: readonly DiffCase[] = [
     ],
   },
   {
+    name: 'values from stdin, spaces and unicode; --hex; serializable reads',
+    steps: [
+      { run: ['put', 'stdin'], input: 'from stdin\nwith a newline' },
+      ['put', 'spaces', 'a value with spaces'],
+      ['put', 'ünïcødé/ключ', 'значение ✓'],
+      ['get', 'stdin'],
+      ['get', '', '--prefix', '--hex'],
+      ['get', 'spaces', '--hex', '-w', 'fields'],
+      ['get', '', '--prefix', '--consistency=s', '--keys-only'],
+      ['get', 'ünïcødé/', '--prefix', '-w', 'json'],
+    ],
+  },
+  {
     name: 'compaction: history below is gone, the compacted revision itself is readable',
     steps: [
       ...seed,
