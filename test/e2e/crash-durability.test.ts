@@ -8,37 +8,22 @@
  * moment, restart it, check every put acknowledged so far (all cycles), then put once more and
  * check its revision. The same body runs against real etcd (as a check of the test itself).
  *
- * Environment: KVSTORE_BIN, ETCD_BIN, E2E_SERVERS=kvstore,etcd, CRASH_SEED (to replay a run),
- * CRASH_CYCLES (default 3). A run is bounded to about a minute per server.
+ * Servers come from test/support (E2E_SERVERS=kvstore,etcd, KVSTORE_BIN, ETCD_BIN). CRASH_SEED
+ * replays a run; CRASH_CYCLES (default 3). A run is bounded to about a minute per server.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { KVClient, type PutResponse, type RangeRequest, type RangeResponse } from '../../proto/gen/etcd/rpc.js';
+import { serverKinds, startMember } from '../support/members.js';
 
-type ServerKind = 'kvstore' | 'etcd';
-
-const KVSTORE_BIN = process.env.KVSTORE_BIN ?? fileURLToPath(new URL('../../server/main.js', import.meta.url));
-const ETCD_BIN = process.env.ETCD_BIN ?? '/usr/bin/etcd';
-const SERVERS: ServerKind[] = (process.env.E2E_SERVERS ?? 'kvstore,etcd')
-  .split(',')
-  .map((s) => s.trim())
-  .filter((s): s is ServerKind => s === 'kvstore' || s === 'etcd');
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 3);
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const WRITERS = 50;
 const CONNECTIONS = 10;
 /** Stop starting new cycles once this much time has gone by (the whole test stays near a minute). */
 const BUDGET_MS = 45_000;
-
-// ---- local process and client helpers (self-contained on purpose) ----
 
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -49,85 +34,6 @@ function mulberry32(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr !== null ? addr.port : 0));
-    });
-  });
-}
-
-/** One member identity (name, ports, data dir) that can be started, SIGKILLed and restarted. */
-class Member {
-  private proc: ChildProcess | null = null;
-  private exited: Promise<void> = Promise.resolve();
-  private output: Buffer[] = [];
-
-  private constructor(
-    readonly kind: ServerKind,
-    readonly root: string,
-    readonly clientPort: number,
-    readonly peerPort: number,
-  ) {}
-
-  static async create(kind: ServerKind): Promise<Member> {
-    return new Member(kind, mkdtempSync(join(tmpdir(), `e2e-crash-${kind}-`)), await freePort(), await freePort());
-  }
-
-  get target(): string {
-    return `127.0.0.1:${this.clientPort}`;
-  }
-
-  async start(): Promise<void> {
-    const client = `http://${this.target}`;
-    const peer = `http://127.0.0.1:${this.peerPort}`;
-    const flags = [
-      '--name', 'm1',
-      '--data-dir', join(this.root, 'data'),
-      '--listen-client-urls', client,
-      '--advertise-client-urls', client,
-      '--listen-peer-urls', peer,
-      '--initial-advertise-peer-urls', peer,
-      '--initial-cluster', `m1=${peer}`,
-      '--initial-cluster-state', 'new',
-    ];
-    const [cmd, args] =
-      this.kind === 'etcd' ? [ETCD_BIN, [...flags, '--logger', 'zap', '--log-level', 'error']] : [process.execPath, [KVSTORE_BIN, ...flags]];
-    this.output = [];
-    const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    proc.stdout?.on('data', (b: Buffer) => this.output.push(b));
-    proc.stderr?.on('data', (b: Buffer) => this.output.push(b));
-    this.proc = proc;
-    this.exited = new Promise((resolve) => proc.once('exit', () => resolve()));
-    try {
-      await waitServing(this.target, proc);
-    } catch (err) {
-      await this.kill9();
-      throw new Error(`${this.kind} did not start; output tail:\n${this.tail()}`, { cause: err });
-    }
-  }
-
-  /** SIGKILL and wait until the process is gone. */
-  async kill9(): Promise<void> {
-    const p = this.proc;
-    if (p !== null && p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
-    await this.exited;
-    this.proc = null;
-  }
-
-  async destroy(): Promise<void> {
-    await this.kill9();
-    rmSync(this.root, { recursive: true, force: true });
-  }
-
-  tail(): string {
-    return Buffer.concat(this.output).toString('utf8').split('\n').slice(-30).join('\n');
-  }
 }
 
 function openKv(target: string): KVClient {
@@ -159,25 +65,6 @@ function put(kv: KVClient, key: string, value: string, timeoutMs = 5000): Promis
       (err: ServiceError | null, res) => (err ? reject(err) : resolve(res)),
     );
   });
-}
-
-async function waitServing(target: string, proc: ChildProcess): Promise<void> {
-  const kv = openKv(target);
-  const deadline = Date.now() + 30_000;
-  try {
-    for (;;) {
-      if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`exited (code ${proc.exitCode})`);
-      try {
-        await range(kv, rangeReq(Buffer.from('crash/ready'), Buffer.alloc(0), 0n, 0n), 1000);
-        return;
-      } catch (err) {
-        if (Date.now() > deadline) throw new Error('not serving within 30 s', { cause: err });
-        await sleep(100);
-      }
-    }
-  } finally {
-    kv.close();
-  }
 }
 
 /** Every key/value/revision the server acknowledged. */
@@ -237,65 +124,68 @@ async function readAll(kv: KVClient): Promise<{ kvs: Map<string, { value: string
   return { kvs: out, revision };
 }
 
-// ---- the test, once per server ----
+/**
+ * After a restart: every acknowledged put is present with its value and modRevision, the store's
+ * revision is at least the highest acknowledged one, and a new put gets a higher revision.
+ */
+async function verify(target: string, cycle: number, acked: Acked): Promise<void> {
+  const kv = openKv(target);
+  try {
+    const { kvs, revision } = await readAll(kv);
+    let maxAcked = 0n;
+    const missing: string[] = [];
+    for (const [key, a] of acked) {
+      if (a.revision > maxAcked) maxAcked = a.revision;
+      const got = kvs.get(key);
+      if (got === undefined) {
+        missing.push(key);
+        continue;
+      }
+      assert.equal(got.value, a.value, `value of ${key}`);
+      assert.equal(got.modRevision, a.revision, `modRevision of ${key}`);
+    }
+    assert.deepEqual(missing.slice(0, 10), [], `${missing.length} acknowledged keys lost after restart`);
+    assert.ok(revision >= maxAcked, `store revision ${revision} below acknowledged ${maxAcked}`);
 
-for (const kind of SERVERS) {
+    const next = await put(kv, `crash/after/${cycle}`, 'x');
+    const nextRev = next.header?.revision ?? 0n;
+    assert.ok(nextRev > maxAcked, `new put got revision ${nextRev}, not above acknowledged ${maxAcked}`);
+    assert.ok(nextRev > revision, `new put got revision ${nextRev}, not above the store's ${revision}`);
+  } finally {
+    kv.close();
+  }
+}
+
+for (const kind of serverKinds()) {
   void describe(`crash durability of ${kind} (seed ${SEED})`, () => {
-    let member: Member;
-
-    before(async () => {
-      member = await Member.create(kind);
-    });
-
-    after(async () => {
-      await member?.destroy();
-    });
-
     void it('keeps every acknowledged put across SIGKILL + restart, and revisions keep growing', async (t) => {
       const rand = mulberry32(SEED);
       const acked: Acked = new Map();
       const started = Date.now();
       t.diagnostic(`seed ${SEED} (replay with CRASH_SEED=${SEED})`);
-      await member.start();
-      for (let cycle = 0; cycle < CYCLES && Date.now() - started < BUDGET_MS; cycle++) {
-        const killAfterMs = 200 + Math.floor(rand() * 1300);
-        const before = acked.size;
-        let killed = false;
-        const load = writeUntilCrash(member.target, cycle, acked, () => killed);
-        await sleep(killAfterMs);
-        killed = true;
-        await member.kill9();
-        const { attempted, early } = await load;
-        assert.deepEqual(early.slice(0, 5), [], `${early.length} puts failed while the member was up`);
-        t.diagnostic(`cycle ${cycle}: killed after ${killAfterMs} ms; ${acked.size - before} acked of ${attempted} attempted`);
-        assert.ok(acked.size > before, 'the load made progress before the kill');
+      const member = await startMember(kind);
+      try {
+        for (let cycle = 0; cycle < CYCLES && Date.now() - started < BUDGET_MS; cycle++) {
+          const killAfterMs = 200 + Math.floor(rand() * 1300);
+          const before = acked.size;
+          let killed = false;
+          const load = writeUntilCrash(member.endpoint, cycle, acked, () => killed);
+          await sleep(killAfterMs);
+          killed = true;
+          await member.kill9();
+          const { attempted, early } = await load;
+          t.diagnostic(`cycle ${cycle}: killed after ${killAfterMs} ms; ${acked.size - before} acked of ${attempted} attempted`);
+          assert.deepEqual(early.slice(0, 5), [], `${early.length} puts failed while the member was up`);
+          assert.ok(acked.size > before, 'the load made progress before the kill');
 
-        await member.start();
-        const kv = openKv(member.target);
-        try {
-          const { kvs, revision } = await readAll(kv);
-          let maxAcked = 0n;
-          const missing: string[] = [];
-          for (const [key, a] of acked) {
-            if (a.revision > maxAcked) maxAcked = a.revision;
-            const got = kvs.get(key);
-            if (got === undefined) {
-              missing.push(key);
-              continue;
-            }
-            assert.equal(got.value, a.value, `value of ${key}`);
-            assert.equal(got.modRevision, a.revision, `modRevision of ${key}`);
-          }
-          assert.deepEqual(missing.slice(0, 10), [], `${missing.length} acknowledged keys lost after restart`);
-          assert.ok(revision >= maxAcked, `store revision ${revision} below acknowledged ${maxAcked}`);
-
-          const next = await put(kv, `crash/after/${cycle}`, 'x');
-          const nextRev = next.header?.revision ?? 0n;
-          assert.ok(nextRev > maxAcked, `new put got revision ${nextRev}, not above acknowledged ${maxAcked}`);
-          assert.ok(nextRev > revision, `new put got revision ${nextRev}, not above the store's ${revision}`);
-        } finally {
-          kv.close();
+          await member.restart(); // same flags, ports and data dir
+          await verify(member.endpoint, cycle, acked);
         }
+      } catch (err) {
+        t.diagnostic(`${kind} log tail:\n${member.logs().split('\n').slice(-40).join('\n')}`);
+        throw err;
+      } finally {
+        await member.stop();
       }
     });
   });

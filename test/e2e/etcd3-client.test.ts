@@ -7,98 +7,15 @@
  * prefix watcher sees puts and deletes in revision order, and replays history from a start
  * revision). Every test works under its own key prefix, so tests on one server do not interfere.
  *
- * Environment: KVSTORE_BIN (default: the compiled server next to this file), ETCD_BIN
- * (default /usr/bin/etcd), E2E_SERVERS=kvstore,etcd to pick the targets.
+ * Servers come from test/support (E2E_SERVERS=kvstore,etcd picks the targets; KVSTORE_BIN and
+ * ETCD_BIN override the binaries).
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { Etcd3, type IKeyValue, type IWatchResponse } from 'etcd3';
-
-// ---- local process helpers (self-contained on purpose) ----
-
-interface Spawned {
-  readonly endpoint: string;
-  stop(): Promise<void>;
-}
-
-type ServerKind = 'kvstore' | 'etcd';
-
-const KVSTORE_BIN = process.env.KVSTORE_BIN ?? fileURLToPath(new URL('../../server/main.js', import.meta.url));
-const ETCD_BIN = process.env.ETCD_BIN ?? '/usr/bin/etcd';
-const SERVERS: ServerKind[] = (process.env.E2E_SERVERS ?? 'kvstore,etcd')
-  .split(',')
-  .map((s) => s.trim())
-  .filter((s): s is ServerKind => s === 'kvstore' || s === 'etcd');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr !== null ? addr.port : 0));
-    });
-  });
-}
-
-async function spawnServer(kind: ServerKind): Promise<Spawned> {
-  const root = mkdtempSync(join(tmpdir(), `e2e-etcd3-${kind}-`));
-  const [cport, pport] = [await freePort(), await freePort()];
-  const client = `http://127.0.0.1:${cport}`;
-  const peer = `http://127.0.0.1:${pport}`;
-  const flags = [
-    '--name', 'm1',
-    '--data-dir', join(root, 'data'),
-    '--listen-client-urls', client,
-    '--advertise-client-urls', client,
-    '--listen-peer-urls', peer,
-    '--initial-advertise-peer-urls', peer,
-    '--initial-cluster', `m1=${peer}`,
-    '--initial-cluster-state', 'new',
-  ];
-  const [cmd, args] = kind === 'etcd' ? [ETCD_BIN, [...flags, '--logger', 'zap', '--log-level', 'error']] : [process.execPath, [KVSTORE_BIN, ...flags]];
-  const logPath = join(root, 'server.log');
-  const proc: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const chunks: Buffer[] = [];
-  proc.stdout?.on('data', (b: Buffer) => chunks.push(b));
-  proc.stderr?.on('data', (b: Buffer) => chunks.push(b));
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  const stop = async (): Promise<void> => {
-    if (proc.exitCode === null && proc.signalCode === null) {
-      proc.kill('SIGKILL');
-      await exited;
-    }
-    rmSync(root, { recursive: true, force: true });
-  };
-  const probe = new Etcd3({ hosts: client, dialTimeout: 1000 });
-  try {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`${kind} exited early`);
-      try {
-        await probe.get('e2e/ready').options({ deadline: Date.now() + 1000 }).exec();
-        break;
-      } catch (err) {
-        if (Date.now() > deadline) throw new Error(`${kind} not serving within 30 s`, { cause: err });
-        await sleep(200);
-      }
-    }
-  } catch (err) {
-    await stop();
-    const log = Buffer.concat(chunks).toString('utf8').split('\n').slice(-30).join('\n');
-    throw new Error(`${kind} did not start (log ${logPath}):\n${log}`, { cause: err });
-  } finally {
-    probe.close();
-  }
-  return { endpoint: client, stop };
-}
+import { serverKinds, startMember } from '../support/members.js';
+import type { Member } from '../support/server-process.js';
 
 /** Resolves when `check()` is true; fails after `ms` (a liveness bound, not a timing assertion). */
 async function eventually(what: string, check: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
@@ -109,21 +26,19 @@ async function eventually(what: string, check: () => boolean | Promise<boolean>,
   }
 }
 
-// ---- the suite, once per server ----
-
-for (const kind of SERVERS) {
+for (const kind of serverKinds()) {
   void describe(`etcd3 client against ${kind}`, () => {
-    let server: Spawned;
+    let member: Member;
     let client: Etcd3;
 
     before(async () => {
-      server = await spawnServer(kind);
-      client = new Etcd3({ hosts: server.endpoint });
+      member = await startMember(kind);
+      client = new Etcd3({ hosts: member.clientUrl });
     });
 
     after(async () => {
       client?.close();
-      await server?.stop();
+      await member?.stop();
     });
 
     void describe('kv', () => {
