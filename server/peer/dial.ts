@@ -6,7 +6,8 @@
  * - `Upgraded` (the socket is the caller's from then on; `head` holds bytes already read),
  * - `Rejected` (a non-101 status; `body` is the trimmed answer text, at most 1 KiB), or
  * - `Failed` (connect error, timeout, abort, or an answer naming another cluster).
- * `abort()` after resolution does nothing.
+ * `abort()` settles a pending dial as `Failed` and resolves once the dial's connection is
+ * closed (at once after an `Upgraded` outcome: that socket is the caller's).
  */
 import { request, type IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
@@ -24,7 +25,7 @@ export type DialOutcome =
 
 export interface Dial {
   readonly promise: Promise<DialOutcome>;
-  abort(): void;
+  abort(): Promise<void>;
 }
 
 const MAX_REJECTION_BODY = 1024;
@@ -50,9 +51,11 @@ export function dialStream(url: string, path: string, headers: Record<string, st
   const address = peerAddress(url);
   if (typeof address === 'string') {
     settle({ kind: 'Failed', message: address });
-    return { promise, abort: () => undefined };
+    return { promise, abort: () => Promise.resolve() };
   }
   let done = false;
+  let upgraded = false;
+  let requestClosed = false;
   const finish = (o: DialOutcome): void => {
     if (done) return;
     done = true;
@@ -73,6 +76,9 @@ export function dialStream(url: string, path: string, headers: Record<string, st
     req.destroy();
   }, timeoutMs);
   req.on('error', (err) => finish({ kind: 'Failed', message: err.message, cause: err }));
+  req.on('close', () => {
+    requestClosed = true;
+  });
   req.on('upgrade', (res, socket, head) => {
     const cluster = header(res.headers, PeerHeader.ClusterId);
     if (done) {
@@ -81,6 +87,7 @@ export function dialStream(url: string, path: string, headers: Record<string, st
       socket.destroy();
       finish({ kind: 'Failed', message: `remote answered for cluster ${cluster}` });
     } else {
+      upgraded = true;
       finish({ kind: 'Upgraded', socket, head, headers: res.headers });
     }
   });
@@ -105,7 +112,10 @@ export function dialStream(url: string, path: string, headers: Record<string, st
     promise,
     abort() {
       finish({ kind: 'Failed', message: 'dial aborted' });
+      if (upgraded || requestClosed) return Promise.resolve();
+      const closed = new Promise<void>((resolve) => req.once('close', () => resolve()));
       req.destroy();
+      return closed;
     },
   };
 }

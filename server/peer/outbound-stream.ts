@@ -146,7 +146,7 @@ export class OutboundStream {
     this.#state = 'closed';
     clearTimeout(this.#retryTimer);
     clearInterval(this.#heartbeat);
-    this.#dial?.abort();
+    const dialing = this.#dial?.abort();
     this.#queue = [];
     this.#queuedBytes = 0;
     this.status.retire();
@@ -157,6 +157,7 @@ export class OutboundStream {
       socket.destroy();
       await closed;
     }
+    await dialing;
   }
 
   #connect(): void {

@@ -58,7 +58,10 @@ export interface PeerTransport {
   updatePeer(id: bigint, urls: readonly string[]): void;
   /** Forgets `id`: its connections close, and later requests from it are answered 410. */
   removePeer(id: bigint): void;
-  /** Queues `frame` for `to`: never blocks, never throws (see the delivery contract). */
+  /**
+   * Queues `frame` for `to`: never blocks, never throws (see the delivery contract). The
+   * transport owns `frame` from now on: the caller must not modify it afterwards.
+   */
   send(to: bigint, frame: Buffer): void;
   /** Streams a snapshot to `to` over its own connection. `body` is pulled with back-pressure. */
   sendSnapshot(to: bigint, meta: Buffer, body: AsyncIterable<Buffer>): Promise<PeerResult<void>>;
