@@ -7,7 +7,9 @@
  * Effects outside the state machine are reported through callbacks (watch events,
  * compaction) and `takeBackendOps()` (lease/alarm records for the next backend flush).
  */
-import type { InternalRequest } from '../../proto/gen/kvstore/internal.js';
+import type { ConfChangeContext, InternalRequest } from '../../proto/gen/kvstore/internal.js';
+import type { Membership } from '../membership/membership.js';
+import { ConfChangeType, type ConfChange } from '../raft/index.js';
 import type * as pb from '../../proto/gen/etcd/rpc.js';
 import { err, fail, ok, type Result } from '../errors/domain-error.js';
 import type { Event, MvccStore } from '../mvcc/types.js';
@@ -21,6 +23,7 @@ export interface ApplierDeps {
   readonly store: MvccStore;
   readonly leases: LeasePort;
   readonly alarms: AlarmSet;
+  readonly membership: Membership;
   /** Called once per write that changed the store, in revision order. */
   readonly onEvents: (revision: bigint, events: Event[]) => void;
   readonly onCompacted: (revision: bigint) => void;
@@ -78,10 +81,39 @@ export class Applier {
         return this.#leaseRevoke(r.value);
       case 'alarm':
         return ok({ response: this.#alarm(r.value) });
+      case 'memberUpdate':
+        this.#backendOps.push(...this.#deps.membership.updatePeerUrls(r.value.ID, r.value.peerURLs));
+        return ok({ response: undefined });
+      case 'memberAttributes':
+        this.#backendOps.push(...this.#deps.membership.setAttributes(r.value.id, r.value.name, r.value.clientUrls));
+        return ok({ response: undefined });
       case 'leaseCheckpoint':
       case 'range':
         return ok({ response: undefined });
     }
+  }
+
+  /**
+   * Applies a committed membership change to the member list (the caller applies it to the
+   * consensus core too). AddNode of an existing learner promotes it.
+   */
+  applyConfChange(cc: ConfChange, context: ConfChangeContext | undefined): void {
+    const { membership } = this.#deps;
+    if (cc.type === ConfChangeType.RemoveNode) {
+      this.#backendOps.push(...membership.remove(cc.nodeId));
+      return;
+    }
+    const m = context?.member;
+    const isLearner = cc.type === ConfChangeType.AddLearnerNode;
+    this.#backendOps.push(
+      ...membership.add({
+        id: cc.nodeId,
+        name: m?.name ?? '',
+        peerURLs: m?.peerURLs ?? [],
+        clientURLs: m?.clientURLs ?? [],
+        isLearner,
+      }),
+    );
   }
 
   async #write<T extends { header?: pb.ResponseHeader | undefined }>(

@@ -20,7 +20,7 @@ import { createMaintenanceService } from '../api/service/maintenance-service.js'
 import { createMemberInfo } from '../api/service/member-info.js';
 import type { Services } from '../api/services.js';
 import { Compactor } from '../compactor/compactor.js';
-import { formatId, initialClusterId, memberIdFor, verifyBootstrap } from '../config/index.js';
+import { formatId, initialClusterId, initialMembers, memberIdFor, verifyBootstrap } from '../config/index.js';
 import type { ServerConfig } from '../config/types.js';
 import { createLeaseIdGenerator } from '../lease/id-generator.js';
 import { createLessor } from '../lease/lessor.js';
@@ -38,6 +38,8 @@ import { WatchHub } from '../watch/watch-hub.js';
 import { dataDirLayout, decodeWalMetadata, encodeWalMetadata } from './data-dir.js';
 import { startHousekeeping } from './housekeeping.js';
 import { leasePort, restoreLeases } from './lease-port.js';
+import { loadMembership } from './membership-store.js';
+import { publishAttributes } from './publish.js';
 
 export interface RunningMember {
   readonly memberId: bigint;
@@ -90,6 +92,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const alarmKeys: Buffer[] = [];
   for await (const [k] of backend.iterate(Bucket.Alarm)) alarmKeys.push(k);
   const alarms = AlarmSet.restore(alarmKeys);
+  const membership = await loadMembership(backend, config);
 
   // The hub and applier are built before the member; their callbacks reach it only after startup.
   const header = (revision: bigint) => member.header(revision);
@@ -104,6 +107,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     store,
     leases: leasePort(lessor),
     alarms,
+    membership,
     onEvents: (revision, events) => {
       metrics.events.inc(events.length);
       hub.notify(revision, events);
@@ -114,12 +118,27 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const member: Member = new Member({
     memberId,
     clusterId,
+    initialVoters: initialMembers(config).map((m) => m.id),
     wal: opened.wal,
     store,
     applier,
     maxRequestBytes: config.maxRequestBytes,
     now,
+    random: Math.random,
+    tickMs: config.heartbeatIntervalMs,
+    electionTicks: Math.max(2, Math.round(config.electionTimeoutMs / config.heartbeatIntervalMs)),
+    preVote: config.preVote,
+    requestTimeoutMs: 5000 + 2 * config.electionTimeoutMs,
+    send: () => undefined,
     hooks: {
+      onLeaderChange: (lead, isLeader) => {
+        metrics.hasLeader.set(lead === 0n ? 0 : 1);
+        metrics.isLeader.set(isLeader ? 1 : 0);
+        metrics.leaderChangesSeen.inc();
+        if (isLeader) lessor.promote(now());
+        else lessor.demote();
+        log.info({ leader: formatId(lead), 'is-leader': isLeader }, lead === 0n ? 'lost leader' : 'leader changed');
+      },
       onApplied: (index) => {
         metrics.proposalsCommitted.set(Number(index));
         metrics.proposalsApplied.set(Number(index));
@@ -137,10 +156,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       },
     },
   });
-  await member.recover(opened.contents);
-  lessor.promote(now());
-  metrics.isLeader.set(1);
-  metrics.hasLeader.set(1);
+  await member.start(opened.contents);
   metrics.setServerId(formatId(memberId));
   metrics.setClusterVersion(clusterVersion);
   metrics.quotaBackendBytes.set(config.effectiveQuotaBackendBytes);
@@ -159,9 +175,8 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     dbSize: () => dbSize,
     now,
     newLeaseId: createLeaseIdGenerator(memberId, now()),
-    name: config.name,
-    peerUrls: config.initialAdvertisePeerUrls,
-    clientUrls,
+    membership,
+    clusterToken: config.initialClusterToken,
     counters: {
       onRange: () => metrics.range.inc(),
       onPut: () => metrics.put.inc(),
@@ -222,6 +237,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     },
     onLeaseExpired: (n) => metrics.leaseExpired.inc(n),
   });
+  const publisher = publishAttributes(member, config.name, clientUrls, log);
   log.info({ 'client-urls': bound, 'server-version': config.serverVersion }, 'ready to serve client requests');
 
   let closing: Promise<void> | undefined;
@@ -232,6 +248,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     close() {
       closing ??= (async () => {
         housekeeping.stop();
+        publisher.stop();
         await listeners.close();
         grpcServer.forceShutdown();
         await member.stop();

@@ -1,30 +1,45 @@
 /**
- * The member actor: the single owner of the replicated log on this member.
+ * The member actor: the single driver of this member's Raft node.
  *
- * Pipeline (one direction, strictly ordered):
- *   propose → queue → [batch] → WAL save (one fsync covers the batch: group commit)
- *           → apply each entry in index order → resolve the proposer's waiter
- *           → backend flush (applied state + consistent index, coalesced, not fsynced:
- *             the WAL is the durable record; on restart entries after the consistent
- *             index are applied again).
- * Saves of later batches may overlap the apply of earlier ones; applies never overlap.
- *
- * Consensus: this member is the only voter (term 1, itself leader). The replication work
- * replaces the index/term bookkeeping here with the Raft core's Ready/Advance cycle.
+ * Inputs (ticks, peer messages, proposals, read barriers) go into the node synchronously;
+ * one loop then handles each Ready in order:
+ *   leader: send messages while persisting (they do not depend on this Ready);
+ *   persist entries + hard state to the WAL (one fsync for everything the Ready holds —
+ *     proposals that arrived while the previous fsync ran: group commit);
+ *   follower/candidate: send messages after persisting;
+ *   apply committed entries in index order, answering this member's proposers;
+ *   release linearizable reads whose index is applied; advance.
+ * Applied state reaches the backend through coalesced, unsynced flushes: the WAL is the
+ * durable record, and on restart the node re-delivers entries after the consistent index.
  */
-import { InternalRequest } from '../../proto/gen/kvstore/internal.js';
-import { EntryType, type Entry } from '../../proto/gen/kvstore/raft.js';
+import { ConfChangeContext, InternalRequest } from '../../proto/gen/kvstore/internal.js';
+import { EntryType, type Entry, type HardState } from '../../proto/gen/kvstore/raft.js';
 import type * as pb from '../../proto/gen/etcd/rpc.js';
 import type { Applied, Applier } from '../apply/applier.js';
 import { err, type Result } from '../errors/domain-error.js';
 import type { MvccStore } from '../mvcc/types.js';
+import {
+  createRaftNode,
+  decodeConfChange,
+  MemoryRaftStorage,
+  RaftState,
+  type ConfChange,
+  type ConfChangeType,
+  type Message,
+  type RaftNode,
+  type Ready,
+} from '../raft/index.js';
 import type { Wal, WalContents } from '../wal/types.js';
 import { ProposalWaiters } from './proposal-waiters.js';
+import { ReadBarriers } from './read-barrier.js';
 
 export interface MemberHooks {
-  /** After each applied batch: committed and applied index. */
   readonly onApplied?: (index: bigint, count: number) => void;
   readonly onProposalFailed?: () => void;
+  /** Leadership as this member sees it changed (lead 0 = none known). */
+  readonly onLeaderChange?: (lead: bigint, isLeader: boolean) => void;
+  /** A membership change was applied (after the member list and the core took it). */
+  readonly onConfChange?: (cc: ConfChange) => void;
   /** Unrecoverable storage failure: the process must stop. */
   readonly onFatal: (error: Error) => void;
 }
@@ -32,11 +47,21 @@ export interface MemberHooks {
 export interface MemberDeps {
   readonly memberId: bigint;
   readonly clusterId: bigint;
+  /** Voters of a cluster bootstrapped from scratch (ignored once the log holds membership). */
+  readonly initialVoters: readonly bigint[];
   readonly wal: Wal;
   readonly store: MvccStore;
   readonly applier: Applier;
   readonly maxRequestBytes: number;
   readonly now: () => number;
+  readonly random: () => number;
+  readonly tickMs: number;
+  readonly electionTicks: number;
+  readonly preVote: boolean;
+  /** How long a proposal or read may wait before failing with Timeout. */
+  readonly requestTimeoutMs: number;
+  /** Sends a consensus message to a peer (best effort). */
+  readonly send: (m: Message) => void;
   readonly hooks: MemberHooks;
 }
 
@@ -45,12 +70,16 @@ type Request = NonNullable<InternalRequest['request']>;
 export class Member {
   readonly #d: MemberDeps;
   readonly #waiters: ProposalWaiters;
-  #term = 1n;
-  #lastIndex = 0n;
+  readonly #reads = new ReadBarriers();
+  readonly #storage = new MemoryRaftStorage();
+  #node: RaftNode | undefined;
+  #hard: HardState = { term: 0n, vote: 0n, commit: 0n };
+  #lead = 0n;
   #appliedIndex = 0n;
-  #queue: Entry[] = [];
-  #drainScheduled = false;
-  #applyChain: Promise<void> = Promise.resolve();
+  #ticker: NodeJS.Timeout | undefined;
+  #scheduled = false;
+  #running = false;
+  #again = false;
   #flushing: Promise<void> | undefined;
   #flushAgain = false;
   #stopped = false;
@@ -67,16 +96,19 @@ export class Member {
     return this.#d.clusterId;
   }
   get term(): bigint {
-    return this.#term;
+    return this.#hard.term;
   }
   get committedIndex(): bigint {
-    return this.#lastIndex;
+    return this.#hard.commit > this.#appliedIndex ? this.#hard.commit : this.#appliedIndex;
   }
   get appliedIndex(): bigint {
     return this.#appliedIndex;
   }
   get leaderId(): bigint {
-    return this.#stopped ? 0n : this.#d.memberId;
+    return this.#stopped ? 0n : this.#lead;
+  }
+  get isLeader(): boolean {
+    return this.leaderId === this.#d.memberId;
   }
   get pendingProposals(): number {
     return this.#waiters.size;
@@ -84,71 +116,212 @@ export class Member {
 
   /** The full response header at `revision`. */
   header(revision: bigint): pb.ResponseHeader {
-    return { clusterId: this.#d.clusterId, memberId: this.#d.memberId, revision, raftTerm: this.#term };
+    return { clusterId: this.#d.clusterId, memberId: this.#d.memberId, revision, raftTerm: this.#hard.term };
   }
 
   /**
-   * Replays the WAL: entries after the store's consistent index are applied again.
-   * Must run once, before any proposal.
+   * Rebuilds the Raft log from the WAL and starts the node; entries after the store's
+   * consistent index are applied again by the first Readies. Runs once, before anything else.
    */
-  async recover(contents: WalContents): Promise<void> {
-    if (contents.hardState.term > this.#term) this.#term = contents.hardState.term;
-    const consistent = this.#d.store.consistentIndex;
-    this.#lastIndex = contents.snapshot?.index ?? 0n;
-    this.#appliedIndex = consistent;
-    const replay = contents.entries.filter((e) => e.index > consistent);
-    if (contents.entries.length > 0) this.#lastIndex = contents.entries[contents.entries.length - 1]!.index;
-    if (this.#lastIndex < consistent) this.#lastIndex = consistent;
-    await this.#applyEntries(replay, false);
-    await this.flush();
+  async start(contents: WalContents): Promise<void> {
+    const applied = this.#d.store.consistentIndex;
+    if (contents.snapshot) {
+      this.#storage.applySnapshot({ metadata: contents.snapshot, data: Buffer.alloc(0) });
+    }
+    this.#storage.append(contents.entries);
+    const last = this.#storage.lastIndex();
+    // Commit-only hard states are not fsynced; whatever was applied was committed.
+    const commit = [contents.hardState.commit, applied < last ? applied : last].reduce((a, b) => (a > b ? a : b));
+    this.#hard = { ...contents.hardState, commit };
+    this.#storage.setHardState(this.#hard);
+    this.#appliedIndex = applied;
+    this.#node = createRaftNode({
+      id: this.#d.memberId,
+      voters: this.#d.initialVoters,
+      electionTicks: this.#d.electionTicks,
+      heartbeatTicks: 1,
+      preVote: this.#d.preVote,
+      checkQuorum: true,
+      maxInflight: 256,
+      maxSizePerMsg: 1024 * 1024,
+      rng: this.#d.random,
+      storage: this.#storage,
+      applied: applied < this.#storage.firstIndex() - 1n ? undefined : applied,
+    });
+    if (this.#d.initialVoters.length === 1 && this.#d.initialVoters[0] === this.#d.memberId && this.#storage.initialState().confState.voters.length <= 1) {
+      this.#node.campaign();
+    }
+    this.#ticker = setInterval(() => this.#tick(), this.#d.tickMs);
+    this.#ticker.unref();
+    this.#schedule();
+    await this.#settled();
   }
 
-  /** Proposes a request; resolves with its applied outcome once it is durable and applied. */
+  /** Proposes a request; resolves with its applied outcome (or Timeout / Stopped). */
   propose(request: Request): Promise<Result<Applied>> {
-    if (this.#stopped) return Promise.resolve(err('Stopped'));
-    const { id, outcome } = this.#waiters.register();
+    if (this.#stopped || !this.#node) return Promise.resolve(err('Stopped'));
+    const { id, outcome } = this.#waiters.register(this.#d.now() + this.#d.requestTimeoutMs);
     const data = InternalRequest.encode({ header: { id, memberId: this.#d.memberId }, request }).finish();
     if (data.length > this.#d.maxRequestBytes) {
       this.#waiters.resolve(id, err('RequestTooLarge'));
       return outcome;
     }
-    this.#queue.push({ term: this.#term, index: 0n, type: EntryType.ENTRY_NORMAL, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) });
-    if (!this.#drainScheduled) {
-      this.#drainScheduled = true;
-      setImmediate(() => this.#drain());
-    }
+    const res = this.#node.propose(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    if (!res.ok) this.#waiters.resolve(id, err(this.#lead === 0n ? 'NoLeader' : 'Timeout'));
+    else this.#schedule();
     return outcome;
   }
 
-  #drain(): void {
-    this.#drainScheduled = false;
-    if (this.#queue.length === 0) return;
-    const batch = this.#queue;
-    this.#queue = [];
-    for (const e of batch) e.index = ++this.#lastIndex;
-    const saved = this.#d.wal.save(batch, { term: this.#term, vote: this.#d.memberId, commit: this.#lastIndex });
-    this.#applyChain = Promise.all([this.#applyChain, saved]).then(
-      () => this.#applyEntries(batch, true),
-      (e: unknown) => this.#d.hooks.onFatal(new Error('write-ahead log save failed', { cause: e })),
-    );
+  /** Proposes a membership change carrying `member` (the record it adds or changes). */
+  proposeConfChange(type: ConfChangeType, nodeId: bigint, member: pb.Member): Promise<Result<Applied>> {
+    if (this.#stopped || !this.#node) return Promise.resolve(err('Stopped'));
+    const { id, outcome } = this.#waiters.register(this.#d.now() + this.#d.requestTimeoutMs);
+    const context = Buffer.from(ConfChangeContext.encode({ header: { id, memberId: this.#d.memberId }, member }).finish());
+    const res = this.#node.proposeConfChange({ type, nodeId, context });
+    if (!res.ok) this.#waiters.resolve(id, err(this.#lead === 0n ? 'NoLeader' : 'Timeout'));
+    else this.#schedule();
+    return outcome;
   }
 
-  async #applyEntries(entries: readonly Entry[], live: boolean): Promise<void> {
+  /** Hands leadership to `target`; resolves when it leads, or fails after the request timeout. */
+  async transferLeadership(target: bigint): Promise<Result<void>> {
+    if (!this.#node) return err('Stopped');
+    if (this.#lead === target) return { ok: true, value: undefined };
+    this.#node.transferLeader(target);
+    this.#schedule();
+    const deadline = this.#d.now() + this.#d.requestTimeoutMs;
+    while (this.#d.now() < deadline && !this.#stopped) {
+      await new Promise((r) => setTimeout(r, this.#d.tickMs));
+      if (this.#lead === target) return { ok: true, value: undefined };
+    }
+    return err('LeaderTransferTimeout');
+  }
+
+  /** Replication progress as the leader tracks it (empty on followers): member id → matched index. */
+  progress(): ReadonlyMap<bigint, bigint> {
+    const out = new Map<bigint, bigint>();
+    for (const [id, p] of this.#node?.status().progress ?? []) out.set(id, p.match);
+    return out;
+  }
+
+  /** Resolves once this member has applied everything committed when it was called (linearizable read point). */
+  readBarrier(): Promise<Result<void>> {
+    if (this.#stopped || !this.#node) return Promise.resolve(err('Stopped'));
+    const p = this.#reads.wait(this.#d.now() + this.#d.requestTimeoutMs);
+    this.#schedule();
+    return p;
+  }
+
+  /** A consensus message from a peer. */
+  receive(m: Message): void {
+    if (this.#stopped || !this.#node) return;
+    this.#node.step(m);
+    this.#schedule();
+  }
+
+  /** The transport could not deliver to `id`. */
+  unreachable(id: bigint): void {
+    this.#node?.reportUnreachable(id);
+  }
+
+  #tick(): void {
+    if (!this.#node) return;
+    this.#node.tick();
+    const now = this.#d.now();
+    if (this.#waiters.expire(now, err('Timeout')) > 0) this.#d.hooks.onProposalFailed?.();
+    this.#reads.expire(now);
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      void this.#run();
+    });
+  }
+
+  async #run(): Promise<void> {
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = true;
+    try {
+      do {
+        this.#again = false;
+        const node = this.#node!;
+        const ctx = this.#reads.takeQueued();
+        if (ctx && !node.readIndex(ctx).ok) this.#reads.requeue(ctx);
+        while (node.hasReady()) {
+          const rd = node.ready();
+          await this.#handle(rd);
+          node.advance(rd);
+        }
+      } while (this.#again);
+    } catch (e) {
+      this.#d.hooks.onFatal(e instanceof Error ? e : new Error(String(e)));
+    } finally {
+      this.#running = false;
+      this.#idle?.();
+    }
+  }
+
+  #idle: (() => void) | undefined;
+  #settled(): Promise<void> {
+    if (!this.#running && !this.#scheduled) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#idle = () => {
+        this.#idle = undefined;
+        resolve();
+      };
+    });
+  }
+
+  async #handle(rd: Ready): Promise<void> {
+    if (rd.softState && rd.softState.lead !== this.#lead) {
+      this.#lead = rd.softState.lead;
+      this.#d.hooks.onLeaderChange?.(this.#lead, rd.softState.raftState === RaftState.Leader);
+    }
+    if (rd.sendBeforePersist) rd.messages.forEach(this.#d.send);
+    if (rd.hardState) this.#hard = rd.hardState;
+    if (rd.entries.length > 0 || (rd.hardState && rd.mustSync)) {
+      await this.#d.wal.save(rd.entries, rd.hardState ?? this.#hard);
+    }
+    if (rd.entries.length > 0) this.#storage.append(rd.entries);
+    if (rd.hardState) this.#storage.setHardState(rd.hardState);
+    if (!rd.sendBeforePersist) rd.messages.forEach(this.#d.send);
+    if (rd.committedEntries.length > 0) await this.#apply(rd.committedEntries);
+    for (const rs of rd.readStates) this.#reads.confirmed(rs.requestCtx, rs.index);
+    this.#reads.applied(this.#appliedIndex);
+  }
+
+  async #apply(entries: readonly Entry[]): Promise<void> {
     for (const entry of entries) {
-      if (entry.data.length > 0) {
+      if (entry.index <= this.#appliedIndex) continue;
+      if (entry.type === EntryType.ENTRY_CONF_CHANGE) {
+        const cc = decodeConfChange(entry.data);
+        if (cc) {
+          const context = cc.context.length > 0 ? ConfChangeContext.decode(cc.context) : undefined;
+          this.#d.applier.applyConfChange(cc, context);
+          this.#node!.applyConfChange(cc);
+          this.#d.hooks.onConfChange?.(cc);
+          const h = context?.header;
+          if (h && h.memberId === this.#d.memberId) this.#waiters.resolve(h.id, { ok: true, value: { response: undefined } });
+        }
+      } else if (entry.data.length > 0) {
         const req = InternalRequest.decode(entry.data);
         const outcome = await this.#d.applier.apply(req, this.#d.now());
-        if (live && req.header?.memberId === this.#d.memberId) {
+        if (req.header?.memberId === this.#d.memberId && this.#waiters.has(req.header.id)) {
           if (!outcome.ok) this.#d.hooks.onProposalFailed?.();
           this.#waiters.resolve(req.header.id, outcome);
         }
       }
       this.#appliedIndex = entry.index;
     }
-    if (entries.length > 0) {
-      this.#d.hooks.onApplied?.(this.#appliedIndex, entries.length);
-      if (live) void this.flush();
-    }
+    this.#d.hooks.onApplied?.(this.#appliedIndex, entries.length);
+    void this.flush();
   }
 
   /** Writes applied state to the backend; concurrent calls coalesce into at most one more flush. */
@@ -170,13 +343,14 @@ export class Member {
     return this.#flushing;
   }
 
-  /** Stops accepting proposals, finishes in-flight ones, flushes, fails the rest. */
+  /** Stops ticking and accepting requests, finishes the Ready in progress, flushes, fails the rest. */
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
-    this.#drain();
-    await this.#applyChain;
+    if (this.#ticker) clearInterval(this.#ticker);
+    await this.#settled();
     await this.flush();
     this.#waiters.failAll(err('Stopped'));
+    this.#reads.failAll(err('Stopped'));
   }
 }

@@ -22,6 +22,13 @@ const sortLines = (s: string) => s.split('\n').filter((l) => l !== '').sort().ma
 /** `ETCD_INITIAL_CLUSTER` lists members in id order: sort it. */
 const sortCluster = (s: string) => s.replace(/ETCD_INITIAL_CLUSTER="([^"]*)"/, (_, v: string) => `ETCD_INITIAL_CLUSTER="${v.split(',').sort().join(',')}"`);
 
+/**
+ * Intentional difference: the reference 3.4 server drops the learner flag from the member
+ * list when a learner's peer URLs are updated (the member stays a learner in consensus).
+ * kvstore keeps listing it as a learner, so this step compares every column but that one.
+ */
+const maskLearnerColumn = (s: string) => sortLines(s.replace(/, (true|false)$/gm, ', <is-learner>'));
+
 const CASES: readonly DiffCase[] = [
   {
     name: 'unknown members, learner limit, promote refusals, move-leader',
@@ -39,7 +46,7 @@ const CASES: readonly DiffCase[] = [
       ['member', 'promote', '{learner}'],
       ['move-leader', '{learner}'],
       ['member', 'update', '{learner}', '--peer-urls=http://127.0.0.1:3'],
-      { run: ['member', 'list'], normalize: sortLines },
+      { run: ['member', 'list'], normalize: maskLearnerColumn },
       ['member', 'remove', '{learner}'],
       ['member', 'list'],
       ['put', 'still', 'serving'],

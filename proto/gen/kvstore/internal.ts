@@ -13,6 +13,8 @@ import {
   LeaseCheckpointRequest,
   LeaseGrantRequest,
   LeaseRevokeRequest,
+  Member,
+  MemberUpdateRequest,
   PutRequest,
   RangeRequest,
   TxnRequest,
@@ -46,7 +48,25 @@ export interface InternalRequest {
     | { $case: "leaseCheckpoint"; value: LeaseCheckpointRequest }
     | { $case: "alarm"; value: AlarmRequest }
     | { $case: "range"; value: RangeRequest }
+    | { $case: "memberUpdate"; value: MemberUpdateRequest }
+    | { $case: "memberAttributes"; value: MemberAttributes }
     | undefined;
+}
+
+/** What a member publishes about itself once it runs: its name and client URLs. */
+export interface MemberAttributes {
+  id: bigint;
+  name: string;
+  clientUrls: string[];
+}
+
+/**
+ * The context of a membership conf change entry: the member it adds or changes, and the
+ * proposal it answers.
+ */
+export interface ConfChangeContext {
+  header: RequestHeader | undefined;
+  member: Member | undefined;
 }
 
 function createBaseRequestHeader(): RequestHeader {
@@ -171,6 +191,12 @@ export const InternalRequest: MessageFns<InternalRequest> = {
       case "range":
         RangeRequest.encode(message.request.value, writer.uint32(82).fork()).join();
         break;
+      case "memberUpdate":
+        MemberUpdateRequest.encode(message.request.value, writer.uint32(90).fork()).join();
+        break;
+      case "memberAttributes":
+        MemberAttributes.encode(message.request.value, writer.uint32(98).fork()).join();
+        break;
     }
     return writer;
   },
@@ -271,6 +297,22 @@ export const InternalRequest: MessageFns<InternalRequest> = {
             message.request = { $case: "range", value: RangeRequest.decode(reader, reader.uint32()) };
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.request = { $case: "memberUpdate", value: MemberUpdateRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.request = { $case: "memberAttributes", value: MemberAttributes.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -312,6 +354,14 @@ export const InternalRequest: MessageFns<InternalRequest> = {
         ? { $case: "alarm", value: AlarmRequest.fromJSON(object.alarm) }
         : isSet(object.range)
         ? { $case: "range", value: RangeRequest.fromJSON(object.range) }
+        : isSet(object.memberUpdate)
+        ? { $case: "memberUpdate", value: MemberUpdateRequest.fromJSON(object.memberUpdate) }
+        : isSet(object.member_update)
+        ? { $case: "memberUpdate", value: MemberUpdateRequest.fromJSON(object.member_update) }
+        : isSet(object.memberAttributes)
+        ? { $case: "memberAttributes", value: MemberAttributes.fromJSON(object.memberAttributes) }
+        : isSet(object.member_attributes)
+        ? { $case: "memberAttributes", value: MemberAttributes.fromJSON(object.member_attributes) }
         : undefined,
     };
   },
@@ -339,6 +389,182 @@ export const InternalRequest: MessageFns<InternalRequest> = {
       obj.alarm = AlarmRequest.toJSON(message.request.value);
     } else if (message.request?.$case === "range") {
       obj.range = RangeRequest.toJSON(message.request.value);
+    } else if (message.request?.$case === "memberUpdate") {
+      obj.memberUpdate = MemberUpdateRequest.toJSON(message.request.value);
+    } else if (message.request?.$case === "memberAttributes") {
+      obj.memberAttributes = MemberAttributes.toJSON(message.request.value);
+    }
+    return obj;
+  },
+};
+
+function createBaseMemberAttributes(): MemberAttributes {
+  return { id: 0n, name: "", clientUrls: [] };
+}
+
+export const MemberAttributes: MessageFns<MemberAttributes> = {
+  encode(message: MemberAttributes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0n) {
+      if (BigInt.asUintN(64, message.id) !== message.id) {
+        throw new globalThis.Error("value provided for field message.id of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    for (const v of message.clientUrls) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberAttributes {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemberAttributes();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.clientUrls.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MemberAttributes {
+    return {
+      id: isSet(object.id) ? BigInt(object.id) : 0n,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      clientUrls: globalThis.Array.isArray(object?.clientUrls)
+        ? object.clientUrls.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.client_urls)
+        ? object.client_urls.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: MemberAttributes): unknown {
+    const obj: any = {};
+    if (message.id !== 0n) {
+      obj.id = message.id.toString();
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.clientUrls?.length) {
+      obj.clientUrls = message.clientUrls;
+    }
+    return obj;
+  },
+};
+
+function createBaseConfChangeContext(): ConfChangeContext {
+  return { header: undefined, member: undefined };
+}
+
+export const ConfChangeContext: MessageFns<ConfChangeContext> = {
+  encode(message: ConfChangeContext, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.header !== undefined) {
+      RequestHeader.encode(message.header, writer.uint32(10).fork()).join();
+    }
+    if (message.member !== undefined) {
+      Member.encode(message.member, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfChangeContext {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfChangeContext();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.header = RequestHeader.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.member = Member.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfChangeContext {
+    return {
+      header: isSet(object.header) ? RequestHeader.fromJSON(object.header) : undefined,
+      member: isSet(object.member) ? Member.fromJSON(object.member) : undefined,
+    };
+  },
+
+  toJSON(message: ConfChangeContext): unknown {
+    const obj: any = {};
+    if (message.header !== undefined) {
+      obj.header = RequestHeader.toJSON(message.header);
+    }
+    if (message.member !== undefined) {
+      obj.member = Member.toJSON(message.member);
     }
     return obj;
   },

@@ -38,6 +38,15 @@ const TABLE: { readonly [K in ErrorKind]: GrpcStatus } = {
   Corrupt: { code: GrpcCode.DataLoss, message: 'etcdserver: corrupt cluster' },
   MemberNotFound: { code: GrpcCode.NotFound, message: 'etcdserver: member not found' },
   BadLeaderTransferee: { code: GrpcCode.FailedPrecondition, message: 'etcdserver: bad leader transferee' },
+  MemberIdExists: { code: GrpcCode.FailedPrecondition, message: 'etcdserver: member ID already exist' },
+  PeerUrlExists: { code: GrpcCode.FailedPrecondition, message: 'etcdserver: Peer URLs already exists' },
+  InvalidPeerUrls: { code: GrpcCode.InvalidArgument, message: 'etcdserver: given member URLs are invalid' },
+  // A client-side error value in the reference table: it travels with code Unknown.
+  NotEnoughStartedMembers: { code: GrpcCode.Unknown, message: 'etcdserver: re-configuration failed due to not enough started members' },
+  NotALearner: { code: GrpcCode.FailedPrecondition, message: 'etcdserver: can only promote a learner member' },
+  LearnerNotReady: { code: GrpcCode.FailedPrecondition, message: 'etcdserver: can only promote a learner member which is in sync with leader' },
+  TooManyLearners: { code: GrpcCode.FailedPrecondition, message: 'etcdserver: too many learner members in cluster' },
+  LeaderTransferTimeout: { code: GrpcCode.Unknown, message: 'etcdserver: request timed out, leader transfer took too long' },
   // Message replaced per error (see toStatus).
   Unimplemented: { code: GrpcCode.Unimplemented, message: 'kvstore: not implemented' },
   Internal: { code: GrpcCode.Unknown, message: 'etcdserver: internal error' },

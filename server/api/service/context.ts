@@ -4,6 +4,7 @@
  */
 import type { AlarmSet } from '../../apply/alarms.js';
 import type { Member } from '../../member/member.js';
+import type { Membership } from '../../membership/membership.js';
 import type { MvccStore } from '../../mvcc/types.js';
 import type { Backend } from '../../storage/backend.js';
 import type { LeaseReader } from './lease-reader.js';
@@ -29,8 +30,7 @@ export interface ServiceContext {
   readonly dbSize: () => number;
   readonly now: () => number;
   readonly newLeaseId: () => bigint;
-  readonly name: string;
-  readonly peerUrls: readonly string[];
-  readonly clientUrls: readonly string[];
+  readonly membership: Membership;
+  readonly clusterToken: string;
   readonly counters: ServiceCounters;
 }

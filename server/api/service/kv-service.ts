@@ -1,7 +1,8 @@
 /**
- * KV RPCs. Reads are served from the local store (this member applies every acknowledged
- * write before acknowledging it, so a local read after an ack sees it); writes are checked,
- * then proposed, and answered with the applied response and a full header.
+ * KV RPCs. Linearizable reads first pass a read barrier (the leader confirms its commit
+ * index; this member waits until it has applied that far), then read the local store;
+ * serializable reads read it directly. Writes are checked, then proposed, and answered
+ * with the applied response and a full header.
  */
 import type * as pb from '../../../proto/gen/etcd/rpc.js';
 import { checkDeleteRange, checkPut, checkRange, checkTxn } from '../../apply/validate.js';
@@ -20,6 +21,10 @@ export function createKvService(ctx: ServiceContext): KvService {
       const e = checkRange(req);
       if (e) return fail(e);
       ctx.counters.onRange?.();
+      if (!req.serializable) {
+        const barrier = await member.readBarrier();
+        if (!barrier.ok) return barrier;
+      }
       const res = await store.range(toRangeParams(req));
       if (!res.ok) return res;
       return ok({ header: member.header(store.currentRevision), kvs: res.value.kvs, more: res.value.more, count: res.value.count });

@@ -7,7 +7,6 @@ import { err, ok, type Result } from '../../errors/domain-error.js';
 import { streamSnapshot } from '../../snapshot/stream.js';
 import type { MaintenanceService } from '../services.js';
 import type { ServiceContext } from './context.js';
-import { proposeAndFill } from './propose.js';
 
 const ALARM_GET = 0;
 const ALARM_NAMES = ['NONE', 'NOSPACE', 'CORRUPT'] as const;
@@ -16,10 +15,11 @@ export function createMaintenanceService(ctx: ServiceContext): MaintenanceServic
   const { member, store } = ctx;
   return {
     async alarm(req): Promise<Result<pb.AlarmResponse>> {
-      if (req.action === ALARM_GET) {
-        return ok({ header: member.header(store.currentRevision), alarms: ctx.alarms.list(req.alarm) });
-      }
-      return proposeAndFill<pb.AlarmResponse>(ctx, { $case: 'alarm', value: req });
+      // Alarm responses carry no header (as the reference server answers).
+      if (req.action === ALARM_GET) return ok({ header: undefined, alarms: ctx.alarms.list(req.alarm) });
+      const res = await member.propose({ $case: 'alarm', value: req });
+      if (!res.ok) return res;
+      return ok({ ...(res.value.response as pb.AlarmResponse), header: undefined });
     },
 
     async status(): Promise<Result<pb.StatusResponse>> {
@@ -64,9 +64,11 @@ export function createMaintenanceService(ctx: ServiceContext): MaintenanceServic
     },
 
     async moveLeader(req): Promise<Result<pb.MoveLeaderResponse>> {
-      if (member.leaderId !== member.memberId) return err('NotLeader');
-      if (req.targetID !== member.memberId) return err('BadLeaderTransferee');
-      return ok({ header: undefined });
+      if (!member.isLeader) return err('NotLeader');
+      const target = ctx.membership.get(req.targetID);
+      if (!target || target.isLearner) return err('BadLeaderTransferee');
+      const res = await member.transferLeadership(target.id);
+      return res.ok ? ok({ header: undefined }) : res;
     },
   };
 }

@@ -1,0 +1,23 @@
+/**
+ * Loads the member list from the backend, or — for a member bootstrapping a new cluster —
+ * creates it from --initial-cluster (names and peer URLs; client URLs arrive when each
+ * member publishes its attributes) and writes it durably.
+ */
+import type { ServerConfig } from '../config/types.js';
+import { initialMembers } from '../config/index.js';
+import { decodeMember, Membership, type MemberRecord } from '../membership/membership.js';
+import { Bucket, type Backend } from '../storage/backend.js';
+
+export async function loadMembership(backend: Backend, config: ServerConfig): Promise<Membership> {
+  const members: MemberRecord[] = [];
+  const removed: bigint[] = [];
+  for await (const [, v] of backend.iterate(Bucket.Members)) members.push(decodeMember(v));
+  for await (const [k] of backend.iterate(Bucket.MembersRemoved)) removed.push(k.readBigUInt64BE(0));
+  if (members.length > 0) return Membership.restore(members, removed);
+  const fresh = Membership.restore(
+    initialMembers(config).map((m) => ({ id: m.id, name: m.name, peerURLs: [...m.peerUrls], clientURLs: [], isLearner: false })),
+    [],
+  );
+  await backend.write(fresh.allOps(), { sync: true });
+  return fresh;
+}
