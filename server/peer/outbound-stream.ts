@@ -18,6 +18,7 @@ import type { Counter, Histogram } from 'prom-client';
 import { formatId } from '../config/identity.js';
 import { backoffDelay } from './backoff.js';
 import { dialStream, STREAM_PATH_PREFIX, type Dial, type DialOutcome } from './dial.js';
+import { logDialFailure } from './dial-failure-log.js';
 import { encodeBatch, encodeControl, FRAME_HEADER_BYTES, FrameDecoder, FrameType } from './frame-codec.js';
 import { requestHeaders, type LocalIdentity } from './handshake.js';
 import type { PeerMetrics } from './peer-metrics.js';
@@ -100,7 +101,10 @@ export class OutboundStream {
     if (this.#queue.length === 1) this.#ctx.schedule(this);
   }
 
-  /** Reports drops and writes everything queued as one write. Called by the transport's flush turn. */
+  /**
+   * Reports drops and writes everything queued as one write (one `writev` when large payloads
+   * are passed uncopied). Called by the transport's flush turn.
+   */
   flush(): void {
     if (this.#unreachable) {
       this.#unreachable = false;
@@ -265,7 +269,7 @@ export class OutboundStream {
     const reason = outcome.kind === 'Rejected' ? `${outcome.status} ${outcome.body}` : outcome.message;
     if (reason !== this.#lastFailure) {
       this.#lastFailure = reason;
-      this.#logFailure(outcome, reason);
+      logDialFailure(this.#ctx.log, this.#peerHex, outcome, reason);
       if (outcome.kind === 'Rejected') this.#ctx.onRejected(this.peerId, outcome.status, outcome.body);
     }
     this.#urlIndex++;
@@ -275,24 +279,6 @@ export class OutboundStream {
       this.#dropQueue();
     }
     this.#scheduleRetry();
-  }
-
-  #logFailure(outcome: Exclude<DialOutcome, { kind: 'Upgraded' }>, reason: string): void {
-    const log = this.#ctx.log;
-    const fields = { 'remote-peer-id': this.#peerHex, error: reason };
-    if (outcome.kind !== 'Rejected') {
-      log.debug(fields, 'failed to dial remote peer');
-    } else if (outcome.status === 410) {
-      log.error(fields, 'the member has been permanently removed from the cluster');
-    } else if (outcome.status === 412 && outcome.body === 'cluster ID mismatch') {
-      log.error(fields, 'request sent was ignored by remote peer due to cluster ID mismatch');
-    } else if (outcome.status === 412) {
-      log.error(fields, 'request sent was ignored by remote peer due to server version incompatibility');
-    } else if (outcome.status === 404) {
-      log.warn(fields, 'remote peer failed to find local member in cluster');
-    } else {
-      log.warn(fields, 'request sent was rejected by remote peer');
-    }
   }
 
   #scheduleRetry(): void {

@@ -55,6 +55,26 @@ void test('peer restart: inactive once, active again, frames delivered to the ne
   }
 });
 
+void test('updatePeer: a peer dialed at a dead URL connects once given the right one', async () => {
+  const a = await startMember({ id: 1n, host: '127.0.0.34' });
+  const b = await startMember({ id: 2n, host: '127.0.0.35' });
+  try {
+    b.transport.addPeer(1n, [a.url()]);
+    a.transport.addPeer(2n, ['http://127.0.0.35:1']);
+    await waitUntil(() => a.logs.find('failed to dial remote peer').length > 0, 'a failing to dial');
+    a.transport.updatePeer(2n, [b.url()]);
+    await waitUntil(() => a.transport.activeSince(2n) !== undefined, 'a connected to b');
+    a.transport.send(2n, Buffer.from('hello'));
+    await waitUntil(() => (b.handlers.frames.get(1n)?.length ?? 0) === 1, 'frame delivered');
+    // A URL list that no longer contains the live connection's URL makes it redial.
+    a.transport.updatePeer(2n, ['http://127.0.0.35:1']);
+    await waitUntil(() => a.transport.activeSince(2n) === undefined, 'connection dropped');
+    assert.match(String(a.logs.find('peer became inactive (message send to peer failed)')[0]?.error), /peer URLs changed/);
+  } finally {
+    await closeAll([a, b]);
+  }
+});
+
 void test('half-open: a listener that upgrades and then goes silent is dropped by the dialer', async () => {
   const held: Socket[] = [];
   const mute = createServer((socket) => {
