@@ -233,10 +233,14 @@ export class Member {
     this.#schedule();
   }
 
+  /**
+   * Runs the loop after the current task. Group commit needs no delay here: proposals that
+   * arrive while a Ready's fsync runs collect in the node and form the next Ready.
+   */
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    setImmediate(() => {
+    queueMicrotask(() => {
       this.#scheduled = false;
       void this.#run();
     });
@@ -321,7 +325,18 @@ export class Member {
       this.#appliedIndex = entry.index;
     }
     this.#d.hooks.onApplied?.(this.#appliedIndex, entries.length);
-    void this.flush();
+    this.#scheduleFlush();
+  }
+
+  #flushScheduled = false;
+  /** Flushes after the current turn, so that answers to proposers go out first. */
+  #scheduleFlush(): void {
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    setImmediate(() => {
+      this.#flushScheduled = false;
+      void this.flush();
+    });
   }
 
   /** Writes applied state to the backend; concurrent calls coalesce into at most one more flush. */
