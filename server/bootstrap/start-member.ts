@@ -40,6 +40,10 @@ import { startHousekeeping } from './housekeeping.js';
 import { leasePort, restoreLeases } from './lease-port.js';
 import { loadMembership } from './membership-store.js';
 import { publishAttributes } from './publish.js';
+import { startPeers, type Peers } from './peers.js';
+import { handOffLeadership } from './leadership-handoff.js';
+import { createLeaderForwarder } from '../api/service/leader-forward.js';
+import { encodeMessage } from '../member/message-codec.js';
 
 export interface RunningMember {
   readonly memberId: bigint;
@@ -129,7 +133,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     electionTicks: Math.max(2, Math.round(config.electionTimeoutMs / config.heartbeatIntervalMs)),
     preVote: config.preVote,
     requestTimeoutMs: 5000 + 2 * config.electionTimeoutMs,
-    send: () => undefined,
+    send: (m) => peers?.transport.send(m.to, encodeMessage(m)),
     hooks: {
       onLeaderChange: (lead, isLeader) => {
         metrics.hasLeader.set(lead === 0n ? 0 : 1);
@@ -140,6 +144,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         log.info({ leader: formatId(lead), 'is-leader': isLeader }, lead === 0n ? 'lost leader' : 'leader changed');
       },
       onApplied: (index) => {
+        peers?.reconcile();
         metrics.proposalsCommitted.set(Number(index));
         metrics.proposalsApplied.set(Number(index));
         metrics.currentRevision.set(Number(store.currentRevision));
@@ -156,6 +161,32 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       },
     },
   });
+  let removed = false;
+  const peers: Peers | undefined = await startPeers({
+    memberId,
+    clusterId,
+    listenUrls: config.listenPeerUrls.map((u) => u.href),
+    advertiseUrls: config.initialAdvertisePeerUrls,
+    serverVersion: config.serverVersion,
+    version: () => ({ etcdserver: config.serverVersion, etcdcluster: clusterVersion + '.0' }),
+    membership,
+    member: () => member,
+    leases: lessor,
+    store,
+    now,
+    logger: log,
+    registry,
+    onRemoved: () => {
+      if (removed) return;
+      removed = true;
+      log.warn('the member has been permanently removed from the cluster; stopping');
+      setImmediate(() => process.kill(process.pid, 'SIGTERM'));
+    },
+  });
+  const forwarder = createLeaderForwarder(() => {
+    const lead = member.leaderId;
+    return lead === 0n ? undefined : peers.peerUrl(lead);
+  }, 5000);
   await member.start(opened.contents);
   metrics.setServerId(formatId(memberId));
   metrics.setClusterVersion(clusterVersion);
@@ -176,6 +207,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     now,
     newLeaseId: createLeaseIdGenerator(memberId, now()),
     membership,
+    leader: forwarder,
     clusterToken: config.initialClusterToken,
     counters: {
       onRange: () => metrics.range.inc(),
@@ -249,9 +281,12 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       closing ??= (async () => {
         housekeeping.stop();
         publisher.stop();
+        await handOffLeadership(member, membership, peers.transport, log);
         await listeners.close();
         grpcServer.forceShutdown();
         await member.stop();
+        forwarder.close();
+        await peers.transport.close();
         await opened.wal.close();
         await backend.close();
         log.info('member stopped');

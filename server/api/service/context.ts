@@ -7,6 +7,7 @@ import type { Member } from '../../member/member.js';
 import type { Membership } from '../../membership/membership.js';
 import type { MvccStore } from '../../mvcc/types.js';
 import type { Backend } from '../../storage/backend.js';
+import type { LeaderForwarder } from './leader-forward.js';
 import type { LeaseReader } from './lease-reader.js';
 
 export interface ServiceCounters {
@@ -31,6 +32,8 @@ export interface ServiceContext {
   readonly now: () => number;
   readonly newLeaseId: () => bigint;
   readonly membership: Membership;
+  /** Reaches the leader for requests only it answers (set once the peer transport runs). */
+  readonly leader: LeaderForwarder;
   readonly clusterToken: string;
   readonly counters: ServiceCounters;
 }

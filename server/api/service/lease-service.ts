@@ -29,11 +29,19 @@ export function createLeaseService(ctx: ServiceContext): LeaseService {
 
     async keepAlive(req): Promise<Result<pb.LeaseKeepAliveResponse>> {
       if (member.leaderId === 0n) return err('NoLeader');
+      if (!member.isLeader) {
+        const res = await ctx.leader.keepAlive(req);
+        return res.ok ? ok({ ...res.value, header: member.header(store.currentRevision) }) : res;
+      }
       const TTL = ctx.leases.renew(req.ID, ctx.now());
       return ok({ header: member.header(store.currentRevision), ID: req.ID, TTL });
     },
 
     async leaseTimeToLive(req): Promise<Result<pb.LeaseTimeToLiveResponse>> {
+      if (member.leaderId !== 0n && !member.isLeader) {
+        const res = await ctx.leader.timeToLive(req);
+        return res.ok ? ok({ ...res.value, header: member.header(store.currentRevision) }) : res;
+      }
       const t = ctx.leases.timeToLive(req.ID, ctx.now());
       const header = member.header(store.currentRevision);
       if (t === undefined) return ok({ header, ID: req.ID, TTL: -1n, grantedTTL: 0n, keys: [] });
