@@ -44,6 +44,7 @@ import { startPeers, type Peers } from './peers.js';
 import { handOffLeadership } from './leadership-handoff.js';
 import { createLeaderForwarder } from '../api/service/leader-forward.js';
 import { encodeMessage } from '../member/message-codec.js';
+import { realScheduler } from '../member/scheduler.js';
 
 export interface RunningMember {
   readonly memberId: bigint;
@@ -127,7 +128,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     store,
     applier,
     maxRequestBytes: config.maxRequestBytes,
-    now,
+    scheduler: realScheduler,
     random: Math.random,
     tickMs: config.heartbeatIntervalMs,
     electionTicks: Math.max(2, Math.round(config.electionTimeoutMs / config.heartbeatIntervalMs)),

@@ -32,6 +32,7 @@ import {
 import type { Wal, WalContents } from '../wal/types.js';
 import { ProposalWaiters } from './proposal-waiters.js';
 import { ReadBarriers } from './read-barrier.js';
+import type { Scheduler } from './scheduler.js';
 
 export interface MemberHooks {
   readonly onApplied?: (index: bigint, count: number) => void;
@@ -53,7 +54,8 @@ export interface MemberDeps {
   readonly store: MvccStore;
   readonly applier: Applier;
   readonly maxRequestBytes: number;
-  readonly now: () => number;
+  /** Time and deferral (realScheduler in a process; a virtual one in simulation). */
+  readonly scheduler: Scheduler;
   readonly random: () => number;
   readonly tickMs: number;
   readonly electionTicks: number;
@@ -76,7 +78,7 @@ export class Member {
   #hard: HardState = { term: 0n, vote: 0n, commit: 0n };
   #lead = 0n;
   #appliedIndex = 0n;
-  #ticker: NodeJS.Timeout | undefined;
+  #stopTicker: (() => void) | undefined;
   #scheduled = false;
   #running = false;
   #again = false;
@@ -86,7 +88,7 @@ export class Member {
 
   constructor(deps: MemberDeps) {
     this.#d = deps;
-    this.#waiters = new ProposalWaiters(BigInt(deps.now()) << 16n);
+    this.#waiters = new ProposalWaiters(BigInt(deps.scheduler.now()) << 16n);
   }
 
   get memberId(): bigint {
@@ -151,8 +153,7 @@ export class Member {
     if (this.#d.initialVoters.length === 1 && this.#d.initialVoters[0] === this.#d.memberId && this.#storage.initialState().confState.voters.length <= 1) {
       this.#node.campaign();
     }
-    this.#ticker = setInterval(() => this.#tick(), this.#d.tickMs);
-    this.#ticker.unref();
+    this.#stopTicker = this.#d.scheduler.every(this.#d.tickMs, () => this.#tick());
     this.#schedule();
     await this.#settled();
   }
@@ -160,7 +161,7 @@ export class Member {
   /** Proposes a request; resolves with its applied outcome (or Timeout / Stopped). */
   propose(request: Request): Promise<Result<Applied>> {
     if (this.#stopped || !this.#node) return Promise.resolve(err('Stopped'));
-    const { id, outcome } = this.#waiters.register(this.#d.now() + this.#d.requestTimeoutMs);
+    const { id, outcome } = this.#waiters.register(this.#d.scheduler.now() + this.#d.requestTimeoutMs);
     const data = InternalRequest.encode({ header: { id, memberId: this.#d.memberId }, request }).finish();
     if (data.length > this.#d.maxRequestBytes) {
       this.#waiters.resolve(id, err('RequestTooLarge'));
@@ -175,7 +176,7 @@ export class Member {
   /** Proposes a membership change carrying `member` (the record it adds or changes). */
   proposeConfChange(type: ConfChangeType, nodeId: bigint, member: pb.Member): Promise<Result<Applied>> {
     if (this.#stopped || !this.#node) return Promise.resolve(err('Stopped'));
-    const { id, outcome } = this.#waiters.register(this.#d.now() + this.#d.requestTimeoutMs);
+    const { id, outcome } = this.#waiters.register(this.#d.scheduler.now() + this.#d.requestTimeoutMs);
     const context = Buffer.from(ConfChangeContext.encode({ header: { id, memberId: this.#d.memberId }, member }).finish());
     const res = this.#node.proposeConfChange({ type, nodeId, context });
     if (!res.ok) this.#waiters.resolve(id, err(this.#lead === 0n ? 'NoLeader' : 'Timeout'));
@@ -189,9 +190,9 @@ export class Member {
     if (this.#lead === target) return { ok: true, value: undefined };
     this.#node.transferLeader(target);
     this.#schedule();
-    const deadline = this.#d.now() + this.#d.requestTimeoutMs;
-    while (this.#d.now() < deadline && !this.#stopped) {
-      await new Promise((r) => setTimeout(r, this.#d.tickMs));
+    const deadline = this.#d.scheduler.now() + this.#d.requestTimeoutMs;
+    while (this.#d.scheduler.now() < deadline && !this.#stopped) {
+      await this.#d.scheduler.sleep(this.#d.tickMs);
       if (this.#lead === target) return { ok: true, value: undefined };
     }
     return err('LeaderTransferTimeout');
@@ -207,7 +208,7 @@ export class Member {
   /** Resolves once this member has applied everything committed when it was called (linearizable read point). */
   readBarrier(): Promise<Result<void>> {
     if (this.#stopped || !this.#node) return Promise.resolve(err('Stopped'));
-    const p = this.#reads.wait(this.#d.now() + this.#d.requestTimeoutMs);
+    const p = this.#reads.wait(this.#d.scheduler.now() + this.#d.requestTimeoutMs);
     this.#schedule();
     return p;
   }
@@ -227,7 +228,7 @@ export class Member {
   #tick(): void {
     if (!this.#node) return;
     this.#node.tick();
-    const now = this.#d.now();
+    const now = this.#d.scheduler.now();
     if (this.#waiters.expire(now, err('Timeout')) > 0) this.#d.hooks.onProposalFailed?.();
     this.#reads.expire(now);
     this.#schedule();
@@ -240,7 +241,7 @@ export class Member {
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    queueMicrotask(() => {
+    this.#d.scheduler.soon(() => {
       this.#scheduled = false;
       void this.#run();
     });
@@ -316,7 +317,7 @@ export class Member {
         }
       } else if (entry.data.length > 0) {
         const req = InternalRequest.decode(entry.data);
-        const outcome = await this.#d.applier.apply(req, this.#d.now());
+        const outcome = await this.#d.applier.apply(req, this.#d.scheduler.now());
         if (req.header?.memberId === this.#d.memberId && this.#waiters.has(req.header.id)) {
           if (!outcome.ok) this.#d.hooks.onProposalFailed?.();
           this.#waiters.resolve(req.header.id, outcome);
@@ -333,7 +334,7 @@ export class Member {
   #scheduleFlush(): void {
     if (this.#flushScheduled) return;
     this.#flushScheduled = true;
-    setImmediate(() => {
+    this.#d.scheduler.later(() => {
       this.#flushScheduled = false;
       void this.flush();
     });
@@ -362,7 +363,7 @@ export class Member {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
-    if (this.#ticker) clearInterval(this.#ticker);
+    this.#stopTicker?.();
     await this.#settled();
     await this.flush();
     this.#waiters.failAll(err('Stopped'));
