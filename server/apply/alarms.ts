@@ -21,6 +21,12 @@ export class AlarmSet {
     return set;
   }
 
+  /** Replaces every alarm with the stored `records` (after a snapshot install). */
+  replace(records: Iterable<Buffer>): void {
+    this.#entries.clear();
+    for (const k of records) this.#add({ memberID: k.readBigUInt64BE(0), alarm: k.readUInt8(8) });
+  }
+
   #add(e: AlarmEntry): void {
     this.#entries.set(keyOf(e).toString('hex'), e);
   }

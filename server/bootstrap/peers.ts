@@ -16,7 +16,7 @@ import { decodeMessage } from '../member/message-codec.js';
 import type { Membership } from '../membership/membership.js';
 import type { MvccStore } from '../mvcc/types.js';
 import { createPeerTransport, type PeerTransport, type VersionInfo } from '../peer/index.js';
-import { err } from '../errors/domain-error.js';
+import type { Result } from '../errors/domain-error.js';
 
 export interface PeersDeps {
   readonly memberId: bigint;
@@ -34,6 +34,8 @@ export interface PeersDeps {
   readonly registry: Registry;
   /** This member was removed from the cluster. */
   readonly onRemoved: () => void;
+  /** Receives a state image from the leader (see snapshot-exchange.ts). */
+  readonly onSnapshot: (from: bigint, meta: Buffer, body: AsyncIterable<Buffer>) => Promise<Result<void>>;
 }
 
 export interface Peers {
@@ -67,7 +69,7 @@ export async function startPeers(d: PeersDeps): Promise<Peers> {
           else log.warn({ error: m.error }, 'dropped a malformed peer message');
         }
       },
-      onSnapshot: async () => err('Unimplemented' as never),
+      onSnapshot: (from, meta, body) => d.onSnapshot(from, meta, body),
       onUnreachable: (to) => d.member().unreachable(to),
       onRejected: (to, status) => {
         if (status === 410) d.onRemoved();

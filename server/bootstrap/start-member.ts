@@ -45,6 +45,8 @@ import { handOffLeadership } from './leadership-handoff.js';
 import { createLeaderForwarder } from '../api/service/leader-forward.js';
 import { encodeMessage } from '../member/message-codec.js';
 import { realScheduler } from '../member/scheduler.js';
+import { MessageType } from '../raft/index.js';
+import { snapshotExchange } from './snapshot-exchange.js';
 
 export interface RunningMember {
   readonly memberId: bigint;
@@ -129,12 +131,17 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     applier,
     maxRequestBytes: config.maxRequestBytes,
     scheduler: realScheduler,
+    snapshotCount: config.snapshotCount,
+    catchUpEntries: Math.min(5000, config.snapshotCount),
     random: Math.random,
     tickMs: config.heartbeatIntervalMs,
     electionTicks: Math.max(2, Math.round(config.electionTimeoutMs / config.heartbeatIntervalMs)),
     preVote: config.preVote,
     requestTimeoutMs: 5000 + 2 * config.electionTimeoutMs,
-    send: (m) => peers?.transport.send(m.to, encodeMessage(m)),
+    send: (m) => {
+      if (m.type === MessageType.MsgSnap) void snapshots.send(m);
+      else peers?.transport.send(m.to, encodeMessage(m));
+    },
     hooks: {
       onLeaderChange: (lead, isLeader) => {
         metrics.hasLeader.set(lead === 0n ? 0 : 1);
@@ -153,6 +160,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         metrics.keys.set(store.keyCount);
       },
       onProposalFailed: () => metrics.proposalsFailed.inc(),
+      onSnapshot: (index) => log.info({ 'snapshot-index': index.toString() }, 'saved snapshot and released the log before it'),
       onFatal: (error) => {
         if (fatal) return;
         fatal = true;
@@ -161,6 +169,17 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         setImmediate(() => process.kill(process.pid, 'SIGTERM'));
       },
     },
+  });
+  const snapshots = snapshotExchange({
+    member: () => member,
+    transport: () => peers!.transport,
+    backend,
+    store,
+    lessor,
+    alarms,
+    membership,
+    snapDir: layout.snapDir,
+    logger: log,
   });
   let removed = false;
   const peers: Peers | undefined = await startPeers({
@@ -177,6 +196,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     now,
     logger: log,
     registry,
+    onSnapshot: (from, meta, body) => snapshots.receive(from, meta, body),
     onRemoved: () => {
       if (removed) return;
       removed = true;

@@ -36,6 +36,8 @@ import type { Scheduler } from './scheduler.js';
 
 export interface MemberHooks {
   readonly onApplied?: (index: bigint, count: number) => void;
+  /** A snapshot was taken at `index` and the log before it released. */
+  readonly onSnapshot?: (index: bigint) => void;
   readonly onProposalFailed?: () => void;
   /** Leadership as this member sees it changed (lead 0 = none known). */
   readonly onLeaderChange?: (lead: bigint, isLeader: boolean) => void;
@@ -60,6 +62,10 @@ export interface MemberDeps {
   readonly tickMs: number;
   readonly electionTicks: number;
   readonly preVote: boolean;
+  /** Applied entries between snapshots (--snapshot-count). */
+  readonly snapshotCount: number;
+  /** Entries kept in the log after a snapshot, for followers that are a little behind. */
+  readonly catchUpEntries: number;
   /** How long a proposal or read may wait before failing with Timeout. */
   readonly requestTimeoutMs: number;
   /** Sends a consensus message to a peer (best effort). */
@@ -84,6 +90,11 @@ export class Member {
   #again = false;
   #flushing: Promise<void> | undefined;
   #flushAgain = false;
+  #flushAgainSync = false;
+  #snapshotIndex = 0n;
+  #snapshotting = false;
+  /** Snapshot images received from the leader and waiting for their Ready: index → loader. */
+  readonly #installs = new Map<bigint, () => Promise<void>>();
   #stopped = false;
 
   constructor(deps: MemberDeps) {
@@ -137,6 +148,7 @@ export class Member {
     this.#hard = { ...contents.hardState, commit };
     this.#storage.setHardState(this.#hard);
     this.#appliedIndex = applied;
+    this.#snapshotIndex = contents.snapshot?.index ?? 0n;
     this.#node = createRaftNode({
       id: this.#d.memberId,
       voters: this.#d.initialVoters,
@@ -220,6 +232,31 @@ export class Member {
     this.#schedule();
   }
 
+  /**
+   * A snapshot message from the leader whose state image has been received; `install`
+   * replaces this member's applied state with it when the snapshot's Ready comes.
+   */
+  receiveSnapshot(m: Message, install: () => Promise<void>): void {
+    if (this.#stopped || !this.#node || !m.snapshot) return;
+    this.#installs.set(m.snapshot.metadata.index, install);
+    this.#node.step(m);
+    this.#schedule();
+  }
+
+  /** The snapshot message a leader sends to `m.to`, re-pointed at `index` (the index its state image holds). */
+  snapshotAt(m: Message, index: bigint): Message | undefined {
+    const term = this.#storage.term(index);
+    if (!term.ok || !m.snapshot) return undefined;
+    const confState = this.#node!.status().confState;
+    return { ...m, snapshot: { metadata: { index, term: term.value, confState }, data: m.snapshot.data } };
+  }
+
+  /** Outcome of sending a snapshot to `id`. */
+  reportSnapshot(id: bigint, succeeded: boolean): void {
+    this.#node?.reportSnapshot(id, succeeded);
+    this.#schedule();
+  }
+
   /** The transport could not deliver to `id`. */
   unreachable(id: bigint): void {
     this.#node?.reportUnreachable(id);
@@ -289,6 +326,7 @@ export class Member {
       this.#lead = rd.softState.lead;
       this.#d.hooks.onLeaderChange?.(this.#lead, rd.softState.raftState === RaftState.Leader);
     }
+    if (rd.snapshot) await this.#install(rd.snapshot);
     if (rd.sendBeforePersist) rd.messages.forEach(this.#d.send);
     if (rd.hardState) this.#hard = rd.hardState;
     if (rd.entries.length > 0 || (rd.hardState && rd.mustSync)) {
@@ -300,6 +338,25 @@ export class Member {
     if (rd.committedEntries.length > 0) await this.#apply(rd.committedEntries);
     for (const rs of rd.readStates) this.#reads.confirmed(rs.requestCtx, rs.index);
     this.#reads.applied(this.#appliedIndex);
+  }
+
+  async #install(snapshot: NonNullable<Ready['snapshot']>): Promise<void> {
+    const index = snapshot.metadata.index;
+    const install = this.#installs.get(index);
+    this.#installs.clear();
+    if (!install) throw new Error(`snapshot at index ${index} arrived without its state image`);
+    await this.#settledFlush();
+    this.#d.applier.takeBackendOps();
+    await install();
+    this.#storage.applySnapshot(snapshot);
+    await this.#d.wal.saveSnapshot(snapshot.metadata);
+    this.#appliedIndex = index;
+    this.#snapshotIndex = index;
+    this.#d.hooks.onSnapshot?.(index);
+  }
+
+  async #settledFlush(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
   }
 
   async #apply(entries: readonly Entry[]): Promise<void> {
@@ -327,6 +384,35 @@ export class Member {
     }
     this.#d.hooks.onApplied?.(this.#appliedIndex, entries.length);
     this.#scheduleFlush();
+    if (!this.#snapshotting && this.#appliedIndex - this.#snapshotIndex >= BigInt(this.#d.snapshotCount)) void this.#snapshot();
+  }
+
+  /**
+   * Takes a snapshot at the applied index: the backend is synced first (it then holds
+   * everything up to that index durably), the in-memory log keeps `catchUpEntries` before
+   * it, the WAL records the snapshot and drops the segments it covers.
+   */
+  async #snapshot(): Promise<void> {
+    this.#snapshotting = true;
+    try {
+      const index = this.#appliedIndex;
+      const term = this.#storage.term(index);
+      if (!term.ok) return;
+      const confState = this.#node!.status().confState;
+      await this.flush({ sync: true });
+      const created = this.#storage.createSnapshot(index, confState, Buffer.alloc(0));
+      if (!created.ok) return;
+      const compactTo = index - BigInt(this.#d.catchUpEntries);
+      if (compactTo > this.#storage.firstIndex()) this.#storage.compact(compactTo);
+      await this.#d.wal.saveSnapshot({ index, term: term.value, confState });
+      await this.#d.wal.releaseTo(index);
+      this.#snapshotIndex = index;
+      this.#d.hooks.onSnapshot?.(index);
+    } catch (e) {
+      this.#d.hooks.onFatal(new Error('snapshot failed', { cause: e }));
+    } finally {
+      this.#snapshotting = false;
+    }
   }
 
   #flushScheduled = false;
@@ -340,16 +426,26 @@ export class Member {
     });
   }
 
-  /** Writes applied state to the backend; concurrent calls coalesce into at most one more flush. */
-  flush(): Promise<void> {
+  /**
+   * Writes applied state to the backend; concurrent calls coalesce into at most one more
+   * flush. With `sync`, the returned promise resolves after a synced flush that started
+   * after this call.
+   */
+  flush(options?: { readonly sync?: boolean }): Promise<void> {
+    const sync = options?.sync ?? false;
     if (this.#flushing) {
       this.#flushAgain = true;
+      this.#flushAgainSync ||= sync;
       return this.#flushing;
     }
+    let nextSync = sync;
     this.#flushing = (async () => {
       do {
         this.#flushAgain = false;
-        await this.#d.store.flush(this.#appliedIndex, this.#d.applier.takeBackendOps());
+        const thisSync = nextSync || this.#flushAgainSync;
+        this.#flushAgainSync = false;
+        nextSync = false;
+        await this.#d.store.flush(this.#appliedIndex, this.#d.applier.takeBackendOps(), { sync: thisSync });
       } while (this.#flushAgain);
     })()
       .catch((e: unknown) => this.#d.hooks.onFatal(new Error('backend flush failed', { cause: e })))

@@ -52,6 +52,14 @@ export class Membership {
     return m;
   }
 
+  /** Replaces the whole list (after a snapshot install). */
+  replace(members: Iterable<MemberRecord>, removed: Iterable<bigint>): void {
+    this.#members.clear();
+    this.#removed.clear();
+    for (const r of members) this.#members.set(r.id, r);
+    for (const id of removed) this.#removed.add(id);
+  }
+
   get(id: bigint): MemberRecord | undefined {
     return this.#members.get(id);
   }

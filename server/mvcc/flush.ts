@@ -32,7 +32,7 @@ function recordOps(batch: FlushBatch, ops: BackendOp[]): void {
   }
 }
 
-export function flush(state: StoreState, consistentIndex: bigint, extra: readonly BackendOp[] | undefined): Promise<void> {
+export function flush(state: StoreState, consistentIndex: bigint, extra: readonly BackendOp[] | undefined, sync = false): Promise<void> {
   const batch = state.unflushed.takePending();
   const ops: BackendOp[] = [];
   recordOps(batch, ops);
@@ -43,7 +43,7 @@ export function flush(state: StoreState, consistentIndex: bigint, extra: readonl
   state.consistentIndex = consistentIndex;
   return state.io.run(async () => {
     try {
-      await state.backend.write(ops, { sync: false });
+      await state.backend.write(ops, { sync });
     } catch (cause) {
       state.unflushed.requeue(batch);
       throw new Error('mvcc: flush failed', { cause });

@@ -27,7 +27,19 @@ export type { StoreOptions } from './state.js';
 
 export class MvccStoreImpl implements MvccStore {
   /** Use openMvccStore(). */
-  constructor(private readonly state: StoreState) {}
+  constructor(private state: StoreState) {}
+
+  /**
+   * Rebuilds the store from its backend after the backend's contents were replaced (a
+   * snapshot from the leader). Waits for in-flight backend work first; no write transaction
+   * may be open.
+   */
+  async reload(): Promise<void> {
+    await this.settle();
+    const { state, meta } = await recoverState(this.state.backend, { historyIndexMaxKeys: this.state.historyIndexMaxKeys });
+    if (meta.finishedCompactRev > 0n) state.index.compact(meta.finishedCompactRev);
+    this.state = state;
+  }
 
   get currentRevision(): bigint {
     return this.state.currentRevision;
@@ -58,8 +70,8 @@ export class MvccStoreImpl implements MvccStore {
     return compact(this.state, revision);
   }
 
-  flush(consistentIndex: bigint, extra?: readonly BackendOp[]): Promise<void> {
-    return flush(this.state, consistentIndex, extra);
+  flush(consistentIndex: bigint, extra?: readonly BackendOp[], options?: { readonly sync?: boolean }): Promise<void> {
+    return flush(this.state, consistentIndex, extra, options?.sync ?? false);
   }
 
   history(fromRevision: bigint, toRevision: bigint, key: Buffer, rangeEnd: Buffer): Promise<Result<Event[]>> {

@@ -84,9 +84,15 @@ export interface MvccStore {
   compact(revision: bigint): Result<{ readonly done: Promise<void> }>;
   /**
    * Writes every change ended since the last flush, the consistent index and any extra
-   * ops (lease, alarm, … buckets) as ONE backend batch. Calls are serialised by the caller.
+   * ops (lease, alarm, … buckets) as ONE backend batch, not synced unless asked (the WAL is
+   * the durable record until a snapshot releases it). Calls are serialised by the caller.
    */
-  flush(consistentIndex: bigint, extra?: readonly import('../storage/backend.js').BackendOp[]): Promise<void>;
+  flush(
+    consistentIndex: bigint,
+    extra?: readonly import('../storage/backend.js').BackendOp[],
+    /** sync: the batch (and everything written before it) is on stable storage when this resolves. */
+    options?: { readonly sync?: boolean },
+  ): Promise<void>;
   /** Events with revision in [fromRevision, toRevision], in change order (sub revision) within a revision; prevKv filled. Error: Compacted. */
   history(fromRevision: bigint, toRevision: bigint, key: Buffer, rangeEnd: Buffer): Promise<Result<Event[]>>;
   hash(): Promise<number>;

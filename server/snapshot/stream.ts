@@ -26,7 +26,8 @@ function recordHeader(bucket: string, key: Buffer, value: Buffer): Buffer {
   return Buffer.concat([h, key, v]);
 }
 
-async function* pieces(view: ReadView): AsyncGenerator<Buffer> {
+/** The image of `view` as a sequence of buffers (unpadded; see FORMAT.md). */
+export async function* imagePieces(view: ReadView): AsyncGenerator<Buffer> {
   yield MAGIC;
   for (const bucket of BUCKETS) {
     for await (const [k, v] of view.iterate(bucket)) {
@@ -39,7 +40,7 @@ async function* pieces(view: ReadView): AsyncGenerator<Buffer> {
 
 async function imageSize(view: ReadView): Promise<number> {
   let n = 0;
-  for await (const p of pieces(view)) n += p.length;
+  for await (const p of imagePieces(view)) n += p.length;
   return n;
 }
 
@@ -62,7 +63,7 @@ export async function* streamSnapshot(backend: Backend, flush: () => Promise<voi
       remaining -= blob.length;
       return { header: undefined, remainingBytes: BigInt(remaining), blob };
     };
-    for await (const p of pieces(view)) {
+    for await (const p of imagePieces(view)) {
       buffered.push(p);
       bufferedBytes += p.length;
       const msg = emit(false);

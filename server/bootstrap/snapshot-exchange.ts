@@ -1,0 +1,110 @@
+/**
+ * Catching up a follower that is behind the leader's log by a state image instead of
+ * entries.
+ *
+ * Leader: when the consensus core emits a snapshot message, the member flushes, pins a
+ * consistent view of its backend, re-points the message at the exact index the view holds
+ * (so no entry is applied twice on the follower), and streams the image with it.
+ * Follower: the image is written to `<snap-dir>/<index>.snap.kv` and fsynced before the
+ * leader is told it arrived; when the core hands the snapshot out, the backend's contents
+ * are replaced by the image and every in-memory view of it (MVCC index, leases, alarms,
+ * members) is rebuilt.
+ */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { AlarmSet } from '../apply/alarms.js';
+import { formatId } from '../config/index.js';
+import { ok, fail, type Result } from '../errors/domain-error.js';
+import type { Lessor } from '../lease/lessor.js';
+import type { Member } from '../member/member.js';
+import { decodeMessage, encodeMessage } from '../member/message-codec.js';
+import { decodeMember, type Membership } from '../membership/membership.js';
+import { readMeta } from '../mvcc/meta.js';
+import type { MvccStoreImpl } from '../mvcc/store.js';
+import type { PeerTransport } from '../peer/index.js';
+import type { Message } from '../raft/index.js';
+import { imagePieces } from '../snapshot/stream.js';
+import { loadImage, receiveImage } from '../snapshot/image.js';
+import { Bucket, type Backend } from '../storage/backend.js';
+import { restoreLeases } from './lease-port.js';
+
+export interface SnapshotExchangeDeps {
+  readonly member: () => Member;
+  readonly transport: () => PeerTransport;
+  readonly backend: Backend;
+  readonly store: MvccStoreImpl;
+  readonly lessor: Lessor;
+  readonly alarms: AlarmSet;
+  readonly membership: Membership;
+  readonly snapDir: string;
+  readonly logger: Logger;
+}
+
+export interface SnapshotExchange {
+  /** Leader side: sends the state image for snapshot message `m`; reports the outcome to the core. */
+  send(m: Message): Promise<void>;
+  /** Follower side: the transport's onSnapshot handler. */
+  receive(from: bigint, meta: Buffer, body: AsyncIterable<Buffer>): Promise<Result<void>>;
+}
+
+export function snapshotExchange(d: SnapshotExchangeDeps): SnapshotExchange {
+  const log = d.logger;
+
+  async function reloadFromBackend(): Promise<void> {
+    await d.store.reload();
+    const leases = await restoreLeases(d.lessor, d.backend, d.store);
+    if (!leases.ok) throw new Error(`cannot restore leases from the snapshot: ${leases.error.kind}`);
+    const alarmKeys: Buffer[] = [];
+    for await (const [k] of d.backend.iterate(Bucket.Alarm)) alarmKeys.push(Buffer.from(k));
+    d.alarms.replace(alarmKeys);
+    const members = [];
+    const removed: bigint[] = [];
+    for await (const [, v] of d.backend.iterate(Bucket.Members)) members.push(decodeMember(Buffer.from(v)));
+    for await (const [k] of d.backend.iterate(Bucket.MembersRemoved)) removed.push(k.readBigUInt64BE(0));
+    d.membership.replace(members, removed);
+  }
+
+  return {
+    async send(m) {
+      const member = d.member();
+      let ok = false;
+      try {
+        await member.flush();
+        const view = await d.backend.snapshot();
+        try {
+          const { consistentIndex } = await readMeta(view);
+          const repointed = member.snapshotAt(m, consistentIndex);
+          if (repointed) {
+            log.info({ 'remote-peer-id': formatId(m.to), 'snapshot-index': consistentIndex.toString() }, 'sending database snapshot');
+            const res = await d.transport().sendSnapshot(m.to, encodeMessage(repointed), imagePieces(view));
+            ok = res.ok;
+            if (!res.ok) log.warn({ 'remote-peer-id': formatId(m.to), error: res }, 'failed to send database snapshot');
+          }
+        } finally {
+          await view.close();
+        }
+      } catch (err) {
+        log.warn({ err, 'remote-peer-id': formatId(m.to) }, 'failed to send database snapshot');
+      }
+      member.reportSnapshot(m.to, ok);
+    },
+
+    async receive(from, meta, body) {
+      const m = decodeMessage(meta);
+      if (!m.ok) return m;
+      if (!m.value.snapshot) return fail({ kind: 'Internal', message: 'snapshot message without snapshot' });
+      const index = m.value.snapshot.metadata.index;
+      const path = join(d.snapDir, `${index.toString(16).padStart(16, '0')}.snap.kv`);
+      const bytes = await receiveImage(body, path);
+      log.info({ 'remote-peer-id': formatId(from), 'snapshot-index': index.toString(), bytes }, 'received database snapshot');
+      d.member().receiveSnapshot(m.value, async () => {
+        await loadImage(d.backend, path);
+        await reloadFromBackend();
+        await rm(path, { force: true });
+        log.info({ 'snapshot-index': index.toString() }, 'applied database snapshot');
+      });
+      return ok(undefined);
+    },
+  };
+}
