@@ -18,3 +18,6 @@ export type { Cluster } from './cluster.js';
 export { AlarmType, type Maintenance, type SnapshotChunk } from './maintenance.js';
 export type { Auth } from './auth.js';
 export type { WatchOptions, WatchUpdate, Watcher } from './watch.js';
+export { newSession, DEFAULT_SESSION_TTL, type Session } from './concurrency/session.js';
+export { newMutex, type Mutex } from './concurrency/mutex.js';
+export { newElection, type Election, type LeaderUpdate } from './concurrency/election.js';

@@ -125,21 +125,29 @@ function describeState(state: State): string {
 type WatchableChannel = ReturnType<Client['getChannel']>;
 type State = ReturnType<WatchableChannel['getConnectivityState']>;
 
-/** Resolves when the channel leaves `state`, or with an error at the deadline or on abort. */
+/**
+ * Resolves when the channel leaves `state`, or with an error at the deadline or on abort.
+ * While waiting it holds a timer, so a pending call keeps the process alive (gRPC's own
+ * connection handles do not).
+ */
 function watchOnce(ch: WatchableChannel, state: State, deadline: number, signal: AbortSignal | undefined): Promise<Result<void>> {
   return new Promise((resolve) => {
     if (signal?.aborted === true) return resolve({ ok: false, error: canceled() });
-    const onAbort = (): void => resolve({ ok: false, error: canceled() });
+    const hold = setInterval(() => undefined, 60_000);
+    const done = (r: Result<void>): void => {
+      clearInterval(hold);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(r);
+    };
+    const onAbort = (): void => done({ ok: false, error: canceled() });
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       ch.watchConnectivityState(state, deadline, (err?: Error) => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(err === undefined ? { ok: true, value: undefined } : { ok: false, error: deadlineExceeded() as ClientError });
+        done(err === undefined ? { ok: true, value: undefined } : { ok: false, error: deadlineExceeded() as ClientError });
       });
     } catch (err) {
       // The channel was shut down (client closed) between the state read and the watch.
-      signal?.removeEventListener('abort', onAbort);
-      resolve({ ok: false, error: noEndpoint(`grpc: the client connection is closing (${String(err)})`) });
+      done({ ok: false, error: noEndpoint(`grpc: the client connection is closing (${String(err)})`) });
     }
   });
 }

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+/**
+ * kvstorectl's entry point: the only place that reads argv, the environment and signals.
+ * It wires the process edges into a CtlIO, runs one command and sets the exit code.
+ */
+import { randomUUID } from 'node:crypto';
+import { runCtl } from './cli/program.js';
+import type { CtlIO } from './cli/io.js';
+
+const interrupt = new AbortController();
+let claimed = false;
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (claimed) {
+    interrupt.abort();
+    return;
+  }
+  // Nobody handles interrupts: end by the signal, as etcdctl does.
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
+}
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+const io: CtlIO = {
+  stdout: { write: (chunk) => void process.stdout.write(chunk) },
+  stderr: { write: (chunk) => void process.stderr.write(chunk) },
+  stderrIsTTY: process.stderr.isTTY === true,
+  stdin: process.stdin,
+  env: process.env,
+  interrupt: interrupt.signal,
+  claimInterrupt: () => {
+    claimed = true;
+  },
+  now: () => Date.now(),
+  monotonicNs: () => process.hrtime.bigint(),
+  randomUUID: () => randomUUID(),
+};
+
+runCtl(process.argv.slice(2), io).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);
