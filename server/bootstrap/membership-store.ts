@@ -1,7 +1,8 @@
 /**
- * Loads the member list from the backend, or — for a member bootstrapping a new cluster —
+ * Loads the member list from the backend, or — for a member starting without data —
  * creates it from --initial-cluster (names and peer URLs; client URLs arrive when each
- * member publishes its attributes) and writes it durably.
+ * member publishes its attributes) and writes it durably. A member joining an existing
+ * cluster lists only the others: the leader's log adds it (as it was added, e.g. learner).
  */
 import type { ServerConfig } from '../config/types.js';
 import { initialMembers } from '../config/index.js';
@@ -14,8 +15,9 @@ export async function loadMembership(backend: Backend, config: ServerConfig): Pr
   for await (const [, v] of backend.iterate(Bucket.Members)) members.push(decodeMember(v));
   for await (const [k] of backend.iterate(Bucket.MembersRemoved)) removed.push(k.readBigUInt64BE(0));
   if (members.length > 0) return Membership.restore(members, removed);
+  const local = config.initialClusterState === 'existing' ? config.name : undefined;
   const fresh = Membership.restore(
-    initialMembers(config).map((m) => ({ id: m.id, name: m.name, peerURLs: [...m.peerUrls], clientURLs: [], isLearner: false })),
+    initialMembers(config).filter((m) => m.name !== local).map((m) => ({ id: m.id, name: m.name, peerURLs: [...m.peerUrls], clientURLs: [], isLearner: false })),
     [],
   );
   await backend.write(fresh.allOps(), { sync: true });

@@ -78,7 +78,7 @@ export async function startPeers(d: PeersDeps): Promise<Peers> {
     },
     version: d.version,
     members: () =>
-      d.membership.list().map((m) => ({ id: Number(m.id), peerURLs: m.peerURLs, name: m.name, clientURLs: m.clientURLs, ...(m.isLearner ? { isLearner: true } : {}) })),
+      d.membership.list().map((m) => ({ id: m.id, peerURLs: m.peerURLs, name: m.name, clientURLs: m.clientURLs, ...(m.isLearner ? { isLearner: true } : {}) })),
     logger: log,
     registry: d.registry,
     now: d.now,

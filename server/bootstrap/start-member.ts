@@ -47,6 +47,8 @@ import { encodeMessage } from '../member/message-codec.js';
 import { realScheduler } from '../member/scheduler.js';
 import { MessageType } from '../raft/index.js';
 import { snapshotExchange } from './snapshot-exchange.js';
+import { bootstrapEntries } from './bootstrap-entries.js';
+import { discoverIdentity } from './join.js';
 
 export interface RunningMember {
   readonly memberId: bigint;
@@ -76,10 +78,17 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const registry = new Registry();
   const metrics = createMemberMetrics(registry, { serverVersion: config.serverVersion }, metricNamesFor(profile));
 
-  const fresh = initialIds(config);
+  let fresh = initialIds(config);
   if (!(await walExists(layout.walDir))) {
     const problem = verifyBootstrap(config);
     if (problem !== undefined) throw new ConfigProblem(problem);
+    if (config.initialClusterState === 'existing') {
+      const joined = await discoverIdentity(config, 10_000);
+      if (joined === undefined) {
+        throw new ConfigProblem('could not retrieve cluster information from the given URLs (--initial-cluster): no member answered with this member in its list; add it with MemberAdd first');
+      }
+      fresh = joined;
+    }
   }
   const opened = await openWal(layout.walDir, {
     metadata: encodeWalMetadata(fresh.memberId, fresh.clusterId),
@@ -125,7 +134,6 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const member: Member = new Member({
     memberId,
     clusterId,
-    initialVoters: initialMembers(config).map((m) => m.id),
     wal: opened.wal,
     store,
     applier,
@@ -208,7 +216,16 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     const lead = member.leaderId;
     return lead === 0n ? undefined : peers.peerUrl(lead);
   }, 5000);
-  await member.start(opened.contents);
+  // A fresh member of a new cluster writes the founding entries; a fresh member joining an
+  // existing cluster starts with no voters and learns the membership from the leader; a
+  // restarting member takes it from its backend (as of its applied index).
+  const founding = opened.created && config.initialClusterState === 'new';
+  const joining = opened.created && config.initialClusterState === 'existing';
+  await member.start(opened.contents, {
+    voters: joining || founding ? [] : membership.voters().map((m) => m.id),
+    learners: joining || founding ? [] : membership.learners().map((m) => m.id),
+    bootstrapEntries: founding ? bootstrapEntries(initialMembers(config)) : [],
+  });
   metrics.setServerId(formatId(memberId));
   metrics.setClusterVersion(clusterVersion);
   metrics.quotaBackendBytes.set(config.effectiveQuotaBackendBytes);

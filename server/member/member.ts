@@ -50,8 +50,6 @@ export interface MemberHooks {
 export interface MemberDeps {
   readonly memberId: bigint;
   readonly clusterId: bigint;
-  /** Voters of a cluster bootstrapped from scratch (ignored once the log holds membership). */
-  readonly initialVoters: readonly bigint[];
   readonly wal: Wal;
   readonly store: MvccStore;
   readonly applier: Applier;
@@ -74,6 +72,15 @@ export interface MemberDeps {
 }
 
 type Request = NonNullable<InternalRequest['request']>;
+
+/** The membership a member starts with. */
+export interface StartMembership {
+  /** Voters and learners as of the applied index (empty for a member joining an existing cluster). */
+  readonly voters: readonly bigint[];
+  readonly learners: readonly bigint[];
+  /** For the founding members of a new cluster: the conf change entries that create it. */
+  readonly bootstrapEntries: readonly Entry[];
+}
 
 export class Member {
   readonly #d: MemberDeps;
@@ -136,10 +143,21 @@ export class Member {
    * Rebuilds the Raft log from the WAL and starts the node; entries after the store's
    * consistent index are applied again by the first Readies. Runs once, before anything else.
    */
-  async start(contents: WalContents): Promise<void> {
+  async start(contents: WalContents, membership: StartMembership): Promise<void> {
     const applied = this.#d.store.consistentIndex;
+    const boot = membership.bootstrapEntries;
+    if (boot.length > 0) {
+      // A new cluster: the initial members enter the log as committed conf changes at term 1,
+      // identical on every founding member, so later members learn them from the log.
+      const hs = { term: 1n, vote: 0n, commit: boot[boot.length - 1]!.index };
+      await this.#d.wal.save(boot, hs);
+      contents = { ...contents, hardState: hs, entries: [...boot] };
+    }
+    const known = { voters: [...membership.voters], learners: [...membership.learners] };
     if (contents.snapshot) {
-      this.#storage.applySnapshot({ metadata: contents.snapshot, data: Buffer.alloc(0) });
+      // The member list as of the applied index is newer than the snapshot's conf state.
+      const confState = known.voters.length > 0 ? known : contents.snapshot.confState;
+      this.#storage.applySnapshot({ metadata: { ...contents.snapshot, confState }, data: Buffer.alloc(0) });
     }
     this.#storage.append(contents.entries);
     const last = this.#storage.lastIndex();
@@ -151,7 +169,8 @@ export class Member {
     this.#snapshotIndex = contents.snapshot?.index ?? 0n;
     this.#node = createRaftNode({
       id: this.#d.memberId,
-      voters: this.#d.initialVoters,
+      voters: known.voters,
+      learners: known.learners,
       electionTicks: this.#d.electionTicks,
       heartbeatTicks: 1,
       preVote: this.#d.preVote,
@@ -162,12 +181,16 @@ export class Member {
       storage: this.#storage,
       applied: applied < this.#storage.firstIndex() - 1n ? undefined : applied,
     });
-    if (this.#d.initialVoters.length === 1 && this.#d.initialVoters[0] === this.#d.memberId && this.#storage.initialState().confState.voters.length <= 1) {
-      this.#node.campaign();
-    }
-    this.#stopTicker = this.#d.scheduler.every(this.#d.tickMs, () => this.#tick());
     this.#schedule();
     await this.#settled();
+    // The only voter need not wait an election timeout.
+    const voters = this.#node.status().confState.voters;
+    if (voters.length === 1 && voters[0] === this.#d.memberId) {
+      this.#node.campaign();
+      this.#schedule();
+      await this.#settled();
+    }
+    this.#stopTicker = this.#d.scheduler.every(this.#d.tickMs, () => this.#tick());
   }
 
   /** Proposes a request; resolves with its applied outcome (or Timeout / Stopped). */

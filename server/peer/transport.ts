@@ -14,7 +14,7 @@ import type { Socket } from 'node:net';
 import { formatId } from '../config/identity.js';
 import { describePeerError, peerFail, peerOk, type PeerResult } from './errors.js';
 import { STREAM_PATH_PREFIX, SNAPSHOT_PATH } from './dial.js';
-import { requestHeaders, type LocalIdentity, type MembershipView } from './handshake.js';
+import { PeerHeader, requestHeaders, type LocalIdentity, type MembershipView } from './handshake.js';
 import { InboundStream } from './inbound-stream.js';
 import { OutboundStream, type OutboundContext } from './outbound-stream.js';
 import { createPeerMetrics } from './peer-metrics.js';
@@ -142,8 +142,8 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
     method: 'GET',
     path: '/members',
     handle: (_req, res) => {
-      const body = JSON.stringify(options.members());
-      res.writeHead(200, { 'content-type': 'application/json' });
+      const body = exactJson(options.members());
+      res.writeHead(200, { 'content-type': 'application/json', [PeerHeader.ClusterId]: formatId(options.clusterId) });
       res.end(body);
     },
   });
@@ -239,4 +239,11 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
       return closed;
     },
   };
+}
+
+/** JSON in which bigint values are written as exact decimal numbers (64-bit member ids). */
+function exactJson(value: unknown): string {
+  const marker = '\u0000big:';
+  const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${marker}${v.toString()}` : v));
+  return text.replace(/"\\u0000big:(\d+)"/g, '$1');
 }

@@ -37,7 +37,7 @@ export function createMaintenanceService(ctx: ServiceContext): MaintenanceServic
         raftAppliedIndex: member.appliedIndex,
         errors,
         dbSizeInUse: dbSize,
-        isLearner: false,
+        isLearner: ctx.membership.get(member.memberId)?.isLearner ?? false,
       });
     },
 
