@@ -268,6 +268,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     maxRecvBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
     registry,
     hasLeader: () => member.leaderId !== 0n,
+    isLearner: () => membership.get(memberId)?.isLearner ?? false,
     logger: log,
   });
   const app = createHttpApp({

@@ -36,6 +36,7 @@ export const ErrorKind = {
   LearnerNotReady: 'LearnerNotReady',
   TooManyLearners: 'TooManyLearners',
   LeaderTransferTimeout: 'LeaderTransferTimeout',
+  RpcNotSupportedForLearner: 'RpcNotSupportedForLearner',
   BadLeaderTransferee: 'BadLeaderTransferee',
   Unimplemented: 'Unimplemented',
   Internal: 'Internal',

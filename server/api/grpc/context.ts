@@ -11,6 +11,8 @@ import type { GrpcMetrics } from './metrics.js';
 
 export interface EdgeContext {
   readonly hasLeader: () => boolean;
+  /** Whether this member is a learner (serves only Status, serializable Range and Snapshot). */
+  readonly isLearner: () => boolean;
   readonly logger: Logger;
   readonly metrics: GrpcMetrics;
 }
@@ -21,6 +23,15 @@ export const REQUIRE_LEADER_KEY = 'hasleader';
 export function lacksRequiredLeader(ctx: EdgeContext, metadata: Metadata): boolean {
   const values = metadata.get(REQUIRE_LEADER_KEY);
   return values.length > 0 && values.some((v) => v === 'true') && !ctx.hasLeader();
+}
+
+const LEARNER_ALLOWED = new Set(['/etcdserverpb.Maintenance/Status', '/etcdserverpb.Maintenance/Snapshot']);
+
+/** True when this member is a learner and the call is one a learner does not serve. */
+export function refusedOnLearner(ctx: EdgeContext, path: string, request: unknown): boolean {
+  if (!ctx.isLearner() || LEARNER_ALLOWED.has(path)) return false;
+  if (path === '/etcdserverpb.KV/Range') return !(request as { serializable?: boolean }).serializable;
+  return true;
 }
 
 /** A thrown value's message, for logs and Unknown statuses. */

@@ -47,6 +47,7 @@ const TABLE: { readonly [K in ErrorKind]: GrpcStatus } = {
   LearnerNotReady: { code: GrpcCode.FailedPrecondition, message: 'etcdserver: can only promote a learner member which is in sync with leader' },
   TooManyLearners: { code: GrpcCode.FailedPrecondition, message: 'etcdserver: too many learner members in cluster' },
   LeaderTransferTimeout: { code: GrpcCode.Unknown, message: 'etcdserver: request timed out, leader transfer took too long' },
+  RpcNotSupportedForLearner: { code: GrpcCode.Unavailable, message: 'etcdserver: rpc not supported for learner' },
   // Message replaced per error (see toStatus).
   Unimplemented: { code: GrpcCode.Unimplemented, message: 'kvstore: not implemented' },
   Internal: { code: GrpcCode.Unknown, message: 'etcdserver: internal error' },

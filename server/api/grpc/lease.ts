@@ -19,7 +19,7 @@ import {
 } from '../../../proto/gen/etcd/rpc.js';
 import type { LeaseService } from '../services.js';
 import { GrpcCode } from './codes.js';
-import { lacksRequiredLeader, messageOf, type EdgeContext } from './context.js';
+import { lacksRequiredLeader, messageOf, refusedOnLearner, type EdgeContext } from './context.js';
 import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard.js';
 import { toStatus } from './error-table.js';
 import { StreamCall } from './stream-call.js';
@@ -42,6 +42,7 @@ function keepAliveHandler(
   const tally = ctx.metrics.method(LeaseDef.leaseKeepAlive);
   return (call) => {
     const stream = new StreamCall<LeaseKeepAliveResponse>(call, tally);
+    if (refusedOnLearner(ctx, LeaseDef.leaseKeepAlive.path, undefined)) return stream.fail(toStatus({ kind: 'RpcNotSupportedForLearner' }));
     if (lacksRequiredLeader(ctx, call.metadata)) return stream.fail(toStatus({ kind: 'NoLeader' }));
     let busy = false;
     let clientDone = false;

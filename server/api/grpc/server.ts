@@ -51,6 +51,8 @@ export interface GrpcServerOptions {
   readonly registry: Registry;
   /** Whether this member currently knows a leader (for `hasleader: true` calls). */
   readonly hasLeader: () => boolean;
+  /** Whether this member is a learner (default: never). */
+  readonly isLearner?: () => boolean;
   readonly logger: Logger;
 }
 
@@ -82,6 +84,7 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
   const { services } = options;
   const ctx: EdgeContext = {
     hasLeader: options.hasLeader,
+    isLearner: options.isLearner ?? (() => false),
     logger: options.logger.child({ component: 'grpc' }),
     metrics: createGrpcMetrics(options.registry),
   };

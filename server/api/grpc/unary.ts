@@ -2,14 +2,15 @@
  * Unary call adapter: request → service function → reply or status.
  *
  * Order per call: count start + received message; malformed request → Internal;
- * `hasleader` without a leader → NoLeader; then the service. A domain error goes through
+ * a learner refuses what it does not serve; `hasleader` without a leader → NoLeader; then
+ * the service. A domain error goes through
  * the error table; a rejected promise (a bug, not an expected failure) is logged and sent
  * as Unknown with its message. Exactly one `handled` count per call.
  */
 import type { handleUnaryCall, MethodDefinition } from '@grpc/grpc-js';
 import type { Result } from '../../errors/domain-error.js';
 import { GrpcCode, type GrpcStatus } from './codes.js';
-import { lacksRequiredLeader, messageOf, type EdgeContext } from './context.js';
+import { lacksRequiredLeader, messageOf, refusedOnLearner, type EdgeContext } from './context.js';
 import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard.js';
 import { toStatus } from './error-table.js';
 
@@ -52,6 +53,7 @@ function serve<Req, Res, O>(
     };
     const req = call.request;
     if (req instanceof MalformedRequest) return fail(malformedStatus(req));
+    if (refusedOnLearner(ctx, def.path, req)) return fail(toStatus({ kind: 'RpcNotSupportedForLearner' }));
     if (lacksRequiredLeader(ctx, call.metadata)) return fail(toStatus({ kind: 'NoLeader' }));
     const onOutcome = (outcome: O): void => {
       const reply = interpret(outcome);

@@ -15,7 +15,7 @@ import type { handleBidiStreamingCall, UntypedServiceImplementation } from '@grp
 import { WatchService as WatchDef, type WatchRequest, type WatchResponse } from '../../../proto/gen/etcd/rpc.js';
 import type { WatchService } from '../services.js';
 import { GrpcCode } from './codes.js';
-import { lacksRequiredLeader, messageOf, type EdgeContext } from './context.js';
+import { lacksRequiredLeader, messageOf, refusedOnLearner, type EdgeContext } from './context.js';
 import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard.js';
 import { toStatus } from './error-table.js';
 import { StreamCall } from './stream-call.js';
@@ -24,6 +24,7 @@ export function watchHandlers(ctx: EdgeContext, watch: WatchService): UntypedSer
   const tally = ctx.metrics.method(WatchDef.watch);
   const handler: handleBidiStreamingCall<Incoming<WatchRequest>, WatchResponse> = (call) => {
     const stream = new StreamCall<WatchResponse>(call, tally);
+    if (refusedOnLearner(ctx, WatchDef.watch.path, undefined)) return stream.fail(toStatus({ kind: 'RpcNotSupportedForLearner' }));
     if (lacksRequiredLeader(ctx, call.metadata)) return stream.fail(toStatus({ kind: 'NoLeader' }));
     const drained = (): Promise<void> =>
       new Promise((resolve) => {

@@ -37,6 +37,7 @@ const EXPECTED: ReadonlyArray<readonly [DomainError, number, string]> = [
   [{ kind: 'LearnerNotReady' }, 9, 'etcdserver: can only promote a learner member which is in sync with leader'],
   [{ kind: 'TooManyLearners' }, 9, 'etcdserver: too many learner members in cluster'],
   [{ kind: 'LeaderTransferTimeout' }, 2, 'etcdserver: request timed out, leader transfer took too long'],
+  [{ kind: 'RpcNotSupportedForLearner' }, 14, 'etcdserver: rpc not supported for learner'],
   [{ kind: 'Unimplemented', method: '/etcdserverpb.Auth/UserAdd' }, 12, 'kvstore: not implemented: /etcdserverpb.Auth/UserAdd'],
   [{ kind: 'Internal', message: 'etcdserver: request cancelled' }, 2, 'etcdserver: request cancelled'],
 ];
