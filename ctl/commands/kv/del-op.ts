@@ -23,6 +23,6 @@ export function parseDelOp(args: readonly string[], flags: Flags): DelOp | Usage
   const prefix = flagBool(flags, 'prefix');
   const fromKey = flagBool(flags, 'fromKey');
   if (prefix && fromKey) return usageError('`--prefix` and `--from-key` cannot be set at the same time, choose one');
-  if (args.length > 1 && (prefix || fromKey)) return usageError('too many arguments, only accept one argument when `--prefix` or `--from-key` is set.');
+  if (args.length > 1 && (prefix || fromKey)) return usageError('too many arguments, only accept one argument when `--prefix` or `--from-key` is set');
   return { key: args[0], opts: { ...(args.length > 1 ? { rangeEnd: args[1] } : {}), prefix, fromKey, prevKv: flagBool(flags, 'prevKv') } };
 }

@@ -43,7 +43,7 @@ export function parseGetOp(args: readonly string[], flags: Flags): GetOp | Usage
   if (prefix && fromKey) return usageError('`--prefix` and `--from-key` cannot be set at the same time, choose one');
   const consistency = flagString(flags, 'consistency', 'l');
   if (consistency !== 's' && consistency !== 'l') return usageError(`unknown consistency flag "${consistency}"`, ExitCode.BadFeature);
-  if (args.length > 1 && (prefix || fromKey)) return usageError('too many arguments, only accept one argument when `--prefix` or `--from-key` is set.');
+  if (args.length > 1 && (prefix || fromKey)) return usageError('too many arguments, only accept one argument when `--prefix` or `--from-key` is set');
   const limit = parseInt64(flagString(flags, 'limit', '0'), 'limit');
   if (typeof limit !== 'bigint') return usageError(limit.message, ExitCode.Error);
   const rev = parseInt64(flagString(flags, 'rev', '0'), 'rev');

@@ -1,0 +1,310 @@
+/**
+ * Differential runs of kvstorectl against etcdctl 3.4 (shared by test/compat/kvstorectl-*).
+ *
+ * For each case of a table, on ONE real etcd 3.4 member per test file:
+ *   reset → setup → the steps with etcdctl (the reference transcript),
+ *   reset → setup → the same steps with kvstorectl,
+ * and, at the same time, on one kvstore member per file: reset → setup → the steps with
+ * kvstorectl. Outputs are recorded raw and masked per comparison.
+ * Both kvstorectl transcripts must equal the reference after masking (test/support/mask.ts with
+ * revisions, plus the `fields` revision lines and durations of `endpoint health` tables).
+ * `readOnly` cases set up once and let both tools read the same state, so their transcripts are
+ * compared against etcd with revisions kept, byte for byte (protobuf output included); protobuf
+ * output is not compared against kvstore (binary revisions differ there).
+ *
+ * Reset (not recorded): every key deleted, every lease revoked, through etcdctl.
+ * Templates: `{endpoint}`, `{tmp}` (per-run temp dir), `{<var>}` captured by an earlier step.
+ * kvstorectl runs as `node <build>/ctl/main.js`; KVSTORECTL_* and ETCDCTL_* of the test
+ * process are not inherited.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { BUILD_ROOT } from '../../../support/paths.js';
+import { CtlProcess, etcdctl, etcdVersion, makeTempDir, mask, spawnEtcdctl, startMember, type CtlResult, type MaskOptions, type Member } from '../../../support/processes.js';
+
+export const KVSTORECTL_MAIN = join(BUILD_ROOT, 'ctl', 'main.js');
+
+export type Tool = 'etcdctl' | 'kvstorectl';
+
+function ctlEnv(extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith('ETCDCTL_') && !k.startsWith('KVSTORECTL_')) env[k] = v;
+  }
+  return { ...env, ...(extra ?? {}) };
+}
+
+/** Starts kvstorectl with `--endpoints=<endpoints>` first; owned by the test registry. */
+export function spawnKvstorectl(
+  endpoints: string | readonly string[],
+  args: readonly string[],
+  opts: { readonly env?: Readonly<Record<string, string>>; readonly stdin?: boolean } = {},
+): CtlProcess {
+  const list = typeof endpoints === 'string' ? [endpoints] : endpoints;
+  const child = spawn(process.execPath, [KVSTORECTL_MAIN, `--endpoints=${list.join(',')}`, ...args], {
+    env: ctlEnv(opts.env),
+    detached: true,
+    stdio: [opts.stdin === true ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  });
+  return new CtlProcess(child);
+}
+
+/** Runs kvstorectl to completion (stdin = `input`, then closed), bounded by `timeoutMs`. */
+export async function kvstorectl(
+  endpoints: string | readonly string[],
+  args: readonly string[],
+  opts: { readonly input?: string | Buffer; readonly env?: Readonly<Record<string, string>>; readonly timeoutMs?: number } = {},
+): Promise<CtlResult> {
+  const list = typeof endpoints === 'string' ? [endpoints] : endpoints;
+  const child = spawn(process.execPath, [KVSTORECTL_MAIN, `--endpoints=${list.join(',')}`, ...args], {
+    env: ctlEnv(opts.env),
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const proc = new CtlProcess(child);
+  child.stdin?.on('error', () => undefined);
+  child.stdin?.end(opts.input ?? '');
+  const timer = setTimeout(() => proc.timeout(), opts.timeoutMs ?? 20_000);
+  try {
+    return await proc.result();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Runs `tool` to completion. */
+export function runTool(tool: Tool, endpoints: string | readonly string[], args: readonly string[], opts: { readonly input?: string | Buffer; readonly env?: Readonly<Record<string, string>> } = {}): Promise<CtlResult> {
+  return tool === 'etcdctl' ? etcdctl(endpoints, args, opts) : kvstorectl(endpoints, args, opts);
+}
+
+/** Run to completion; optionally capture group 1 of regexes on stdout into variables. */
+export interface RunStep {
+  readonly run: readonly string[];
+  readonly input?: string;
+  readonly capture?: Readonly<Record<string, RegExp>>;
+  readonly mask?: MaskOptions['extra'];
+  /** Binary output: shown as hex, and not compared against kvstore. */
+  readonly binary?: boolean;
+  readonly env?: Readonly<Record<string, string>>;
+}
+export interface SpawnStep {
+  readonly spawn: string;
+  readonly args: readonly string[];
+  /** Keep stdin open (interactive commands); lines are sent with `send` steps. */
+  readonly stdin?: boolean;
+}
+export interface SendStep {
+  readonly send: string;
+  readonly text: string;
+}
+export interface AwaitStep {
+  readonly await: string;
+  readonly lines: number;
+}
+export interface StopStep {
+  readonly stop: string;
+  readonly signal?: NodeJS.Signals;
+  readonly mask?: MaskOptions['extra'];
+}
+/** Wait for a moment (e.g. so a spawned watch is established). */
+export interface SleepStep {
+  readonly sleepMs: number;
+}
+export type CtlStep = RunStep | SpawnStep | SendStep | AwaitStep | StopStep | SleepStep;
+
+export interface CtlCase {
+  readonly name: string;
+  /** Run once per side with etcdctl before the steps, not recorded. */
+  readonly setup?: readonly (readonly string[] | RunStep)[];
+  readonly steps: readonly (CtlStep | readonly string[])[];
+  /** The steps do not change the store: both tools read one setup (revisions compared). */
+  readonly readOnly?: boolean;
+  readonly mask?: MaskOptions;
+  /** Skip the kvstore side (behaviour only etcd has, e.g. a crash of etcdctl itself). */
+  readonly etcdOnly?: boolean;
+}
+
+const AWAIT_TIMEOUT_MS = 10_000;
+
+/** Masks beyond test/support/mask.ts: revision lines of `fields`, health durations, progress. */
+const REVISION_EXTRA: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^"(Revision|CreateRevision|ModRevision|PrevCreateRevision|PrevModRevision)" : \d+$/gm, '"$1" : <rev>'],
+  [/"(ETCD_LOCK_REV|rev)=\d+/g, '"$1=<rev>'],
+  [/progress notify: \d+/g, 'progress notify: <rev>'],
+];
+const ALWAYS_EXTRA: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^"Took" : .*$/gm, '"Took" : <duration>'],
+  [/"took":("[^"]*"|\d+(\.\d+)?(e[+-]?\d+)?)/g, '"took":<duration>'],
+  [/^\+-.*-\+$/gm, '<table rule>'],
+  [/^\| (<addr>) \|\s+(true|false) \|\s+\S+ \|/gm, '| $1 | $2 | <duration> |'],
+  [/^\|\s+ENDPOINT\s+\|\s+HEALTH\s+\|\s+TOOK\s+\|/gm, '| ENDPOINT | HEALTH | TOOK |'],
+];
+
+function substitute(text: string, vars: ReadonlyMap<string, string>): string {
+  return text.replace(/\{(\w+)\}/g, (all, name: string) => vars.get(name) ?? all);
+}
+
+function block(title: string, code: number | null | string, stdout: string, stderr: string): string {
+  return `$ ${title}\nexit ${code}\n--- stdout\n${stdout}--- stderr\n${stderr}`;
+}
+
+function isRun(s: CtlStep): s is RunStep {
+  return 'run' in s;
+}
+
+/** Resets a member: deletes every key and revokes every lease (through etcdctl). */
+export async function resetMember(m: Member): Promise<void> {
+  const del = await etcdctl(m.endpoint, ['del', '', '--prefix']);
+  assert.equal(del.code, 0, del.stderr);
+  const leases = await etcdctl(m.endpoint, ['lease', 'list']);
+  for (const id of leases.stdout.split('\n').slice(1).filter((s) => /^[0-9a-f]{16}$/.test(s))) {
+    await etcdctl(m.endpoint, ['lease', 'revoke', id]);
+  }
+}
+
+async function runSetup(m: Member, c: CtlCase, vars: Map<string, string>): Promise<void> {
+  for (const raw of c.setup ?? []) {
+    const step: RunStep = Array.isArray(raw) ? { run: raw as readonly string[] } : (raw as RunStep);
+    const r = await etcdctl(m.endpoint, step.run.map((a) => substitute(a, vars)), step.input === undefined ? {} : { input: step.input });
+    assert.equal(r.code, 0, `setup ${step.run.join(' ')}: ${r.stderr}`);
+    for (const [name, re] of Object.entries(step.capture ?? {})) {
+      const got = re.exec(r.stdout);
+      if (got !== null) vars.set(name, got[1]);
+    }
+  }
+}
+
+/** One recorded entry of a transcript (raw output; masked when rendered). */
+type Entry =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'result'; readonly title: string; readonly code: number | string | null; readonly stdout: string; readonly stderr: string; readonly binary: boolean; readonly mask?: MaskOptions['extra'] };
+
+/** Runs the steps of `c` with `tool` against `member`; returns the raw entries and the temp dir. */
+export async function ctlRun(tool: Tool, member: Member, c: CtlCase, vars: Map<string, string>): Promise<{ entries: Entry[]; tmp: string }> {
+  const tmp = makeTempDir('ctl-diff');
+  vars.set('tmp', tmp);
+  vars.set('endpoint', member.endpoint);
+  const handles = new Map<string, CtlProcess>();
+  const out: Entry[] = [];
+  const text = (t: string): void => void out.push({ kind: 'text', text: t });
+  try {
+    for (const raw of c.steps) {
+      const step: CtlStep = Array.isArray(raw) ? { run: raw as readonly string[] } : (raw as CtlStep);
+      if (isRun(step)) {
+        const args = step.run.map((a) => substitute(a, vars));
+        const input = step.input === undefined ? undefined : substitute(step.input, vars);
+        const r = await runTool(tool, member.endpoint, args, { ...(input === undefined ? {} : { input }), ...(step.env === undefined ? {} : { env: step.env }) });
+        for (const [name, re] of Object.entries(step.capture ?? {})) {
+          const got = re.exec(r.stdout);
+          if (got !== null) vars.set(name, got[1]);
+        }
+        const inputNote = step.input === undefined ? '' : ` <<< ${step.input.length > 60 ? `${step.input.length} chars` : JSON.stringify(step.input)}`;
+        out.push({
+          kind: 'result',
+          title: `ctl ${step.run.join(' ')}${inputNote}`,
+          code: r.timedOut ? 'timed out' : (r.code ?? r.signal),
+          stdout: r.stdout,
+          stderr: r.stderr,
+          binary: step.binary === true,
+          ...(step.mask === undefined ? {} : { mask: step.mask }),
+        });
+      } else if ('spawn' in step) {
+        const args = step.args.map((a) => substitute(a, vars));
+        const opts = step.stdin === true ? { stdin: true } : {};
+        handles.set(step.spawn, tool === 'etcdctl' ? spawnEtcdctl(member.endpoint, args, opts) : spawnKvstorectl(member.endpoint, args, opts));
+        text(`$ [${step.spawn}] ctl ${step.args.join(' ')} &\n`);
+      } else if ('send' in step) {
+        handles.get(step.send)?.write(substitute(step.text, vars));
+        text(`$ [${step.send}] <<< ${JSON.stringify(step.text)}\n`);
+      } else if ('await' in step) {
+        const h = handles.get(step.await);
+        let note = 'ok';
+        try {
+          await h?.waitFor((s) => s.split('\n').length - 1 >= step.lines, AWAIT_TIMEOUT_MS);
+        } catch {
+          note = `did not reach ${step.lines} lines`;
+        }
+        text(`$ [${step.await}] await ${step.lines} lines: ${note}\n`);
+      } else if ('stop' in step) {
+        const h = handles.get(step.stop);
+        if (h === undefined) throw new Error(`no handle ${step.stop}`);
+        const r = await h.stop(step.signal ?? 'SIGINT');
+        out.push({ kind: 'result', title: `[${step.stop}] stop`, code: r.code ?? r.signal, stdout: r.stdout, stderr: r.stderr, binary: false, ...(step.mask === undefined ? {} : { mask: step.mask }) });
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, step.sleepMs));
+      }
+    }
+  } finally {
+    for (const h of handles.values()) await h.stop('SIGKILL');
+  }
+  return { entries: out, tmp };
+}
+
+/** Renders a run: masked text (revisions masked or kept; binary output as hex or hidden). */
+export function render(run: { entries: readonly Entry[]; tmp: string }, c: CtlCase, opts: { readonly revisions: boolean; readonly hideBinary: boolean }): string {
+  const base: MaskOptions = { ...c.mask, revisions: opts.revisions, paths: [run.tmp, ...(c.mask?.paths ?? [])] };
+  const m = (t: string, extra?: MaskOptions['extra']): string =>
+    mask(t, { ...base, extra: [...ALWAYS_EXTRA, ...(opts.revisions ? REVISION_EXTRA : []), ...(base.extra ?? []), ...(extra ?? [])] });
+  return run.entries
+    .map((e) => {
+      if (e.kind === 'text') return e.text;
+      const stdout = e.binary ? (opts.hideBinary ? '<binary>\n' : `${Buffer.from(e.stdout, 'latin1').toString('hex')}\n`) : m(e.stdout, e.mask);
+      return block(e.title, e.code, stdout, m(e.stderr, e.mask));
+    })
+    .join('');
+}
+
+/**
+ * Declares the suite: one etcd and one kvstore member for the file, one test per case (see the
+ * file header). DIFF_SHOW=1 prints the reference transcripts.
+ */
+export function ctlDiffSuite(title: string, cases: readonly CtlCase[]): void {
+  void describe(`${title}: kvstorectl vs etcdctl ${etcdVersion()}`, () => {
+    let etcd: Member;
+    let kvstore: Member;
+    before(async () => {
+      const version = etcdVersion();
+      [etcd, kvstore] = await Promise.all([
+        startMember('etcd', { name: 'ctl' }),
+        startMember('kvstore', { name: 'ctl', env: { KVSTORE_SERVER_VERSION: version } }),
+      ]);
+    });
+    after(async () => {
+      await Promise.all([etcd?.kill9(), kvstore?.kill9()]);
+    });
+    for (const c of cases) {
+      void it(c.name, async () => {
+        const refVars = new Map<string, string>();
+        await resetMember(etcd);
+        await runSetup(etcd, c, refVars);
+        const ref = await ctlRun('etcdctl', etcd, c, refVars);
+        const onEtcd = async (): Promise<Awaited<ReturnType<typeof ctlRun>>> => {
+          const vars = new Map<string, string>();
+          if (c.readOnly !== true) {
+            await resetMember(etcd);
+            await runSetup(etcd, c, vars);
+          } else for (const [k, v] of refVars) vars.set(k, v);
+          return ctlRun('kvstorectl', etcd, c, vars);
+        };
+        const onKvstore = async (): Promise<Awaited<ReturnType<typeof ctlRun>> | undefined> => {
+          if (c.etcdOnly === true) return undefined;
+          const vars = new Map<string, string>();
+          await resetMember(kvstore);
+          await runSetup(kvstore, c, vars);
+          return ctlRun('kvstorectl', kvstore, c, vars);
+        };
+        const [sameServer, subject] = await Promise.all([onEtcd(), onKvstore()]);
+        const sameOpts = { revisions: c.readOnly !== true, hideBinary: false };
+        const expected = render(ref, c, sameOpts);
+        if (process.env.DIFF_SHOW === '1') process.stderr.write(`# ${c.name} (etcdctl)\n${expected}\n`);
+        assert.equal(render(sameServer, c, sameOpts), expected, 'kvstorectl and etcdctl against the same etcd server');
+        if (subject !== undefined) {
+          const masked = { revisions: true, hideBinary: true };
+          assert.equal(render(subject, c, masked), render(ref, c, masked), 'kvstorectl against kvstore vs etcdctl against etcd');
+        }
+      });
+    }
+  });
+}
