@@ -9,6 +9,7 @@
  */
 import type { ConfChangeContext, InternalRequest } from '../../proto/gen/kvstore/internal.js';
 import type { Membership } from '../membership/membership.js';
+import type { ClusterVersionState } from '../clusterversion/cluster-version-state.js';
 import { ConfChangeType, type ConfChange } from '../raft/index.js';
 import type * as pb from '../../proto/gen/etcd/rpc.js';
 import { err, fail, ok, type Result } from '../errors/domain-error.js';
@@ -24,6 +25,9 @@ export interface ApplierDeps {
   readonly leases: LeasePort;
   readonly alarms: AlarmSet;
   readonly membership: Membership;
+  readonly clusterVersion: ClusterVersionState;
+  /** The cluster version changed (from undefined on the first decision), as major.minor. */
+  readonly onClusterVersion?: (from: string | undefined, to: string) => void;
   /** Called once per write that changed the store, in revision order. */
   readonly onEvents: (revision: bigint, events: Event[]) => void;
   readonly onCompacted: (revision: bigint) => void;
@@ -87,6 +91,14 @@ export class Applier {
       case 'memberAttributes':
         this.#backendOps.push(...this.#deps.membership.setAttributes(r.value.id, r.value.name, r.value.clientUrls));
         return ok({ response: undefined });
+      case 'clusterVersionSet': {
+        const changed = this.#deps.clusterVersion.set(r.value.ver);
+        if (changed && changed.previous !== this.#deps.clusterVersion.current) {
+          this.#backendOps.push(changed.op);
+          this.#deps.onClusterVersion?.(changed.previous, this.#deps.clusterVersion.current!);
+        }
+        return ok({ response: undefined });
+      }
       case 'leaseCheckpoint':
       case 'range':
         return ok({ response: undefined });

@@ -31,7 +31,12 @@ import { openMvccStore } from '../mvcc/store.js';
 import { Bucket } from '../storage/backend.js';
 import { openLevelBackend } from '../storage/level-backend.js';
 import { listenClients } from '../transport/listen-clients.js';
-import { profileFor } from '../version/profile.js';
+import { profileFor, profileOf } from '../version/profile.js';
+import { MINOR_VERSIONS, type MinorVersion } from '../version/minor.js';
+import { ClusterVersionState } from '../clusterversion/cluster-version-state.js';
+import { compareVersions } from '../clusterversion/versions.js';
+import { startVersionMonitor } from '../clusterversion/monitor.js';
+import type { HttpHandler } from '../transport/client-listener.js';
 import { healthBodyFor, metricNamesFor } from './profile-impl.js';
 import { openWal, walExists } from '../wal/index.js';
 import { WatchHub } from '../watch/watch-hub.js';
@@ -71,11 +76,10 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const now = (): number => Date.now();
   const layout = dataDirLayout(config);
   const profile = profileFor(config.serverVersion);
-  /** A single member's cluster version is its own major.minor. */
-  const clusterVersion = profile.minor;
   await mkdir(layout.snapDir, { recursive: true });
 
   const registry = new Registry();
+  const http: { handler: HttpHandler; switchTo: (minor: string) => void } = { handler: () => undefined, switchTo: () => undefined };
   const metrics = createMemberMetrics(registry, { serverVersion: config.serverVersion }, metricNamesFor(profile));
 
   let fresh = initialIds(config);
@@ -102,6 +106,18 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
 
   const backend = await openLevelBackend(layout.backendPath);
   const store = await openMvccStore(backend);
+  const clusterVersion = await ClusterVersionState.load(backend);
+  if (clusterVersion.current !== undefined) {
+    if (compareVersions(clusterVersion.current, profile.minor) > 0) {
+      await backend.close();
+      throw new ConfigProblem(
+        `invalid downgrade; server version ${config.serverVersion} is lower than determined cluster version ${clusterVersion.current}.0 ` +
+          `(data dir ${config.dataDir}). Once every member ran ${clusterVersion.current}, older binaries cannot start on its data; ` +
+          `to go back, restore a snapshot taken before the upgrade (kvstorectl snapshot restore) into a new data dir.`,
+      );
+    }
+    log.info({ 'cluster-version': clusterVersion.current }, 'set cluster version from store');
+  }
   const lessor = createLessor({ minTtlSeconds: minLeaseTtlSeconds(Math.max(1, Math.round(config.electionTimeoutMs / config.heartbeatIntervalMs)), config.heartbeatIntervalMs) });
   const restored = await restoreLeases(lessor, backend, store);
   if (!restored.ok) throw new Error(`cannot restore leases: ${restored.error.kind}`);
@@ -124,6 +140,21 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     leases: leasePort(lessor),
     alarms,
     membership,
+    clusterVersion,
+    onClusterVersion: (from, to) => {
+      const ids = { 'cluster-id': formatId(clusterId) };
+      if (from === undefined) log.info({ ...ids, 'cluster-version': to }, 'set initial cluster version');
+      else log.info({ ...ids, from, to }, 'updated cluster version');
+      metrics.setClusterVersion(to);
+      if (compareVersions(to, profile.minor) > 0) {
+        log.fatal({ 'current-server-version': config.serverVersion, 'determined-cluster-version': to }, 'invalid downgrade; server version is lower than determined cluster version');
+        process.exitCode = 1;
+        setImmediate(() => process.kill(process.pid, 'SIGTERM'));
+        return;
+      }
+      http.switchTo(to);
+      log.info({ 'cluster-version': to }, 'enabled capabilities for version');
+    },
     onEvents: (revision, events) => {
       metrics.events.inc(events.length);
       hub.notify(revision, events);
@@ -157,6 +188,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         metrics.leaderChangesSeen.inc();
         if (isLeader) lessor.promote(now());
         else lessor.demote();
+        if (isLeader) setTimeout(() => checkVersions(), 50).unref();
         log.info({ leader: formatId(lead), 'is-leader': isLeader }, lead === 0n ? 'lost leader' : 'leader changed');
       },
       onApplied: (index) => {
@@ -189,6 +221,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     snapDir: layout.snapDir,
     logger: log,
   });
+  let checkVersions: () => void = () => undefined;
   let removed = false;
   const peers: Peers | undefined = await startPeers({
     memberId,
@@ -196,7 +229,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     listenUrls: config.listenPeerUrls.map((u) => u.href),
     advertiseUrls: config.initialAdvertisePeerUrls,
     serverVersion: config.serverVersion,
-    version: () => ({ etcdserver: config.serverVersion, etcdcluster: clusterVersion + '.0' }),
+    version: () => ({ etcdserver: config.serverVersion, etcdcluster: clusterVersion.reported }),
     membership,
     member: () => member,
     leases: lessor,
@@ -227,7 +260,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     bootstrapEntries: founding ? bootstrapEntries(initialMembers(config)) : [],
   });
   metrics.setServerId(formatId(memberId));
-  metrics.setClusterVersion(clusterVersion);
+  if (clusterVersion.current !== undefined) metrics.setClusterVersion(clusterVersion.current);
   metrics.quotaBackendBytes.set(config.effectiveQuotaBackendBytes);
 
   let dbSize = await backend.size();
@@ -260,7 +293,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     lease: createLeaseService(ctx),
     cluster: createClusterService(ctx),
     maintenance: createMaintenanceService(ctx),
-    info: createMemberInfo(ctx, () => clusterVersion + '.0'),
+    info: createMemberInfo(ctx, () => clusterVersion.reported),
   };
 
   const grpcServer = createGrpcServer({
@@ -271,18 +304,26 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     isLearner: () => membership.get(memberId)?.isLearner ?? false,
     logger: log,
   });
-  const app = createHttpApp({
-    services,
-    registry,
-    gatewayPrefix: profile.gatewayPrefix,
-    gatewayAliases: profile.gatewayAliases,
-    gatewayRedirects: profile.gatewayRedirects,
-    toStatus,
-    logger: log,
-    healthBody: healthBodyFor(profile),
-    onHealthChecked: (healthy) => (healthy ? metrics.healthSuccess.inc() : metrics.healthFailures.inc()),
-  });
-  const listeners = await listenClients(config.listenClientUrls, grpcServer, app.callback(), log);
+  // The gateway speaks the cluster version's interface (prefix), switched when it changes.
+  const appFor = (minor: string) => {
+    const p = profileOf(minor as MinorVersion);
+    return createHttpApp({
+      services,
+      registry,
+      gatewayPrefix: p.gatewayPrefix,
+      gatewayAliases: p.gatewayAliases,
+      gatewayRedirects: p.gatewayRedirects,
+      toStatus,
+      logger: log,
+      healthBody: healthBodyFor(profile),
+      onHealthChecked: (healthy) => (healthy ? metrics.healthSuccess.inc() : metrics.healthFailures.inc()),
+    }).callback();
+  };
+  http.handler = appFor(clusterVersion.current !== undefined && MINOR_VERSIONS.includes(clusterVersion.current as MinorVersion) ? clusterVersion.current : profile.minor);
+  http.switchTo = (minor) => {
+    if (MINOR_VERSIONS.includes(minor as MinorVersion)) http.handler = appFor(minor);
+  };
+  const listeners = await listenClients(config.listenClientUrls, grpcServer, (req, res) => http.handler(req, res), log);
   const bound = listeners.listeners.map((l) => `http://${l.address.family === 'IPv6' ? `[${l.address.address}]` : l.address.address}:${l.address.port}`);
 
   const housekeeping = startHousekeeping({
@@ -309,6 +350,18 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     onLeaseExpired: (n) => metrics.leaseExpired.inc(n),
   });
   const publisher = publishAttributes(member, config.name, clientUrls, log);
+  const versions = startVersionMonitor({
+    memberId,
+    serverVersion: config.serverVersion,
+    state: clusterVersion,
+    peers: () => membership.list().filter((m) => m.id !== memberId),
+    isLeader: () => member.isLeader,
+    propose: (ver) => member.propose({ $case: 'clusterVersionSet', value: { ver } }),
+    intervalMs: 4000,
+    logger: log,
+  });
+  checkVersions = () => versions.check();
+  versions.check();
   log.info({ 'client-urls': bound, 'server-version': config.serverVersion }, 'ready to serve client requests');
 
   let closing: Promise<void> | undefined;
@@ -320,6 +373,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       closing ??= (async () => {
         housekeeping.stop();
         publisher.stop();
+        versions.stop();
         await handOffLeadership(member, membership, peers.transport, log);
         await listeners.close();
         grpcServer.forceShutdown();

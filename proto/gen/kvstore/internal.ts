@@ -50,7 +50,13 @@ export interface InternalRequest {
     | { $case: "range"; value: RangeRequest }
     | { $case: "memberUpdate"; value: MemberUpdateRequest }
     | { $case: "memberAttributes"; value: MemberAttributes }
+    | { $case: "clusterVersionSet"; value: ClusterVersionSet }
     | undefined;
+}
+
+/** Sets the cluster version (major.minor.0), decided by the leader from every member's version. */
+export interface ClusterVersionSet {
+  ver: string;
 }
 
 /** What a member publishes about itself once it runs: its name and client URLs. */
@@ -197,6 +203,9 @@ export const InternalRequest: MessageFns<InternalRequest> = {
       case "memberAttributes":
         MemberAttributes.encode(message.request.value, writer.uint32(98).fork()).join();
         break;
+      case "clusterVersionSet":
+        ClusterVersionSet.encode(message.request.value, writer.uint32(106).fork()).join();
+        break;
     }
     return writer;
   },
@@ -313,6 +322,14 @@ export const InternalRequest: MessageFns<InternalRequest> = {
             message.request = { $case: "memberAttributes", value: MemberAttributes.decode(reader, reader.uint32()) };
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.request = { $case: "clusterVersionSet", value: ClusterVersionSet.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -362,6 +379,10 @@ export const InternalRequest: MessageFns<InternalRequest> = {
         ? { $case: "memberAttributes", value: MemberAttributes.fromJSON(object.memberAttributes) }
         : isSet(object.member_attributes)
         ? { $case: "memberAttributes", value: MemberAttributes.fromJSON(object.member_attributes) }
+        : isSet(object.clusterVersionSet)
+        ? { $case: "clusterVersionSet", value: ClusterVersionSet.fromJSON(object.clusterVersionSet) }
+        : isSet(object.cluster_version_set)
+        ? { $case: "clusterVersionSet", value: ClusterVersionSet.fromJSON(object.cluster_version_set) }
         : undefined,
     };
   },
@@ -393,6 +414,66 @@ export const InternalRequest: MessageFns<InternalRequest> = {
       obj.memberUpdate = MemberUpdateRequest.toJSON(message.request.value);
     } else if (message.request?.$case === "memberAttributes") {
       obj.memberAttributes = MemberAttributes.toJSON(message.request.value);
+    } else if (message.request?.$case === "clusterVersionSet") {
+      obj.clusterVersionSet = ClusterVersionSet.toJSON(message.request.value);
+    }
+    return obj;
+  },
+};
+
+function createBaseClusterVersionSet(): ClusterVersionSet {
+  return { ver: "" };
+}
+
+export const ClusterVersionSet: MessageFns<ClusterVersionSet> = {
+  encode(message: ClusterVersionSet, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ver !== "") {
+      writer.uint32(10).string(message.ver);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClusterVersionSet {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClusterVersionSet();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ver = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClusterVersionSet {
+    return { ver: isSet(object.ver) ? globalThis.String(object.ver) : "" };
+  },
+
+  toJSON(message: ClusterVersionSet): unknown {
+    const obj: any = {};
+    if (message.ver !== "") {
+      obj.ver = message.ver;
     }
     return obj;
   },

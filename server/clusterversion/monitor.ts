@@ -1,0 +1,107 @@
+/**
+ * The version monitor: every interval (and when this member becomes leader) it asks each
+ * other member's peer `/version` for its server version.
+ * - Every member logs, while versions differ: `the local kvstore version is not up-to-date`
+ *   (this member is newer than the cluster version) and `a member has a higher version`
+ *   (another member is newer than this one). Once all run the same version, both stop.
+ * - The leader decides the cluster version (lowest member version; 3.0 while some member
+ *   cannot be asked) and proposes it through the log when it is new or higher.
+ */
+import { request } from 'node:http';
+import type { Logger } from 'pino';
+import { formatId } from '../config/index.js';
+import type { Result } from '../errors/domain-error.js';
+import type { ClusterVersionState } from './cluster-version-state.js';
+import { compareVersions, decideVersion, majorMinor, nextClusterVersion } from './versions.js';
+
+export interface VersionMonitorDeps {
+  readonly memberId: bigint;
+  readonly serverVersion: string;
+  readonly state: ClusterVersionState;
+  /** The other members and their peer URLs. */
+  readonly peers: () => readonly { readonly id: bigint; readonly peerURLs: readonly string[] }[];
+  readonly isLeader: () => boolean;
+  readonly propose: (version: string) => Promise<Result<unknown>>;
+  readonly intervalMs: number;
+  readonly logger: Logger;
+}
+
+/** GET <peerUrl>/version → its `etcdserver` field, or undefined. */
+export function fetchServerVersion(peerUrl: string, timeoutMs: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const req = request(new URL('/version', peerUrl), { timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        try {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { etcdserver?: unknown };
+          resolve(res.statusCode === 200 && typeof body.etcdserver === 'string' ? body.etcdserver : undefined);
+        } catch {
+          resolve(undefined);
+        }
+      });
+      res.on('error', () => resolve(undefined));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(undefined));
+    req.end();
+  });
+}
+
+async function versionOf(urls: readonly string[]): Promise<string | undefined> {
+  for (const u of urls) {
+    const v = await fetchServerVersion(u, 2000);
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+export function startVersionMonitor(d: VersionMonitorDeps): { stop(): void; check(): void } {
+  const log = d.logger;
+  const local = majorMinor(d.serverVersion)!;
+  let running = false;
+  let stopped = false;
+
+  const round = async (): Promise<void> => {
+    const peers = d.peers();
+    const remote = await Promise.all(peers.map(async (p) => ({ id: p.id, version: await versionOf(p.peerURLs) })));
+    if (stopped) return;
+    const current = d.state.current;
+    if (current !== undefined && compareVersions(local, current) > 0) {
+      log.warn({ 'local-member-version': d.serverVersion, 'cluster-version': current }, 'the local kvstore version is not up-to-date');
+    }
+    for (const r of remote) {
+      const mm = r.version === undefined ? undefined : majorMinor(r.version);
+      if (mm !== undefined && compareVersions(mm, local) > 0) {
+        log.warn({ 'remote-member-id': formatId(r.id), 'remote-member-version': r.version }, 'a member has a higher version');
+      }
+    }
+    if (!d.isLeader()) return;
+    const change = nextClusterVersion(current, decideVersion([d.serverVersion, ...remote.map((r) => r.version)]));
+    if (change === undefined) return;
+    if (change.kind === 'initial') log.info({ 'cluster-version': change.to }, 'setting up initial cluster version');
+    else log.info({ from: change.from, to: change.to }, 'updating cluster version');
+    const res = await d.propose(`${change.to}.0`);
+    if (res.ok) log.info({ 'cluster-version': change.to }, 'cluster version is updated');
+    else log.warn({ error: res }, 'failed to update cluster version');
+  };
+
+  const check = (): void => {
+    if (running || stopped) return;
+    running = true;
+    round()
+      .catch((err: unknown) => log.warn({ err }, 'version check failed'))
+      .finally(() => {
+        running = false;
+      });
+  };
+  const timer = setInterval(check, d.intervalMs);
+  timer.unref();
+  return {
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
+    check,
+  };
+}

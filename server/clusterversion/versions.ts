@@ -1,0 +1,48 @@
+/**
+ * Cluster-version arithmetic (pure). Versions here are `major.minor` strings ("3.4"); server
+ * versions `major.minor.patch` are truncated first. The cluster version is the lowest
+ * member version; it only moves up, except where a downgrade is explicitly allowed.
+ */
+export const MIN_CLUSTER_VERSION = '3.0';
+
+/** `3.4.7` → `3.4`; undefined when the text is not a version. */
+export function majorMinor(version: string): string | undefined {
+  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(version);
+  return m ? `${m[1]}.${m[2]}` : undefined;
+}
+
+/** Orders two `major.minor` versions: negative, zero or positive. */
+export function compareVersions(a: string, b: string): number {
+  const [am, an] = a.split('.').map(Number) as [number, number];
+  const [bm, bn] = b.split('.').map(Number) as [number, number];
+  return am !== bm ? am - bm : an - bn;
+}
+
+/**
+ * The version the members agree on: the lowest of their server versions, or undefined when
+ * some member's version is unknown (unreachable or unparsable).
+ */
+export function decideVersion(memberVersions: readonly (string | undefined)[]): string | undefined {
+  let lowest: string | undefined;
+  for (const v of memberVersions) {
+    const mm = v === undefined ? undefined : majorMinor(v);
+    if (mm === undefined) return undefined;
+    if (lowest === undefined || compareVersions(mm, lowest) < 0) lowest = mm;
+  }
+  return lowest;
+}
+
+export type VersionChange =
+  | { readonly kind: 'initial'; readonly to: string }
+  | { readonly kind: 'update'; readonly from: string; readonly to: string };
+
+/**
+ * What the leader should propose: with no cluster version yet, the decided version (or the
+ * minimum while it is unknown); later, only a raise within the same major.
+ */
+export function nextClusterVersion(current: string | undefined, decided: string | undefined): VersionChange | undefined {
+  if (current === undefined) return { kind: 'initial', to: decided ?? MIN_CLUSTER_VERSION };
+  if (decided === undefined) return undefined;
+  if (decided.split('.')[0] !== current.split('.')[0]) return undefined;
+  return compareVersions(decided, current) > 0 ? { kind: 'update', from: current, to: decided } : undefined;
+}
