@@ -1,57 +1,13 @@
 /**
- * Turns the measurements of a bench run into the markdown tables printed to stdout and the
- * JSON document written to .bench/. Pure: no I/O.
+ * Renders a bench run as the markdown printed to stdout. Pure: no I/O.
  *
- * Aggregation: for each (row, server) the median over rounds of throughput, p50 and p99, so one
- * noisy round does not decide the table; every round is still listed in the per-round table.
+ * Aggregation: for each (row, server) the median over the rounds that produced numbers, of
+ * throughput, p50, p99 and CPU, so one noisy round does not decide the table; every round is
+ * still listed in the per-round table. Ratios are kvstore / etcd of those medians.
  */
-import type { Row, RowId } from './rows.js';
+import type { BenchRun, Measurement, MemberSample } from './run-record.js';
+import type { Goal, RowId } from './rows.js';
 import type { ServerName } from './servers.js';
-
-export interface Measurement {
-  readonly row: RowId;
-  readonly server: ServerName;
-  readonly round: number;
-  readonly throughput: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly p999Ms: number;
-  readonly ok: number;
-  readonly errors: number;
-  readonly firstError: string | null;
-  /** CPU of the load generator over the window, in cores. */
-  readonly generatorCores: number;
-  /** CPU of the server process tree over the window, in cores. */
-  readonly serverCores: number;
-  /** CPU used by everything else on the machine over the window (busy − server − generator), in cores. */
-  readonly otherCores: number;
-  /** Server RSS / VmHWM right after this run, bytes. */
-  readonly rssBytes: number;
-  readonly hwmBytes: number;
-  /** Why the run produced no numbers (server exited, generator failed), or null. */
-  readonly failure: string | null;
-}
-
-export interface RunInfo {
-  readonly startedAt: string;
-  readonly servers: readonly ServerName[];
-  readonly versions: Readonly<Partial<Record<ServerName, string>>>;
-  readonly rows: readonly Row[];
-  readonly rounds: number;
-  readonly seconds: number;
-  readonly warmupSeconds: number;
-  readonly valueSize: number;
-  readonly keySpace: number;
-  readonly generatorProcs: number;
-  readonly cores: number;
-  /** 1-minute load average before the first and after the last run: a busy machine skews everything. */
-  readonly loadAverage: { readonly before: number; readonly after: number };
-}
-
-export interface BenchRun {
-  readonly info: RunInfo;
-  readonly measurements: readonly Measurement[];
-}
 
 export function median(xs: readonly number[]): number {
   if (xs.length === 0) return NaN;
@@ -64,6 +20,7 @@ const fmtOps = (x: number): string => (Number.isFinite(x) ? Math.round(x).toLoca
 const fmtMs = (x: number): string => (Number.isFinite(x) ? (x < 10 ? x.toFixed(2) : x.toFixed(1)) : '–');
 const fmtCores = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '–');
 const fmtMiB = (b: number): string => (Number.isFinite(b) ? (b / 1024 / 1024).toFixed(0) : '–');
+const fmtRatio = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '–');
 
 function of(run: BenchRun, row: RowId, server: ServerName): Measurement[] {
   return run.measurements.filter((m) => m.row === row && m.server === server);
@@ -79,60 +36,90 @@ function table(header: readonly string[], body: readonly (readonly string[])[]):
   return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...body.map(line)].join('\n');
 }
 
-export function renderMarkdown(run: BenchRun): string {
+/** '✓', or what missed the goal; '–' when a ratio is missing. */
+function goalCell(goal: Goal, tputRatio: number, p99Ratio: number): string {
+  if (!Number.isFinite(tputRatio) || !Number.isFinite(p99Ratio)) return '–';
+  const misses = [
+    ...(tputRatio < goal.minThroughputRatio ? ['throughput'] : []),
+    ...(p99Ratio > goal.maxP99Ratio ? ['p99'] : []),
+  ];
+  return misses.length === 0 ? '✓' : `✗ ${misses.join(', ')}`;
+}
+
+function header(run: BenchRun): string[] {
   const { info } = run;
-  const servers = info.servers;
-  const both = servers.includes('etcd') && servers.includes('kvstore');
-  const out: string[] = [];
-  const versions = servers.map((s) => `${s} ${info.versions[s] ?? '?'}`).join(', ');
-  out.push(
-    `### ${versions} — ${info.rounds} round(s) × ${info.seconds} s (+${info.warmupSeconds} s warm-up), ` +
+  const versions = info.servers.map((s) => `${s} ${info.versions[s] ?? '?'}`).join(', ');
+  const topology = info.members === 1 ? 'single member each' : `${info.members} members each`;
+  const out = [
+    `### ${versions} — ${topology}, ${info.rounds} round(s) × ${info.seconds} s (+${info.warmupSeconds} s warm-up), ` +
       `${info.valueSize} B values, ${info.cores} cores; medians over rounds`,
     '',
-  );
+  ];
   const { before, after } = info.loadAverage;
+  out.push(`Load average (1 min): ${before.toFixed(2)} before, ${after.toFixed(2)} after (${info.cores} cores).`, '');
   if (Math.max(before, after) > info.cores / 2) {
+    out.push('> Machine was busy. Trust the ratio columns more than absolute numbers.', '');
+  }
+  if (info.members > 1) {
     out.push(
-      `> Machine was busy: load average ${before.toFixed(1)} before, ${after.toFixed(1)} after ` +
-        `(${info.cores} cores). Trust the ratio column more than absolute numbers.`,
+      `Connections are dealt round-robin over the members' endpoints, ${info.endpointOrder === 'followers-first' ? 'followers first, leader last' : 'leader first'} ` +
+        `(the 1-client row talks to a ${info.endpointOrder === 'followers-first' ? 'follower, which forwards to the leader' : 'leader'}).` +
+        (info.goal !== null
+          ? ` Goal: kvstore/etcd throughput ≥ ${info.goal.minThroughputRatio}, p99 ≤ ${info.goal.maxP99Ratio}× etcd's.`
+          : ''),
       '',
     );
   }
+  return out;
+}
 
-  const header = ['load'];
-  for (const s of servers) header.push(`${s} ops/s`, `${s} p50 ms`, `${s} p99 ms`);
-  if (both) header.push('kvstore/etcd');
+function mainTable(run: BenchRun): string {
+  const { info } = run;
+  const both = info.servers.includes('etcd') && info.servers.includes('kvstore');
+  const head = ['load'];
+  for (const s of info.servers) head.push(`${s} ops/s`, `${s} p50 ms`, `${s} p99 ms`);
+  if (both) head.push('kvstore/etcd', 'p99 kvstore/etcd');
+  if (both && info.goal !== null) head.push('goal');
   const body = info.rows.map((row) => {
     const cells = [row.title];
     const tput: Partial<Record<ServerName, number>> = {};
-    for (const s of servers) {
+    const p99: Partial<Record<ServerName, number>> = {};
+    for (const s of info.servers) {
       const ms = of(run, row.id, s);
       tput[s] = med(ms, (m) => m.throughput);
-      cells.push(fmtOps(tput[s] ?? NaN), fmtMs(med(ms, (m) => m.p50Ms)), fmtMs(med(ms, (m) => m.p99Ms)));
+      p99[s] = med(ms, (m) => m.p99Ms);
+      cells.push(fmtOps(tput[s] ?? NaN), fmtMs(med(ms, (m) => m.p50Ms)), fmtMs(p99[s] ?? NaN));
     }
     if (both) {
-      const ratio = (tput.kvstore ?? NaN) / (tput.etcd ?? NaN);
-      cells.push(Number.isFinite(ratio) ? ratio.toFixed(2) : '–');
+      const tputRatio = (tput.kvstore ?? NaN) / (tput.etcd ?? NaN);
+      const p99Ratio = (p99.kvstore ?? NaN) / (p99.etcd ?? NaN);
+      cells.push(fmtRatio(tputRatio), fmtRatio(p99Ratio));
+      if (info.goal !== null) cells.push(goalCell(info.goal, tputRatio, p99Ratio));
     }
     return cells;
   });
-  out.push(table(header, body), '');
+  return table(head, body);
+}
 
-  out.push(
-    `CPU over the measurement window, in cores (machine: ${info.cores}), and server CPU per request. ` +
-      `When server + generator + other is close to ${info.cores}, the row measured the shared machine, ` +
-      `not the server alone; CPU per request is then the steadier comparison:`,
-    '',
-  );
-  const cpuHeader = ['load'];
-  for (const s of servers) cpuHeader.push(`${s} server`, `${s} µs CPU/op`, `generator vs ${s}`, 'other procs');
-  const cpuBody = info.rows.map((row) => {
+const leaderOf = (m: Measurement): MemberSample | undefined => m.members.find((s) => s.role === 'leader');
+
+function cpuTable(run: BenchRun): string {
+  const { info } = run;
+  const cluster = info.members > 1;
+  const head = ['load'];
+  for (const s of info.servers) {
+    head.push(cluster ? `${s} members (sum)` : `${s} server`);
+    if (cluster) head.push(`${s} leader`);
+    head.push(`${s} µs CPU/op`, `generator vs ${s}`, 'other procs');
+  }
+  const body = info.rows.map((row) => {
     const cells = [row.title];
-    for (const s of servers) {
+    for (const s of info.servers) {
       const ms = of(run, row.id, s);
       const gen = med(ms, (m) => m.generatorCores);
+      cells.push(fmtCores(med(ms, (m) => m.serverCores)));
+      if (cluster) cells.push(fmtCores(med(ms, (m) => leaderOf(m)?.cores ?? NaN)));
       cells.push(
-        fmtCores(med(ms, (m) => m.serverCores)),
         fmtOps(med(ms, (m) => (m.serverCores * 1e6) / m.throughput)),
         `${fmtCores(gen)} (${Math.round((gen / info.cores) * 100)} % of machine)`,
         fmtCores(med(ms, (m) => m.otherCores)),
@@ -140,40 +127,75 @@ export function renderMarkdown(run: BenchRun): string {
     }
     return cells;
   });
-  out.push(table(cpuHeader, cpuBody), '');
+  const intro =
+    `CPU over the measurement window, in cores (machine: ${info.cores}), and server CPU per request` +
+    (cluster ? ' (all members; "leader" is the leader member alone)' : '') +
+    `. When server + generator + other is close to ${info.cores}, the row measured the shared machine, ` +
+    `not the server alone; CPU per request is then the steadier comparison:`;
+  return [intro, '', table(head, body)].join('\n');
+}
 
-  out.push('Server memory after the last run (process tree):', '');
-  const memBody = servers.map((s) => {
-    const mine = run.measurements.filter((m) => m.server === s && m.failure === null);
+function memoryTable(run: BenchRun): string {
+  const { info } = run;
+  if (info.members === 1) {
+    const body = info.servers.map((s) => {
+      const mine = run.measurements.filter((m) => m.server === s && m.failure === null);
+      const last = mine[mine.length - 1];
+      return [s, last ? fmtMiB(last.rssBytes) : '–', last ? fmtMiB(Math.max(...mine.map((m) => m.hwmBytes))) : '–'];
+    });
+    return ['Server memory after the last run (process tree):', '', table(['server', 'VmRSS MiB', 'VmHWM MiB'], body)].join('\n');
+  }
+  const body: string[][] = [];
+  for (const s of info.servers) {
+    const mine = run.measurements.filter((m) => m.server === s && m.members.length > 0);
     const last = mine[mine.length - 1];
-    return [s, last ? fmtMiB(last.rssBytes) : '–', last ? fmtMiB(Math.max(...mine.map((m) => m.hwmBytes))) : '–'];
-  });
-  out.push(table(['server', 'VmRSS MiB', 'VmHWM MiB'], memBody), '');
+    if (last === undefined) {
+      body.push([s, '–', '–', '–', '–']);
+      continue;
+    }
+    last.members.forEach((member, i) => {
+      const peak = Math.max(...mine.map((m) => m.members[i]?.hwmBytes ?? NaN));
+      body.push([s, member.name, member.role, fmtMiB(member.rssBytes), fmtMiB(peak)]);
+    });
+  }
+  return [
+    'Memory per member after the last run (VmRSS now, VmHWM peak; role as of that run):',
+    '',
+    table(['server', 'member', 'role', 'VmRSS MiB', 'VmHWM MiB'], body),
+  ].join('\n');
+}
 
-  out.push('Throughput per round (ops/s), in the order run:', '');
-  const roundHeader = ['load'];
-  for (let r = 1; r <= info.rounds; r++) for (const s of servers) roundHeader.push(`${s} #${r}`);
-  const roundBody = info.rows.map((row) => {
+function roundsTable(run: BenchRun): string {
+  const { info } = run;
+  const head = ['load'];
+  for (let r = 1; r <= info.rounds; r++) for (const s of info.servers) head.push(`${s} #${r}`);
+  const body = info.rows.map((row) => {
     const cells = [row.title];
     for (let r = 1; r <= info.rounds; r++) {
-      for (const s of servers) cells.push(fmtOps(of(run, row.id, s).find((m) => m.round === r)?.throughput ?? NaN));
+      for (const s of info.servers) cells.push(fmtOps(of(run, row.id, s).find((m) => m.round === r)?.throughput ?? NaN));
     }
     return cells;
   });
-  out.push(table(roundHeader, roundBody));
-
-  const failing = run.measurements.filter((m) => m.errors > 0 || m.failure !== null);
-  if (failing.length > 0) {
-    out.push('', 'Errors:');
-    for (const m of failing) {
-      const what = m.failure !== null ? `run failed: ${m.failure}` : `${m.errors} requests failed (first: ${m.firstError})`;
-      out.push(`- ${m.server} ${m.row} round ${m.round}: ${what}`);
-    }
-  }
-  return out.join('\n');
+  return ['Throughput per round (ops/s), in the order run:', '', table(head, body)].join('\n');
 }
 
-/** JSON-safe form of the run (numbers rounded sensibly, NaN → null by JSON.stringify). */
-export function toJson(run: BenchRun): string {
-  return JSON.stringify(run, null, 2);
+/** One line per failed run, run with failed requests, and run during which the leader changed. */
+function problems(run: BenchRun): string[] {
+  const out: string[] = [];
+  for (const m of run.measurements) {
+    const what = `- ${m.server} ${m.row} round ${m.round}:`;
+    if (m.failure !== null) out.push(`${what} run failed: ${m.failure}`);
+    if (m.errors > 0) out.push(`${what} ${m.errors} requests failed (first: ${m.firstError})`);
+    if (run.info.members > 1 && m.members.length > 0 && m.leaderBefore !== m.leaderAfter) {
+      out.push(`${what} leader changed or unknown: ${m.leaderBefore ?? 'none'} before, ${m.leaderAfter ?? 'none'} after`);
+    }
+  }
+  return out;
+}
+
+export function renderMarkdown(run: BenchRun): string {
+  const out = [...header(run), mainTable(run), '', cpuTable(run), '', memoryTable(run), '', roundsTable(run)];
+  const issues = problems(run);
+  if (issues.length > 0) out.push('', 'Errors:', ...issues);
+  return out.join('\n');
 }

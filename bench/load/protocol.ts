@@ -22,8 +22,14 @@ export interface LoadParams {
 
 export interface WorkerSpec {
   readonly kind: LoadKindName;
-  /** host:port of the server's gRPC endpoint. */
-  readonly target: string;
+  /**
+   * host:port of every member's gRPC endpoint. Connection j of this child goes to
+   * `targets[(firstConnection + j) % targets.length]`, so connections are dealt round-robin over
+   * the endpoints across all children (as etcd's benchmark tool deals --conns over --endpoints).
+   */
+  readonly targets: readonly string[];
+  /** Index of this child's first connection among all children's connections. */
+  readonly firstConnection: number;
   /** Distinct HTTP/2 connections this child opens. */
   readonly connections: number;
   /** Closed-loop clients in this child, assigned round-robin to its connections. */

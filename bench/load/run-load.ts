@@ -10,7 +10,8 @@ import type { FromWorker, LoadKindName, LoadParams, ToWorker, WorkerResult, Work
 
 export interface LoadPlan {
   readonly kind: LoadKindName;
-  readonly target: string;
+  /** Member endpoints (host:port); connections are dealt round-robin over them, in this order. */
+  readonly targets: readonly string[];
   readonly clients: number;
   readonly connections: number;
   /** Child processes; clients and connections are split among them as evenly as possible. */
@@ -40,16 +41,24 @@ function share(total: number, parts: number, index: number): number {
 /** Splits the plan into per-child specs; never creates a child with zero clients. */
 export function splitPlan(plan: LoadPlan): WorkerSpec[] {
   const procs = Math.max(1, Math.min(plan.procs, plan.connections, plan.clients));
-  return Array.from({ length: procs }, (_, i) => ({
-    kind: plan.kind,
-    target: plan.target,
-    connections: share(plan.connections, procs, i),
-    clients: share(plan.clients, procs, i),
-    workerIndex: i,
-    params: plan.params,
-    warmupMs: plan.warmupMs,
-    measureMs: plan.measureMs,
-  }));
+  const specs: WorkerSpec[] = [];
+  let firstConnection = 0;
+  for (let i = 0; i < procs; i++) {
+    const connections = share(plan.connections, procs, i);
+    specs.push({
+      kind: plan.kind,
+      targets: plan.targets,
+      firstConnection,
+      connections,
+      clients: share(plan.clients, procs, i),
+      workerIndex: i,
+      params: plan.params,
+      warmupMs: plan.warmupMs,
+      measureMs: plan.measureMs,
+    });
+    firstConnection += connections;
+  }
+  return specs;
 }
 
 class Child {

@@ -28,7 +28,7 @@ let clients: KVClient[] = [];
 
 async function connect(s: WorkerSpec): Promise<void> {
   spec = s;
-  clients = Array.from({ length: s.connections }, () => openKv(s.target));
+  clients = Array.from({ length: s.connections }, (_, j) => openKv(s.targets[(s.firstConnection + j) % s.targets.length]));
   await Promise.all(clients.map((kv) => waitConnected(kv, 10_000)));
   send({ type: 'ready' });
 }

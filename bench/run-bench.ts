@@ -1,0 +1,102 @@
+/**
+ * One bench run: start a deployment of each server (N members each), prepare the data, then for
+ * each row, for each round, run the load once against each server in turn (etcd, then kvstore),
+ * so both see the same machine state as closely as possible. Deployments are always stopped.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { startDeployment, type Deployment } from './deployment.js';
+import type { EndpointOrder } from './endpoint-order.js';
+import type { LoadParams } from './load/protocol.js';
+import { measureOrFail } from './measure.js';
+import { prepareRangeKey } from './prepare.js';
+import type { Goal, Row } from './rows.js';
+import type { BenchRun, Measurement } from './run-record.js';
+import type { ServerConfig, ServerName } from './servers.js';
+
+export interface BenchOptions {
+  readonly servers: readonly ServerConfig[];
+  readonly members: number;
+  readonly rows: readonly Row[];
+  readonly rounds: number;
+  readonly seconds: number;
+  readonly warmupSeconds: number;
+  readonly procs: number;
+  readonly params: LoadParams;
+  readonly endpointOrder: EndpointOrder;
+  readonly goal: Goal | null;
+  readonly logDir: string;
+  readonly startedAt: string;
+}
+
+export interface BenchHooks {
+  readonly log: (line: string) => void;
+  /** Deployments currently running; the caller stops them on a signal. */
+  readonly live: Set<Deployment>;
+}
+
+function versionOf(cfg: ServerConfig): string {
+  const res = spawnSync(cfg.command[0], [...cfg.command.slice(1), '--version'], { encoding: 'utf8', timeout: 5000 });
+  const m = /(\d+\.\d+\.\d+\S*)/.exec(`${res.stdout ?? ''}`);
+  return m ? m[1] : 'unknown';
+}
+
+export async function runBench(opts: BenchOptions, hooks: BenchHooks): Promise<BenchRun> {
+  const { log, live } = hooks;
+  const loadBefore = loadavg()[0];
+  const versions: Partial<Record<ServerName, string>> = {};
+  for (const cfg of opts.servers) versions[cfg.name] = versionOf(cfg);
+  mkdirSync(opts.logDir, { recursive: true });
+  const measurements: Measurement[] = [];
+  const deployments: Deployment[] = [];
+  try {
+    for (const cfg of opts.servers) {
+      const d = await startDeployment(cfg, opts.members);
+      live.add(d);
+      deployments.push(d);
+      for (const m of d.members) log(`${cfg.name}: ${m.name} serving on ${m.target} (pid ${m.process.pid}, log ${m.process.logFile})`);
+      if (opts.rows.some((r) => r.kind === 'range')) await prepareRangeKey(d, opts.params);
+    }
+    const measureOpts = {
+      procs: opts.procs,
+      params: opts.params,
+      warmupSeconds: opts.warmupSeconds,
+      seconds: opts.seconds,
+      endpointOrder: opts.endpointOrder,
+      log,
+    };
+    for (const row of opts.rows) {
+      for (let round = 1; round <= opts.rounds; round++) {
+        for (const d of deployments) measurements.push(await measureOrFail(d, row, round, measureOpts));
+      }
+    }
+  } finally {
+    await Promise.all(
+      deployments.map(async (d) => {
+        await d.stop();
+        live.delete(d);
+      }),
+    );
+  }
+  return {
+    info: {
+      startedAt: opts.startedAt,
+      servers: opts.servers.map((s) => s.name),
+      versions,
+      members: opts.members,
+      endpointOrder: opts.endpointOrder,
+      goal: opts.goal,
+      rows: opts.rows,
+      rounds: opts.rounds,
+      seconds: opts.seconds,
+      warmupSeconds: opts.warmupSeconds,
+      valueSize: opts.params.valueSize,
+      keySpace: opts.params.keySpace,
+      generatorProcs: opts.procs,
+      cores: availableParallelism(),
+      loadAverage: { before: loadBefore, after: loadavg()[0] },
+    },
+    measurements,
+  };
+}
