@@ -7,6 +7,7 @@
 import { request } from 'node:http';
 import type { ServerConfig } from '../config/types.js';
 import { parseId } from '../config/index.js';
+import { majorMinor } from '../clusterversion/versions.js';
 
 export interface ClusterIdentity {
   readonly memberId: bigint;
@@ -56,6 +57,32 @@ export async function discoverIdentity(config: ServerConfig, deadlineMs: number)
       if (clusterId !== undefined && self) return { memberId: self.id, clusterId };
     }
     await new Promise((r) => setTimeout(r, 500));
+  }
+  return undefined;
+}
+
+/** The cluster version (major.minor) the other initial members report on their peer /version, if any does. */
+export async function clusterVersionOfPeers(config: ServerConfig): Promise<string | undefined> {
+  const urls = config.initialCluster.filter((m) => m.name !== config.name).flatMap((m) => m.peerUrls);
+  for (const url of urls) {
+    const v = await new Promise<string | undefined>((resolve) => {
+      const req = request(new URL('/version', url), { timeout: 1000 }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { etcdcluster?: unknown };
+            resolve(typeof body.etcdcluster === 'string' ? majorMinor(body.etcdcluster) : undefined);
+          } catch {
+            resolve(undefined);
+          }
+        });
+      });
+      req.on('timeout', () => req.destroy());
+      req.on('error', () => resolve(undefined));
+      req.end();
+    });
+    if (v !== undefined) return v;
   }
   return undefined;
 }

@@ -31,10 +31,10 @@ import { openMvccStore } from '../mvcc/store.js';
 import { Bucket } from '../storage/backend.js';
 import { openLevelBackend } from '../storage/level-backend.js';
 import { listenClients } from '../transport/listen-clients.js';
-import { profileFor, profileOf } from '../version/profile.js';
+import { capableOf, profileFor, profileOf } from '../version/profile.js';
 import { MINOR_VERSIONS, type MinorVersion } from '../version/minor.js';
 import { ClusterVersionState } from '../clusterversion/cluster-version-state.js';
-import { compareVersions } from '../clusterversion/versions.js';
+import { compareVersions, joinProblem } from '../clusterversion/versions.js';
 import { startVersionMonitor } from '../clusterversion/monitor.js';
 import type { HttpHandler } from '../transport/client-listener.js';
 import { healthBodyFor, metricNamesFor } from './profile-impl.js';
@@ -53,7 +53,7 @@ import { realScheduler } from '../member/scheduler.js';
 import { MessageType } from '../raft/index.js';
 import { snapshotExchange } from './snapshot-exchange.js';
 import { bootstrapEntries } from './bootstrap-entries.js';
-import { discoverIdentity } from './join.js';
+import { clusterVersionOfPeers, discoverIdentity } from './join.js';
 
 export interface RunningMember {
   readonly memberId: bigint;
@@ -91,6 +91,9 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       if (joined === undefined) {
         throw new ConfigProblem('could not retrieve cluster information from the given URLs (--initial-cluster): no member answered with this member in its list; add it with MemberAdd first');
       }
+      const remote = await clusterVersionOfPeers(config);
+      const problem = remote === undefined ? undefined : joinProblem(profile.minor, remote);
+      if (problem !== undefined) throw new ConfigProblem(`incompatible with current running cluster: ${problem}`);
       fresh = joined;
     }
   }
@@ -115,6 +118,11 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
           `(data dir ${config.dataDir}). Once every member ran ${clusterVersion.current}, older binaries cannot start on its data; ` +
           `to go back, restore a snapshot taken before the upgrade (kvstorectl snapshot restore) into a new data dir.`,
       );
+    }
+    const tooFar = joinProblem(profile.minor, clusterVersion.current);
+    if (tooFar !== undefined) {
+      await backend.close();
+      throw new ConfigProblem(`incompatible with current running cluster: ${tooFar}`);
     }
     log.info({ 'cluster-version': clusterVersion.current }, 'set cluster version from store');
   }
@@ -302,6 +310,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     registry,
     hasLeader: () => member.leaderId !== 0n,
     isLearner: () => membership.get(memberId)?.isLearner ?? false,
+    capable: (path) => capableOf(clusterVersion.current, path),
     logger: log,
   });
   // The gateway speaks the cluster version's interface (prefix), switched when it changes.

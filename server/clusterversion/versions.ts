@@ -46,3 +46,15 @@ export function nextClusterVersion(current: string | undefined, decided: string 
   if (decided.split('.')[0] !== current.split('.')[0]) return undefined;
   return compareVersions(decided, current) > 0 ? { kind: 'update', from: current, to: decided } : undefined;
 }
+
+/**
+ * Whether a binary at `local` may run in a cluster at version `cluster`: not below it, and
+ * at most one minor above it (a rolling upgrade moves one minor at a time).
+ */
+export function joinProblem(local: string, cluster: string): string | undefined {
+  if (compareVersions(local, cluster) < 0) return `cluster version ${cluster}.0 is higher than this member's version ${local}`;
+  const [lm, ln] = local.split('.').map(Number) as [number, number];
+  const [cm, cn] = cluster.split('.').map(Number) as [number, number];
+  if (lm !== cm || ln > cn + 1) return `this member's version ${local} is more than one minor version ahead of the cluster version ${cluster}.0; upgrade the cluster through each minor version in turn`;
+  return undefined;
+}

@@ -8,7 +8,7 @@
  * ETCD-FACTS.md §4.1, §5.2, §8.3, §9.
  */
 import { apiVersionOf } from './version.js';
-import type { MinorVersion } from './minor.js';
+import { MINOR_VERSIONS, type MinorVersion } from './minor.js';
 
 export interface VersionProfile {
   readonly minor: MinorVersion;
@@ -44,6 +44,11 @@ export interface VersionProfile {
   readonly healthBody: 'spaced' | 'plain' | 'reason';
   /** 3.5 promotes kvstore_debugging_mvcc_* put/delete/txn/db-size metrics to kvstore_mvcc_* and drops the old names. */
   readonly metricNames: 'debugging' | 'promoted';
+  /**
+   * gRPC methods this line introduced (ETCD-FACTS §1.1): served only once the cluster
+   * version reaches this line; before, `etcdserver: not capable`.
+   */
+  readonly introducedRpcs: readonly string[];
 }
 
 const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
@@ -62,6 +67,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     gatewayRedirects: [],
     healthBody: 'spaced',
     metricNames: 'debugging',
+    introducedRpcs: [],
   },
   '3.3': {
     minor: '3.3',
@@ -78,6 +84,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     gatewayRedirects: ['/v3alpha'],
     healthBody: 'plain',
     metricNames: 'debugging',
+    introducedRpcs: ['/etcdserverpb.Lease/LeaseLeases'],
   },
   '3.4': {
     minor: '3.4',
@@ -94,6 +101,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     gatewayRedirects: [],
     healthBody: 'plain',
     metricNames: 'debugging',
+    introducedRpcs: ['/etcdserverpb.Cluster/MemberPromote'],
   },
   '3.5': {
     minor: '3.5',
@@ -110,6 +118,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     gatewayRedirects: [],
     healthBody: 'reason',
     metricNames: 'promoted',
+    introducedRpcs: ['/etcdserverpb.Maintenance/Downgrade', '/etcdserverpb.Auth/AuthStatus'],
   },
 };
 
@@ -121,4 +130,16 @@ export function profileOf(minor: MinorVersion): VersionProfile {
 /** The profile of a validated server version such as `3.4.27`. */
 export function profileFor(serverVersion: string): VersionProfile {
   return PROFILES[apiVersionOf(serverVersion)];
+}
+
+/** Whether a cluster at version `clusterMinor` (undefined: not decided yet) serves gRPC method `path`. */
+export function capableOf(clusterMinor: string | undefined, path: string): boolean {
+  if (clusterMinor === undefined) return true;
+  for (const minor of MINOR_VERSIONS) {
+    if (!PROFILES[minor].introducedRpcs.includes(path)) continue;
+    const [a, b] = minor.split('.').map(Number) as [number, number];
+    const [c, d] = clusterMinor.split('.').map(Number) as [number, number];
+    return c > a || (c === a && d >= b);
+  }
+  return true;
 }

@@ -13,6 +13,8 @@ export interface EdgeContext {
   readonly hasLeader: () => boolean;
   /** Whether this member is a learner (serves only Status, serializable Range and Snapshot). */
   readonly isLearner: () => boolean;
+  /** Whether the cluster version enables method `path` (capabilities). */
+  readonly capable: (path: string) => boolean;
   readonly logger: Logger;
   readonly metrics: GrpcMetrics;
 }

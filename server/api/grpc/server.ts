@@ -53,6 +53,8 @@ export interface GrpcServerOptions {
   readonly hasLeader: () => boolean;
   /** Whether this member is a learner (default: never). */
   readonly isLearner?: () => boolean;
+  /** Whether the cluster version enables a method (default: all). */
+  readonly capable?: (path: string) => boolean;
   readonly logger: Logger;
 }
 
@@ -85,6 +87,7 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
   const ctx: EdgeContext = {
     hasLeader: options.hasLeader,
     isLearner: options.isLearner ?? (() => false),
+    capable: options.capable ?? (() => true),
     logger: options.logger.child({ component: 'grpc' }),
     metrics: createGrpcMetrics(options.registry),
   };

@@ -2,7 +2,7 @@
  * Unary call adapter: request → service function → reply or status.
  *
  * Order per call: count start + received message; malformed request → Internal;
- * a learner refuses what it does not serve; `hasleader` without a leader → NoLeader; then
+ * a method the cluster version does not enable → NotCapable; a learner refuses what it does not serve; `hasleader` without a leader → NoLeader; then
  * the service. A domain error goes through
  * the error table; a rejected promise (a bug, not an expected failure) is logged and sent
  * as Unknown with its message. Exactly one `handled` count per call.
@@ -53,6 +53,7 @@ function serve<Req, Res, O>(
     };
     const req = call.request;
     if (req instanceof MalformedRequest) return fail(malformedStatus(req));
+    if (!ctx.capable(def.path)) return fail(toStatus({ kind: 'NotCapable' }));
     if (refusedOnLearner(ctx, def.path, req)) return fail(toStatus({ kind: 'RpcNotSupportedForLearner' }));
     if (lacksRequiredLeader(ctx, call.metadata)) return fail(toStatus({ kind: 'NoLeader' }));
     const onOutcome = (outcome: O): void => {

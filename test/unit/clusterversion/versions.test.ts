@@ -1,20 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareVersions, decideVersion, majorMinor, nextClusterVersion } from '../../../server/clusterversion/versions.js';
+import { compareVersions, decideVersion, joinProblem, majorMinor, nextClusterVersion } from '../../../server/clusterversion/versions.js';
 
-test('major.minor of server versions', () => {
+void test('major.minor of server versions', () => {
   assert.equal(majorMinor('3.4.27'), '3.4');
   assert.equal(majorMinor('3.5'), '3.5');
   assert.equal(majorMinor('not_decided'), undefined);
 });
 
-test('versions order numerically', () => {
+void test('versions order numerically', () => {
   assert.ok(compareVersions('3.10', '3.9') > 0);
   assert.equal(compareVersions('3.4', '3.4'), 0);
   assert.ok(compareVersions('3.3', '3.4') < 0);
 });
 
-test('the decided version is the lowest member version, unknown if any member is', () => {
+void test('the decided version is the lowest member version, unknown if any member is', () => {
   assert.equal(decideVersion(['3.5.0', '3.4.2', '3.5.1']), '3.4');
   assert.equal(decideVersion(['3.5.0', undefined]), undefined);
   assert.equal(decideVersion(['3.5.0', 'garbage']), undefined);
@@ -31,7 +31,15 @@ const cases: ReadonlyArray<readonly [string | undefined, string | undefined, Ret
   ['3.4', '4.0', undefined],
 ];
 for (const [current, decided, want] of cases) {
-  test(`next cluster version: current ${current} decided ${decided}`, () => {
+  void test(`next cluster version: current ${current} decided ${decided}`, () => {
     assert.deepEqual(nextClusterVersion(current, decided), want);
   });
 }
+
+void test('join rule: not below the cluster version, at most one minor above', () => {
+  assert.equal(joinProblem('3.5', '3.4'), undefined);
+  assert.equal(joinProblem('3.4', '3.4'), undefined);
+  assert.match(joinProblem('3.3', '3.5') ?? '', /higher than this member/);
+  assert.match(joinProblem('3.5', '3.3') ?? '', /more than one minor version ahead/);
+  assert.match(joinProblem('4.0', '3.5') ?? '', /more than one minor version ahead/);
+});

@@ -87,3 +87,13 @@ void test('3.2 accepts only whole hours as a periodic retention', () => {
     'invalid value "30m" for flag --auto-compaction-retention: must be a whole number of hours in 3.2 (--auto-compaction-mode=periodic)',
   );
 });
+
+void test('capabilities: a method a later line introduced waits for the cluster version', async () => {
+  const { capableOf } = await import('../../../server/version/profile.js');
+  assert.equal(capableOf('3.4', '/etcdserverpb.Maintenance/Downgrade'), false);
+  assert.equal(capableOf('3.5', '/etcdserverpb.Maintenance/Downgrade'), true);
+  assert.equal(capableOf('3.3', '/etcdserverpb.Cluster/MemberPromote'), false);
+  assert.equal(capableOf('3.4', '/etcdserverpb.Cluster/MemberPromote'), true);
+  assert.equal(capableOf('3.2', '/etcdserverpb.KV/Range'), true);
+  assert.equal(capableOf(undefined, '/etcdserverpb.Maintenance/Downgrade'), true);
+});
