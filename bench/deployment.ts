@@ -32,7 +32,7 @@ export interface Deployment {
 
 /** Who leads, as seen by the members at one moment. */
 export interface LeaderView {
-  /** Index into `members` of the leader all members agree on, or null (no leader, disagreement, errors). */
+  /** Index into `members` of the agreed leader (see leaderView), or null (none, disagreement, no majority). */
   readonly leader: number | null;
   /** Per member: its status, or the error text of the Status call. */
   readonly statuses: readonly (MemberStatus | string)[];
@@ -77,15 +77,19 @@ export async function startDeployment(cfg: ServerConfig, members: number): Promi
   }
 }
 
-/** Asks every member for its Status (in parallel, each bounded by `timeoutMs`). */
+/**
+ * Asks every member for its Status (in parallel, each bounded by `timeoutMs`). The leader is the
+ * one named by every member that answered, provided a majority answered and it is one of them.
+ */
 export async function leaderView(d: Deployment, timeoutMs: number): Promise<LeaderView> {
   const statuses = await Promise.all(
     d.members.map((m) => memberStatus(m.target, timeoutMs).catch((err: unknown) => (err instanceof Error ? err.message : String(err)))),
   );
   const ok = statuses.filter((s): s is MemberStatus => typeof s !== 'string');
-  const leaderId = ok.length === statuses.length && ok.length > 0 ? ok[0].leader : 0n;
+  const majority = ok.length > statuses.length / 2;
+  const leaderId = majority ? ok[0].leader : 0n;
   const agreed = leaderId !== 0n && ok.every((s) => s.leader === leaderId);
-  const index = agreed ? ok.findIndex((s) => s.memberId === leaderId) : -1;
+  const index = agreed ? statuses.findIndex((s) => typeof s !== 'string' && s.memberId === leaderId) : -1;
   return { leader: index >= 0 ? index : null, statuses };
 }
 

@@ -83,7 +83,8 @@ async function measure(d: Deployment, row: Row, round: number, opts: MeasureOpti
       },
     },
   );
-  const memory = pids.map(memoryOf);
+  // A member that exited has no memory; NaN (not 0) keeps it out of sums and shows as '–'.
+  const memory = d.members.map((m) => (m.process.exited() ? { rssBytes: NaN, hwmBytes: NaN } : memoryOf(m.process.pid)));
   const after = await leaderView(d, STATUS_TIMEOUT_MS);
   const roleOf = (i: number): MemberSample['role'] =>
     before.leader === null ? 'unknown' : before.leader === i ? 'leader' : 'follower';
@@ -111,8 +112,8 @@ async function measure(d: Deployment, row: Row, round: number, opts: MeasureOpti
     generatorCores: result.generatorCores,
     serverCores,
     otherCores: Math.max(0, machineCores - serverCores - result.generatorCores),
-    rssBytes: memory.reduce((a, b) => a + b.rssBytes, 0),
-    hwmBytes: memory.reduce((a, b) => a + b.hwmBytes, 0),
+    rssBytes: memory.reduce((a, b) => a + (Number.isFinite(b.rssBytes) ? b.rssBytes : 0), 0),
+    hwmBytes: memory.reduce((a, b) => a + (Number.isFinite(b.hwmBytes) ? b.hwmBytes : 0), 0),
     members,
     leaderBefore: nameOf(before.leader),
     leaderAfter: nameOf(after.leader),

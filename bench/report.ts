@@ -154,7 +154,7 @@ function memoryTable(run: BenchRun): string {
       continue;
     }
     last.members.forEach((member, i) => {
-      const peak = Math.max(...mine.map((m) => m.members[i]?.hwmBytes ?? NaN));
+      const peak = Math.max(...mine.map((m) => m.members[i]?.hwmBytes).filter((b): b is number => Number.isFinite(b)));
       body.push([s, member.name, member.role, fmtMiB(member.rssBytes), fmtMiB(peak)]);
     });
   }

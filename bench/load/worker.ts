@@ -90,6 +90,9 @@ function run(s: WorkerSpec, startAt: number): void {
   }, Math.max(0, windowEnd - epochNow()));
 }
 
+// The driver is gone (killed, or exited without sending `exit`): nothing will read our result.
+process.on('disconnect', () => process.exit(0));
+
 process.on('message', (msg: ToWorker) => {
   switch (msg.type) {
     case 'connect':
