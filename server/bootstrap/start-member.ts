@@ -31,7 +31,7 @@ import { openMvccStore } from '../mvcc/store.js';
 import { Bucket } from '../storage/backend.js';
 import { openLevelBackend } from '../storage/level-backend.js';
 import { listenClients } from '../transport/listen-clients.js';
-import { capableOf, profileFor, profileOf } from '../version/profile.js';
+import { capableOf, profileFor, profileOf, responseLimitBytes } from '../version/profile.js';
 import { MINOR_VERSIONS, type MinorVersion } from '../version/minor.js';
 import { ClusterVersionState } from '../clusterversion/cluster-version-state.js';
 import { compareVersions, joinProblem } from '../clusterversion/versions.js';
@@ -311,6 +311,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     hasLeader: () => member.leaderId !== 0n,
     isLearner: () => membership.get(memberId)?.isLearner ?? false,
     capable: (path) => capableOf(clusterVersion.current, path),
+    maxSendBytes: responseLimitBytes(config.serverVersion),
     logger: log,
   });
   // The gateway speaks the cluster version's interface (prefix), switched when it changes.
@@ -326,6 +327,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       logger: log,
       healthBody: healthBodyFor(profile),
       onHealthChecked: (healthy) => (healthy ? metrics.healthSuccess.inc() : metrics.healthFailures.inc()),
+      logLevel: { set: (level) => (logger.level = level), deprecated: profile.configLogDeprecated },
     }).callback();
   };
   http.handler = appFor(clusterVersion.current !== undefined && MINOR_VERSIONS.includes(clusterVersion.current as MinorVersion) ? clusterVersion.current : profile.minor);

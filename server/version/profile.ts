@@ -49,6 +49,8 @@ export interface VersionProfile {
    * version reaches this line; before, `etcdserver: not capable`.
    */
   readonly introducedRpcs: readonly string[];
+  /** PUT /config/local/log still works but is reported as deprecated (SPEC: 3.5). */
+  readonly configLogDeprecated: boolean;
 }
 
 const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
@@ -68,6 +70,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     healthBody: 'spaced',
     metricNames: 'debugging',
     introducedRpcs: [],
+    configLogDeprecated: false,
   },
   '3.3': {
     minor: '3.3',
@@ -85,6 +88,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     healthBody: 'plain',
     metricNames: 'debugging',
     introducedRpcs: ['/etcdserverpb.Lease/LeaseLeases'],
+    configLogDeprecated: false,
   },
   '3.4': {
     minor: '3.4',
@@ -102,6 +106,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     healthBody: 'plain',
     metricNames: 'debugging',
     introducedRpcs: ['/etcdserverpb.Cluster/MemberPromote'],
+    configLogDeprecated: false,
   },
   '3.5': {
     minor: '3.5',
@@ -119,6 +124,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     healthBody: 'reason',
     metricNames: 'promoted',
     introducedRpcs: ['/etcdserverpb.Maintenance/Downgrade', '/etcdserverpb.Auth/AuthStatus'],
+    configLogDeprecated: true,
   },
 };
 
@@ -142,4 +148,12 @@ export function capableOf(clusterMinor: string | undefined, path: string): boole
     return c > a || (c === a && d >= b);
   }
   return true;
+}
+
+/**
+ * Largest response a member sends, in bytes: 4 MiB on 3.2.10 and 3.2.11 (SPEC, Limits),
+ * otherwise unlimited (2^31 − 1).
+ */
+export function responseLimitBytes(serverVersion: string): number {
+  return /^3\.2\.1[01]$/.test(serverVersion) ? 4 * 1024 * 1024 : 2 ** 31 - 1;
 }

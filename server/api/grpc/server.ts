@@ -53,6 +53,8 @@ export interface GrpcServerOptions {
   readonly hasLeader: () => boolean;
   /** Whether this member is a learner (default: never). */
   readonly isLearner?: () => boolean;
+  /** Largest response sent, in bytes (default 2^31 − 1). */
+  readonly maxSendBytes?: number;
   /** Whether the cluster version enables a method (default: all). */
   readonly capable?: (path: string) => boolean;
   readonly logger: Logger;
@@ -71,10 +73,10 @@ export function maxRecvBytesFor(maxRequestBytes: number): number {
 }
 
 /** grpc-js server options for the client listener. */
-export function grpcServerChannelOptions(maxRecvBytes: number): grpc.ServerOptions {
+export function grpcServerChannelOptions(maxRecvBytes: number, maxSendBytes: number = MAX_SEND_BYTES): grpc.ServerOptions {
   return {
     'grpc.max_receive_message_length': maxRecvBytes,
-    'grpc.max_send_message_length': MAX_SEND_BYTES,
+    'grpc.max_send_message_length': maxSendBytes,
     'grpc.max_concurrent_streams': MAX_CONCURRENT_STREAMS,
     'grpc.keepalive_time_ms': KEEPALIVE_TIME_MS,
     'grpc.keepalive_timeout_ms': KEEPALIVE_TIMEOUT_MS,
@@ -91,7 +93,7 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
     logger: options.logger.child({ component: 'grpc' }),
     metrics: createGrpcMetrics(options.registry),
   };
-  const server = new grpc.Server(grpcServerChannelOptions(options.maxRecvBytes));
+  const server = new grpc.Server(grpcServerChannelOptions(options.maxRecvBytes, options.maxSendBytes));
   const add = (def: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void =>
     server.addService(guardDecoding(def), impl);
 

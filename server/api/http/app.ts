@@ -23,6 +23,7 @@ import { healthHandler, type HealthBody } from './health-route.js';
 import { metricsHandler } from './metrics-route.js';
 import { sendPlainError } from './plain-http-error.js';
 import { versionHandler } from './version-route.js';
+import { configLogHandler, type LogLevelControl } from './config-log-route.js';
 
 export interface HttpAppOptions {
   readonly services: Services;
@@ -44,6 +45,8 @@ export interface HttpAppOptions {
   readonly maxBodyBytes?: number;
   /** etcd's default `--cors=*` headers and OPTIONS answers (cors.ts). Default true. */
   readonly cors?: boolean;
+  /** Serves PUT /config/local/log when given. */
+  readonly logLevel?: LogLevelControl;
 }
 
 export function createHttpApp(options: HttpAppOptions): Koa {
@@ -76,6 +79,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const version = versionHandler(info);
   const health = healthHandler(info, { body: options.healthBody, onChecked: options.onHealthChecked });
   const metrics = metricsHandler(options.registry);
+  const configLog = options.logLevel ? configLogHandler(options.logLevel, logger) : undefined;
 
   app.use(async (ctx, next) => {
     switch (ctx.path) {
@@ -85,6 +89,8 @@ export function createHttpApp(options: HttpAppOptions): Koa {
         return health(ctx, next);
       case '/metrics':
         return metrics(ctx, next);
+      case '/config/local/log':
+        return configLog ? configLog(ctx, next) : next();
       default:
         return next();
     }
