@@ -133,6 +133,8 @@ const REVISION_EXTRA: ReadonlyArray<readonly [RegExp, string]> = [
   [/^"(Revision|CreateRevision|ModRevision|PrevCreateRevision|PrevModRevision)" : \d+$/gm, '"$1" : <rev>'],
   [/"(ETCD_LOCK_REV|rev)=\d+/g, '"$1=<rev>'],
   [/progress notify: \d+/g, 'progress notify: <rev>'],
+  [/"CompactRevision":\d+/g, '"CompactRevision":<rev>'],
+  [/^(ETCD_WATCH_REVISION|ETCD_LOCK_REV)=\d+$/gm, '$1=<rev>'],
 ];
 const ALWAYS_EXTRA: ReadonlyArray<readonly [RegExp, string]> = [
   [/^"Took" : .*$/gm, '"Took" : <duration>'],
