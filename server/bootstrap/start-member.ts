@@ -208,6 +208,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         metrics.keys.set(store.keyCount);
       },
       onProposalFailed: () => metrics.proposalsFailed.inc(),
+      onFlushed: (seconds) => metrics.backendCommitDuration.observe(seconds),
       onSnapshot: (index) => log.info({ 'snapshot-index': index.toString() }, 'saved snapshot and released the log before it'),
       onFatal: (error) => {
         if (fatal) return;

@@ -36,6 +36,8 @@ import type { Scheduler } from './scheduler.js';
 
 export interface MemberHooks {
   readonly onApplied?: (index: bigint, count: number) => void;
+  /** A backend flush (commit of applied state) took `seconds`. */
+  readonly onFlushed?: (seconds: number) => void;
   /** A snapshot was taken at `index` and the log before it released. */
   readonly onSnapshot?: (index: bigint) => void;
   readonly onProposalFailed?: () => void;
@@ -468,7 +470,9 @@ export class Member {
         const thisSync = nextSync || this.#flushAgainSync;
         this.#flushAgainSync = false;
         nextSync = false;
+        const started = this.#d.scheduler.now();
         await this.#d.store.flush(this.#appliedIndex, this.#d.applier.takeBackendOps(), { sync: thisSync });
+        this.#d.hooks.onFlushed?.((this.#d.scheduler.now() - started) / 1000);
       } while (this.#flushAgain);
     })()
       .catch((e: unknown) => this.#d.hooks.onFatal(new Error('backend flush failed', { cause: e })))
