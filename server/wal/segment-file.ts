@@ -7,6 +7,7 @@
  * return: the file is opened O_DSYNC, or the write is followed by fdatasync (`syncMode`).
  */
 import { constants } from 'node:fs';
+import { writev } from 'node:fs';
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -101,11 +102,16 @@ function openFlags(mode: SyncMode): number {
 }
 
 /** Writes all of `parts` at `position`, continuing after short writes. */
+/** One positioned writev through the callback API (less per-call overhead than FileHandle's). */
+function writevAt(fd: number, parts: Buffer[], position: number): Promise<number> {
+  return new Promise((resolve, reject) => writev(fd, parts, position, (err, n) => (err ? reject(err) : resolve(n))));
+}
+
 async function writeAll(fh: FileHandle, parts: Buffer[], position: number): Promise<void> {
   let rest = parts;
   let at = position;
   while (rest.length > 0) {
-    const { bytesWritten } = await fh.writev(rest, at);
+    const bytesWritten = await writevAt(fh.fd, rest, at);
     if (bytesWritten <= 0) throw new Error(`wal: write at offset ${at} made no progress`);
     at += bytesWritten;
     rest = dropBytes(rest, bytesWritten);
