@@ -1,0 +1,146 @@
+/**
+ * Checks of a KV client history (world/history.ts):
+ * - linearizability, per key (every operation touches one key, and the store's keys are
+ *   independent registers, so the history is linearizable iff each key's sub-history is);
+ * - revisions respect real time: an operation that began after another one was answered
+ *   sees at least its revision, and one that changed the store gets a larger one;
+ * - two answered operations that changed the store never share a revision;
+ * - every value (all written values are unique) is seen with one modRevision, the revision
+ *   its write was answered with.
+ */
+import { describeOp, type KvInput, type KvOutput, type OpRecord } from '../world/history.js';
+import { checkLinearizable, type LinOp, type Model } from './linearizability.js';
+
+type Register = string | null;
+
+/** One key of the store: absent (null) or holding a value. */
+export const registerModel: Model<Register, KvInput, KvOutput> = {
+  init: null,
+  step(s, i, o) {
+    switch (i.kind) {
+      case 'put':
+        if (o?.kind === 'put' && o.prev !== s) return undefined;
+        return i.value;
+      case 'get':
+        if (o?.kind === 'get' && o.value !== s) return undefined;
+        return s;
+      case 'del':
+        if (o?.kind === 'del' && (o.deleted === 1) !== (s !== null)) return undefined;
+        return null;
+      case 'cas': {
+        const hit = s === i.expect;
+        if (o?.kind === 'cas' && (o.succeeded !== hit || (!hit && o.current !== s))) return undefined;
+        return hit ? i.value : s;
+      }
+    }
+  },
+  key: (s) => (s === null ? '\u0000' : s),
+};
+
+export interface KvHistoryProblem {
+  readonly check: 'linearizability' | 'revision-order' | 'value-revision';
+  readonly message: string;
+  /** Operations to show with the problem. */
+  readonly ops: readonly string[];
+}
+
+/** Operations that can matter to the checker: answered ones, and writes whose outcome is unknown. */
+function linOps(ops: readonly OpRecord[]): LinOp<KvInput, KvOutput>[] {
+  const out: LinOp<KvInput, KvOutput>[] = [];
+  for (const op of ops) {
+    if (op.status === 'ok') out.push({ id: op.id, call: op.call, ret: op.ret!, input: op.input, output: op.output });
+    else if ((op.status === 'unknown' || op.status === 'pending') && op.input.kind !== 'get') {
+      out.push({ id: op.id, call: op.call, ret: Infinity, input: op.input, output: undefined });
+    }
+  }
+  return out;
+}
+
+export function checkKvLinearizable(ops: readonly OpRecord[]): KvHistoryProblem[] {
+  const byKey = new Map<string, OpRecord[]>();
+  for (const op of ops) byKey.set(op.key, [...(byKey.get(op.key) ?? []), op]);
+  const problems: KvHistoryProblem[] = [];
+  for (const [key, keyOps] of [...byKey].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const res = checkLinearizable(registerModel, linOps(keyOps));
+    if (res.ok) continue;
+    const prefix = new Set(res.longestPrefix);
+    problems.push({
+      check: 'linearizability',
+      message: `key ${key}: ${res.inconclusive ? 'search budget exhausted' : 'not linearizable'} (${keyOps.length} ops, ${res.explored} steps; longest linearizable prefix ${res.longestPrefix.join(' ')})`,
+      ops: keyOps.map((op) => `${prefix.has(op.id) ? '  ' : '* '}${describeOp(op)}`),
+    });
+  }
+  return problems;
+}
+
+function mutated(op: OpRecord): boolean {
+  const o = op.output;
+  if (!o) return false;
+  return o.kind === 'put' || (o.kind === 'del' && o.deleted > 0) || (o.kind === 'cas' && o.succeeded);
+}
+
+export function checkRevisions(ops: readonly OpRecord[]): KvHistoryProblem[] {
+  const problems: KvHistoryProblem[] = [];
+  const answered = ops.filter((op) => op.status === 'ok');
+  const events: Array<{ at: number; op: OpRecord; isCall: boolean }> = [];
+  for (const op of answered) events.push({ at: op.call, op, isCall: true }, { at: op.ret!, op, isCall: false });
+  events.sort((a, b) => a.at - b.at);
+  const floor = new Map<number, { rev: bigint; by: OpRecord | undefined }>();
+  let max: { rev: bigint; by: OpRecord | undefined } = { rev: 0n, by: undefined };
+  for (const e of events) {
+    if (e.isCall) {
+      floor.set(e.op.id, max);
+      continue;
+    }
+    const f = floor.get(e.op.id)!;
+    const rev = e.op.revision!;
+    if (rev < f.rev || (mutated(e.op) && rev === f.rev)) {
+      problems.push({
+        check: 'revision-order',
+        message: `op #${e.op.id} answered at revision ${rev}, but #${f.by?.id} (answered before it was invoked) had ${f.rev}`,
+        ops: [describeOp(e.op), ...(f.by ? [describeOp(f.by)] : [])],
+      });
+    }
+    if (rev > max.rev) max = { rev, by: e.op };
+  }
+  const changedAt = new Map<bigint, OpRecord>();
+  for (const op of answered) {
+    if (!mutated(op)) continue;
+    const other = changedAt.get(op.revision!);
+    if (other) {
+      problems.push({ check: 'revision-order', message: `ops #${other.id} and #${op.id} both changed the store at revision ${op.revision}`, ops: [describeOp(other), describeOp(op)] });
+    }
+    changedAt.set(op.revision!, op);
+  }
+  const writtenAt = new Map<string, { rev: bigint; op: OpRecord }>();
+  for (const op of answered) {
+    const o = op.output!;
+    const value = o.kind === 'put' ? (op.input as { value: string }).value : o.kind === 'cas' && o.succeeded ? (op.input as { value: string }).value : undefined;
+    if (value !== undefined) writtenAt.set(value, { rev: op.revision!, op });
+  }
+  const seenAt = new Map<string, { rev: bigint; op: OpRecord }>();
+  /** Values already reported (one problem per value). */
+  const misread = new Set<string>();
+  for (const op of answered) {
+    const o = op.output!;
+    if (o.kind !== 'get' || o.value === null) continue;
+    const w = writtenAt.get(o.value) ?? seenAt.get(o.value);
+    if (w && w.rev !== o.modRevision && !misread.has(o.value)) {
+      misread.add(o.value);
+      problems.push({
+        check: 'value-revision',
+        message: `value ${o.value} read with modRevision ${o.modRevision}, but #${w.op.id} had it at ${w.rev}`,
+        ops: [describeOp(op), describeOp(w.op)],
+      });
+    }
+    if (!w) seenAt.set(o.value, { rev: o.modRevision, op });
+    if (o.modRevision > op.revision!) {
+      problems.push({ check: 'value-revision', message: `read #${op.id} returned a modRevision above its header revision`, ops: [describeOp(op)] });
+    }
+  }
+  return problems;
+}
+
+export function checkKvHistory(ops: readonly OpRecord[]): KvHistoryProblem[] {
+  return [...checkRevisions(ops), ...checkKvLinearizable(ops)];
+}

@@ -1,0 +1,153 @@
+/** The simulated world's parts: virtual scheduler, WAL and disk, network, and a small world. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { EntryType, type Entry } from '../../../proto/gen/kvstore/raft.js';
+import { message, MessageType, type Message } from '../../../server/raft/index.js';
+import { KvClient } from './kv-client.js';
+import { Prng } from './prng.js';
+import { SimNetwork } from './sim-network.js';
+import { SimDisk } from './sim-wal.js';
+import { settle, VirtualScheduler, type Life } from './virtual-scheduler.js';
+import { World } from './world.js';
+
+async function drain(s: VirtualScheduler, untilMs = Infinity): Promise<void> {
+  for (;;) {
+    await settle();
+    if (s.runNext(untilMs) === 'idle') return;
+  }
+}
+
+const entry = (index: bigint, term = 1n): Entry => ({ index, term, type: EntryType.ENTRY_NORMAL, data: Buffer.from(`e${index}`) });
+
+void test('prng: a seed gives one sequence; forks are independent of draws on the parent', () => {
+  const a = new Prng(42);
+  const b = new Prng(42);
+  assert.deepEqual([a.float(), a.int(10), a.between(3, 7)], [b.float(), b.int(10), b.between(3, 7)]);
+  const f1 = new Prng(42).fork('x').float();
+  const p = new Prng(42);
+  p.float();
+  assert.equal(p.fork('x').float(), f1);
+  assert.notEqual(new Prng(42).fork('y').float(), f1);
+});
+
+void test('scheduler: soon before later before timers; time moves only to the next timer', async () => {
+  const s = new VirtualScheduler(0);
+  const order: string[] = [];
+  s.at(10, () => order.push(`timer@${s.now}`));
+  s.at(5, () => {
+    order.push(`timer@${s.now}`);
+    s.later(() => order.push('later'));
+    s.soon(() => order.push('soon'));
+  });
+  await drain(s);
+  assert.deepEqual(order, ['timer@5', 'soon', 'later', 'timer@10']);
+  assert.equal(s.now, 10);
+});
+
+void test('scheduler: a dead life loses its timers, intervals, tasks and sleeps', async () => {
+  const s = new VirtualScheduler(0);
+  const life: Life = { name: 'p', alive: true };
+  const port = s.port(life);
+  let ticks = 0;
+  let slept = false;
+  port.every(10, () => ticks++);
+  void port.sleep(25).then(() => (slept = true));
+  await drain(s, 21);
+  assert.equal(ticks, 2);
+  life.alive = false;
+  port.soon(() => ticks++);
+  await drain(s, 100);
+  assert.equal(ticks, 2);
+  assert.equal(slept, false);
+});
+
+void test('wal: a save resolves only once fsynced; a power loss keeps durable records only', async () => {
+  const s = new VirtualScheduler(0);
+  const disk = new SimDisk(Buffer.from('meta'));
+  const life: Life = { name: 'p', alive: true };
+  const { wal } = disk.open(s, life, new Prng(1), { fsyncMinMs: 10, fsyncMaxMs: 10 }, () => undefined);
+  let first = false;
+  let second = false;
+  void wal.save([entry(1n)], { term: 1n, vote: 1n, commit: 0n }).then(() => (first = true));
+  await drain(s, 5);
+  void wal.save([entry(2n)]).then(() => (second = true));
+  await drain(s, 10);
+  assert.equal(first, true);
+  assert.equal(second, false, 'the second save waits for the next fsync');
+  assert.equal(wal.written.lastIndex, 2n);
+  assert.equal(disk.durable.lastIndex, 1n);
+  life.alive = false;
+  disk.crash(new Prng(1), 'none');
+  await drain(s);
+  assert.equal(second, false, 'a save lost in a crash never resolves');
+  const reopened = disk.open(s, { name: 'q', alive: true }, new Prng(1), { fsyncMinMs: 1, fsyncMaxMs: 1 }, () => undefined);
+  assert.deepEqual(reopened.contents.entries.map((e) => e.index), [1n]);
+  assert.equal(reopened.contents.hardState.vote, 1n);
+});
+
+void test('wal: a killed process keeps its unsynced writes; a gap is refused', async () => {
+  const s = new VirtualScheduler(0);
+  const disk = new SimDisk(Buffer.alloc(0));
+  const life: Life = { name: 'p', alive: true };
+  const { wal } = disk.open(s, life, new Prng(1), { fsyncMinMs: 10, fsyncMaxMs: 10 }, () => undefined);
+  void wal.save([entry(1n), entry(2n)]);
+  await assert.rejects(wal.save([entry(4n)]), /gap/);
+  life.alive = false;
+  disk.crash(new Prng(1), 'all');
+  assert.equal(disk.durable.lastIndex, 2n);
+});
+
+void test('network: partitions and one-way cuts drop messages and report the peer unreachable', async () => {
+  const s = new VirtualScheduler(0);
+  const got: string[] = [];
+  const unreachable: string[] = [];
+  const net = new SimNetwork(s, new Prng(1), {
+    deliver: (to, m) => got.push(`${m.from}>${to}`) > 0,
+    unreachable: (from, to) => unreachable.push(`${from}>${to}`),
+    trace: () => undefined,
+  });
+  const hb = (from: bigint, to: bigint): Message => message({ type: MessageType.MsgHeartbeat, from, to, term: 1n });
+  net.partition([[1n]]);
+  net.send(hb(1n, 2n));
+  net.send(hb(2n, 3n));
+  net.heal();
+  net.cutOneWay(3n, 2n);
+  net.send(hb(3n, 2n));
+  net.send(hb(2n, 3n));
+  await drain(s);
+  assert.deepEqual(got, ['2>3', '2>3']);
+  assert.deepEqual(unreachable, ['1>2', '3>2']);
+});
+
+void test('world: three members elect a leader and serve a write and a linearizable read', async () => {
+  const w = await World.create({ seed: 7 });
+  assert.ok(await w.runUntil(() => w.leader() !== undefined, 5000));
+  const c = new KvClient(w, 1, 4000);
+  const follower = w.nodes.find((n) => n !== w.leader())!.id;
+  const done: string[] = [];
+  void c
+    .invoke(w.leader()!.id, 'a', { kind: 'put', value: 'v' })
+    .then(() => c.invoke(follower, 'a', { kind: 'get' }))
+    .then(() => done.push('ok'));
+  assert.ok(await w.runUntil(() => done.length === 1, 5000));
+  const [p, g] = w.history.ops;
+  assert.equal(p!.status, 'ok');
+  assert.deepEqual(g!.output, { kind: 'get', value: 'v', modRevision: p!.revision });
+  assert.deepEqual(await w.compareStates(), []);
+});
+
+void test('world: a member crashed by power loss recovers from its durable WAL and catches up', async () => {
+  const w = await World.create({ seed: 8 });
+  assert.ok(await w.runUntil(() => w.leader() !== undefined, 5000));
+  const c = new KvClient(w, 1, 4000);
+  let n = 0;
+  for (let i = 0; i < 5; i++) void c.invoke(w.leader()!.id, `k${i}`, { kind: 'put', value: `v${i}` }).then(() => n++);
+  assert.ok(await w.runUntil(() => n === 5, 5000));
+  const victim = w.nodes.find((x) => x !== w.leader())!;
+  w.crash(victim.id, 'power');
+  assert.equal(victim.up, false);
+  w.restart(victim.id);
+  const leaderApplied = w.leader()!.running!.member.appliedIndex;
+  assert.ok(await w.runUntil(() => victim.running?.started === true && victim.running.member.appliedIndex === leaderApplied, 5000));
+  assert.deepEqual(await w.compareStates(), []);
+});
