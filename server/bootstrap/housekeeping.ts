@@ -30,7 +30,8 @@ export interface HousekeepingDeps {
 
 const LEASE_CHECK_MS = 500;
 const MAX_REVOKES_PER_CHECK = 500;
-const SIZE_CHECK_MS = 1000;
+/** Backend size refresh (quota checks, Status, gauges): a directory scan, so not too often. */
+const SIZE_CHECK_MS = 5000;
 
 export function startHousekeeping(d: HousekeepingDeps): { stop(): void } {
   const timers: NodeJS.Timeout[] = [];
