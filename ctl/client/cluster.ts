@@ -1,5 +1,6 @@
 /**
  * The Cluster API: member list, add (voter or learner), remove, update peer URLs, promote.
+ * Add and update check the peer URLs first (peer-urls.ts) and fail with BadRequest.
  */
 import {
   ClusterService,
@@ -9,7 +10,9 @@ import {
   type MemberRemoveResponse,
   type MemberUpdateResponse,
 } from '../../proto/gen/etcd/rpc.js';
+import { badRequest } from './errors.js';
 import type { CallOptions, Invoker } from './invoker.js';
+import { peerUrlError } from './peer-urls.js';
 import type { Result } from './result.js';
 
 export interface Cluster {
@@ -23,9 +26,17 @@ export interface Cluster {
 export function makeCluster(inv: Invoker): Cluster {
   return {
     memberList: (opts = {}) => inv.unary(ClusterService.memberList, { linearizable: false }, 'repeatable', opts),
-    memberAdd: (peerURLs, opts = {}) => inv.unary(ClusterService.memberAdd, { peerURLs: [...peerURLs], isLearner: opts.isLearner ?? false }, 'mutable', opts),
+    memberAdd: (peerURLs, opts = {}) => {
+      const bad = peerUrlError(peerURLs);
+      if (bad !== undefined) return Promise.resolve({ ok: false, error: badRequest(bad) });
+      return inv.unary(ClusterService.memberAdd, { peerURLs: [...peerURLs], isLearner: opts.isLearner ?? false }, 'mutable', opts);
+    },
     memberRemove: (id, opts = {}) => inv.unary(ClusterService.memberRemove, { ID: id }, 'mutable', opts),
-    memberUpdate: (id, peerURLs, opts = {}) => inv.unary(ClusterService.memberUpdate, { ID: id, peerURLs: [...peerURLs] }, 'mutable', opts),
+    memberUpdate: (id, peerURLs, opts = {}) => {
+      const bad = peerUrlError(peerURLs);
+      if (bad !== undefined) return Promise.resolve({ ok: false, error: badRequest(bad) });
+      return inv.unary(ClusterService.memberUpdate, { ID: id, peerURLs: [...peerURLs] }, 'mutable', opts);
+    },
     memberPromote: (id, opts = {}) => inv.unary(ClusterService.memberPromote, { ID: id }, 'mutable', opts),
   };
 }

@@ -22,6 +22,8 @@ export const LocalErrorKind = {
   NoEndpoint: 'NoEndpoint',
   /** A status whose text is not in etcd's table. */
   Grpc: 'Grpc',
+  /** A request the client refuses before sending it (e.g. a malformed peer URL). */
+  BadRequest: 'BadRequest',
 } as const;
 export type LocalErrorKind = (typeof LocalErrorKind)[keyof typeof LocalErrorKind];
 
@@ -91,6 +93,11 @@ export function receiveTooLarge(size: number, limit: number, endpoint?: string):
 /** No endpoint to talk to (empty list, or the client is closed). */
 export function noEndpoint(details: string): ClientError {
   return { kind: 'NoEndpoint', code: GrpcCode.Unavailable, message: statusText(GrpcCode.Unavailable, details), details };
+}
+
+/** A request refused by the client itself; `message` is the whole text. */
+export function badRequest(message: string): ClientError {
+  return { kind: 'BadRequest', code: GrpcCode.InvalidArgument, message, details: message };
 }
 
 /** True when `e` is of `kind` (compare errors like the Go client: by kind, i.e. by message). */
