@@ -4,6 +4,7 @@
 import type { CommandSpec } from '../cli/command-spec.js';
 import { alarmDisarmCommand } from './alarm/disarm.js';
 import { alarmListCommand } from './alarm/list.js';
+import { checkPerfCommand } from './check/perf.js';
 import { compactionCommand } from './compaction.js';
 import { defragCommand } from './defrag.js';
 import { delCommand } from './del.js';
@@ -58,4 +59,5 @@ export const COMMANDS: readonly CommandSpec[] = [
   versionCommand,
   lockCommand,
   electCommand,
+  checkPerfCommand,
 ];

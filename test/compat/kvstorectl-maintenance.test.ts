@@ -1,7 +1,7 @@
 /**
  * kvstorectl vs etcdctl 3.4: endpoint health/status/hashkv (and --cluster), member list, alarm
- * list/disarm, defrag, move-leader, snapshot save, in every output format each supports; and
- * that `snapshot save` leaves a checksummed image and no `.part` file.
+ * list/disarm, defrag, move-leader, snapshot save, in every output format each supports; that
+ * `snapshot save` leaves a checksummed image and no `.part` file; and `check perf` on a short run.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -80,7 +80,7 @@ const CASES: readonly CtlCase[] = [
 
 ctlDiffSuite('kvstorectl maintenance', CASES);
 
-void describe('kvstorectl snapshot save writes a verified image', () => {
+void describe('kvstorectl snapshot save and check perf on etcd', () => {
   let member: Member;
   before(async () => {
     member = await startMember('etcd', { name: 'snap' });
@@ -99,6 +99,18 @@ void describe('kvstorectl snapshot save writes a verified image', () => {
     assert.equal(bytes.length % 512, 32);
     assert.deepEqual(bytes.subarray(bytes.length - 32), createHash('sha256').update(bytes.subarray(0, bytes.length - 32)).digest());
     assert.equal(statSync(file).mode & 0o777, 0o600);
+  });
+
+  void it('check perf: judges a short load, cleans up its keys, refuses a prefix in use', async () => {
+    const r = await kvstorectl(member.endpoint, ['check', 'perf', '--duration=2']);
+    assert.match(r.stdout, /^(PASS: Throughput is \d+ writes\/s|FAIL: Throughput too low: \d+ writes\/s)\n(PASS: Slowest request took|Slowest request took too long:) \d+\.\d{6}s\n(PASS: Stddev is|Stddev too high:) \d+\.\d{6}s\n(PASS|FAIL)\n$/);
+    assert.equal(r.code, r.stdout.endsWith('PASS\n') ? 0 : 1, r.stderr);
+    assert.equal((await kvstorectl(member.endpoint, ['get', '/etcdctl-check-perf/', '--prefix', '--keys-only'])).stdout, '');
+    assert.equal((await kvstorectl(member.endpoint, ['put', '/etcdctl-check-perf/x', 'v'])).code, 0);
+    const busy = await kvstorectl(member.endpoint, ['check', 'perf', '--duration=1']);
+    assert.equal(busy.code, 3);
+    assert.equal(busy.stderr, 'Error: prefix "/etcdctl-check-perf/" has keys. Delete with etcdctl del --prefix /etcdctl-check-perf/ first\n');
+    assert.equal((await kvstorectl(member.endpoint, ['check', 'perf', '--load=x'])).stderr, 'Error: unknown load option x\n');
   });
 
   void it('more than one endpoint is refused', async () => {
