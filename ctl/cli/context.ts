@@ -19,8 +19,17 @@ export interface CommandContext {
   readonly argv: readonly string[];
   readonly global: GlobalConfig;
   readonly printer: Printer;
-  /** A client over `endpoints` (default: --endpoints), closed when the command ends. */
+  /**
+   * A client over `endpoints`, closed when the command ends; without `endpoints`, THE client
+   * over --endpoints (the same one on every call).
+   */
   client(endpoints?: readonly string[]): Client | ClientSetupError;
+  /**
+   * The client over --endpoints, ready for use as etcdctl's client is after creation: with
+   * --user it has connected and authenticated (a failure prints `Error: …` and gives exit 2);
+   * without, nothing is sent yet. Returns the exit code on failure.
+   */
+  mustClient(): Promise<Client | number>;
   /** Writes `Error: <message>` and returns `code`. */
   fail(code: ExitCode, message: string): ExitCode;
   /** 0 when printing succeeded, else the printing failure as `fail`. */
@@ -63,6 +72,7 @@ function readTls(g: GlobalConfig): TlsOptions | ClientSetupError | undefined {
 
 export function makeContext(io: CtlIO, argv: readonly string[], global: GlobalConfig, flags: PrinterFlags = {}): OwnedContext {
   const clients: Client[] = [];
+  let main: Client | ClientSetupError | undefined;
   const printer = makePrinter(global.writeOut, { out: io.stdout, err: io.stderr, hex: global.hex, valueOnly: flags.valueOnly === true });
   const fail = (code: ExitCode, message: string): ExitCode => {
     io.stderr.write(`Error: ${message}\n`);
@@ -73,23 +83,39 @@ export function makeContext(io: CtlIO, argv: readonly string[], global: GlobalCo
     argv,
     global,
     printer,
-    client: (endpoints = global.endpoints) => {
-      const tls = readTls(global);
-      if (tls !== undefined && 'setupError' in tls) return tls;
-      const c = createClient({
-        endpoints,
-        dialTimeoutMs: global.dialTimeoutMs,
-        commandTimeoutMs: global.commandTimeoutMs,
-        ...(global.user === undefined ? {} : { username: global.user, password: global.password ?? '' }),
-        ...(tls === undefined ? {} : { tls }),
-        logger: clientLogger(io.stderr, io.now, io.randomUUID(), endpoints),
-      });
-      clients.push(c);
+    client: (endpoints) => {
+      if (endpoints === undefined) {
+        main ??= newClient(global.endpoints);
+        return main;
+      }
+      return newClient(endpoints);
+    },
+    mustClient: async () => {
+      const c = ctx.client();
+      if (isSetupError(c)) return fail(ExitCode.BadConnection, c.setupError);
+      if (global.user !== undefined) {
+        const r = await c.connect();
+        if (!r.ok) return fail(ExitCode.BadConnection, r.error.message);
+      }
       return c;
     },
     fail,
     printed: (outcome) => (outcome === undefined ? ExitCode.Success : fail(outcome.code, outcome.message)),
   };
+  function newClient(endpoints: readonly string[]): Client | ClientSetupError {
+    const tls = readTls(global);
+    if (tls !== undefined && 'setupError' in tls) return tls;
+    const c = createClient({
+      endpoints,
+      dialTimeoutMs: global.dialTimeoutMs,
+      commandTimeoutMs: global.commandTimeoutMs,
+      ...(global.user === undefined ? {} : { username: global.user, password: global.password ?? '' }),
+      ...(tls === undefined ? {} : { tls }),
+      logger: clientLogger(io.stderr, io.now, io.randomUUID(), endpoints),
+    });
+    clients.push(c);
+    return c;
+  }
   return {
     ctx,
     close: () => {

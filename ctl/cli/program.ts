@@ -11,6 +11,7 @@ import { makeContext } from './context.js';
 import { ExitCode } from './exit-codes.js';
 import { addGlobalFlags, resolveGlobal } from './global-options.js';
 import type { CtlIO } from './io.js';
+import { LineReader } from './stdin.js';
 
 const GROUPS: Readonly<Record<string, string>> = {
   endpoint: 'Endpoint related commands',
@@ -90,11 +91,19 @@ function register(program: Command, spec: CommandSpec, io: CtlIO, argv: readonly
   leaf.argument('[args...]').allowExcessArguments(true).exitOverride();
   spec.options?.(leaf);
   leaf.action(async (args: string[], _opts: unknown, cmd: Command) => {
-    const global = resolveGlobal(cmd.optsWithGlobals(), io.env);
-    if ('message' in global) {
-      io.stderr.write(`Error: ${global.message}\n`);
-      setExit(global.message === 'unsupported output format' ? ExitCode.BadFeature : ExitCode.Error);
+    const resolved = resolveGlobal(cmd.optsWithGlobals(), io.env);
+    if ('message' in resolved) {
+      io.stderr.write(`Error: ${resolved.message}\n`);
+      setExit(resolved.message === 'unsupported output format' ? ExitCode.BadFeature : ExitCode.Error);
       return;
+    }
+    let global = resolved;
+    if (global.user !== undefined && global.password === undefined) {
+      // etcdctl asks for the password of --user when none is given.
+      io.stdout.write('Password: ');
+      const line = (await new LineReader(io.stdin).next()) ?? '';
+      io.stdout.write('\n');
+      global = { ...global, password: line.replace(/\r?\n$/, '') };
     }
     const flags = cmd.opts();
     const owned = makeContext(io, argv, global, spec.printerFlags?.(flags) ?? {});

@@ -29,7 +29,10 @@ export interface Client {
   watch(key: KeyLike, opts?: WatchOptions): Watcher;
   /** The endpoints of the list, as given. */
   readonly endpoints: readonly string[];
-  /** Blocking dial: waits for one ready endpoint, at most `dialTimeoutMs` (or until `signal`). */
+  /**
+   * Blocking dial: waits for one ready endpoint, at most `dialTimeoutMs` (or until `signal`),
+   * then, when credentials are configured, authenticates within the same time.
+   */
   connect(signal?: AbortSignal): Promise<Result<string>>;
   close(): void;
 }
@@ -47,8 +50,11 @@ export function createClient(options: ClientOptions): Client {
     watch: (key, wopts) => watch(inv, key, wopts),
     endpoints: pool.endpoints,
     connect: async (signal) => {
-      const r = await pool.pick(Date.now() + opts.dialTimeoutMs, signal);
-      return r.ok || r.error.kind !== 'DeadlineExceeded' ? r : { ok: false, error: deadlineExceeded(r.error.details) };
+      const deadline = Date.now() + opts.dialTimeoutMs;
+      const r = await pool.pick(deadline, signal);
+      if (!r.ok) return r.error.kind !== 'DeadlineExceeded' ? r : { ok: false, error: deadlineExceeded(r.error.details) };
+      const auth = await inv.authenticate(deadline, signal);
+      return auth.ok ? r : auth;
     },
     close: () => pool.close(),
   };

@@ -142,18 +142,24 @@ export class Invoker {
     return r.ok ? { ok: true, value: call.endpoint } : r;
   }
 
+  /** Fetches the auth token now when credentials are configured (no-op otherwise). */
+  async authenticate(deadline: number, signal: AbortSignal | undefined): Promise<Result<void>> {
+    if (this.opts.username === undefined || this.token !== undefined) return { ok: true, value: undefined };
+    const r = await this.unary(AuthService.authenticate, { name: this.opts.username, password: this.opts.password ?? '' }, 'repeatable', {
+      timeoutMs: deadline === Infinity ? 0 : Math.max(1, deadline - Date.now()),
+      ...(signal === undefined ? {} : { signal }),
+    });
+    if (!r.ok) return r;
+    this.token = r.value.token;
+    return { ok: true, value: undefined };
+  }
+
   private async metadata(path: string, deadline: number, signal: AbortSignal | undefined): Promise<Result<Metadata>> {
     const md = new Metadata();
     if (this.opts.username === undefined || path === AuthService.authenticate.path) return { ok: true, value: md };
-    if (this.token === undefined) {
-      const r = await this.unary(AuthService.authenticate, { name: this.opts.username, password: this.opts.password ?? '' }, 'repeatable', {
-        timeoutMs: deadline === Infinity ? 0 : Math.max(1, deadline - Date.now()),
-        ...(signal === undefined ? {} : { signal }),
-      });
-      if (!r.ok) return r;
-      this.token = r.value.token;
-    }
-    md.set('token', this.token);
+    const auth = await this.authenticate(deadline, signal);
+    if (!auth.ok) return auth;
+    if (this.token !== undefined) md.set('token', this.token);
     return { ok: true, value: md };
   }
 

@@ -2,7 +2,6 @@
  * `compaction [--physical] <revision>`: discards history before the revision.
  */
 import { flagBool, parseInt64, type CommandSpec } from '../cli/command-spec.js';
-import { isSetupError } from '../cli/context.js';
 import { ExitCode } from '../cli/exit-codes.js';
 
 export const compactionCommand: CommandSpec = {
@@ -16,8 +15,8 @@ export const compactionCommand: CommandSpec = {
     if (args.length !== 1) return ctx.fail(ExitCode.BadArgs, 'compaction command needs 1 argument');
     const rev = parseInt64(args[0], 'revision');
     if (typeof rev !== 'bigint') return ctx.fail(ExitCode.Error, rev.message.replace(/^.*flag: /, ''));
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const r = await client.kv.compact(rev, { physical: flagBool(flags, 'physical') });
     if (!r.ok) return ctx.fail(ExitCode.Error, r.error.message);
     ctx.io.stdout.write(`compacted revision ${rev}\n`);

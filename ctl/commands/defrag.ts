@@ -3,7 +3,6 @@
  * make the exit code 1. Offline defragmentation (`--data-dir`) is not supported.
  */
 import { flagString, type CommandSpec } from '../cli/command-spec.js';
-import { isSetupError } from '../cli/context.js';
 import { ExitCode } from '../cli/exit-codes.js';
 import { addClusterFlag, endpointsOf } from './endpoint/cluster-endpoints.js';
 
@@ -19,8 +18,8 @@ export const defragCommand: CommandSpec = {
     if (flagString(flags, 'dataDir') !== '') return ctx.fail(ExitCode.BadFeature, 'offline defragmentation (--data-dir) is not supported by kvstorectl');
     const eps = await endpointsOf(ctx, flags);
     if (typeof eps === 'number') return eps;
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     let failures = 0;
     for (const ep of eps) {
       const r = await client.maintenance.defragment({ endpoint: ep });

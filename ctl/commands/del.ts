@@ -2,7 +2,6 @@
  * `del <key> [range_end]`: prints the number of deleted keys (and the pairs with `--prev-kv`).
  */
 import type { CommandSpec } from '../cli/command-spec.js';
-import { isSetupError } from '../cli/context.js';
 import { ExitCode } from '../cli/exit-codes.js';
 import { addDelFlags, parseDelOp } from './kv/del-op.js';
 import { isUsageError } from './kv/usage-error.js';
@@ -15,8 +14,8 @@ export const delCommand: CommandSpec = {
   run: async (ctx, args, flags) => {
     const op = parseDelOp(args, flags);
     if (isUsageError(op)) return ctx.fail(op.code, op.usageError);
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const r = await client.kv.delete(op.key, op.opts);
     if (!r.ok) return ctx.fail(ExitCode.Error, r.error.message);
     return ctx.printed(ctx.printer.del(r.value));

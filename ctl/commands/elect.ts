@@ -4,7 +4,6 @@
  * leads until interrupted (then resigns, exit 0); with `-l` prints every leader as it changes.
  */
 import { flagBool, type CommandSpec } from '../cli/command-spec.js';
-import { isSetupError } from '../cli/context.js';
 import { ExitCode } from '../cli/exit-codes.js';
 import { newElection, newSession } from '../client/index.js';
 
@@ -19,8 +18,8 @@ export const electCommand: CommandSpec = {
     if (args.length !== 1 && args.length !== 2) return ctx.fail(ExitCode.BadArgs, 'elect takes one election name argument and an optional proposal argument');
     const listen = flagBool(flags, 'listen');
     if (args.length === 1 && !listen) return ctx.fail(ExitCode.BadArgs, 'no proposal argument but -l not set');
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     ctx.io.claimInterrupt();
     const signal = ctx.io.interrupt;
     const session = await newSession(client, { signal });

@@ -3,7 +3,6 @@
  * format, checked after the request like etcdctl).
  */
 import { flagBool, type CommandSpec } from '../cli/command-spec.js';
-import { isSetupError } from '../cli/context.js';
 import { ExitCode } from '../cli/exit-codes.js';
 import { addGetFlags, parseGetOp } from './kv/get-op.js';
 import { isUsageError } from './kv/usage-error.js';
@@ -17,8 +16,8 @@ export const getCommand: CommandSpec = {
   run: async (ctx, args, flags) => {
     const op = parseGetOp(args, flags);
     if (isUsageError(op)) return ctx.fail(op.code, op.usageError);
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const r = await client.kv.get(op.key, op.opts);
     if (!r.ok) return ctx.fail(ExitCode.Error, r.error.message);
     if (flagBool(flags, 'printValueOnly') && ctx.global.writeOut !== 'simple') {

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { flagString, parseInt64, type CommandSpec } from '../cli/command-spec.js';
-import { isSetupError, type CommandContext } from '../cli/context.js';
+import type { CommandContext } from '../cli/context.js';
 import { ExitCode } from '../cli/exit-codes.js';
 import { newMutex, newSession } from '../client/index.js';
 
@@ -38,8 +38,8 @@ export const lockCommand: CommandSpec = {
     if (args.length === 0) return ctx.fail(ExitCode.BadArgs, 'lock takes a lock name argument and an optional command to execute');
     const ttl = parseInt64(flagString(flags, 'ttl', '10'), 'ttl');
     if (typeof ttl !== 'bigint') return ctx.fail(ExitCode.Error, ttl.message);
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     ctx.io.claimInterrupt();
     const signal = ctx.io.interrupt;
     const session = await newSession(client, { ttl: Number(ttl), signal });

@@ -2,7 +2,6 @@
  * `put <key> <value>` (value from stdin when absent): prints `OK`, plus the previous pair with
  * `--prev-kv`.
  */
-import { isSetupError } from '../cli/context.js';
 import { ExitCode } from '../cli/exit-codes.js';
 import type { CommandSpec } from '../cli/command-spec.js';
 import { readAll } from '../cli/stdin.js';
@@ -17,8 +16,8 @@ export const putCommand: CommandSpec = {
   run: async (ctx, args, flags) => {
     const op = await parsePutOp(args, flags, () => readAll(ctx.io.stdin));
     if (isUsageError(op)) return ctx.fail(op.code, op.usageError);
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const r = await client.kv.put(op.key, op.value, op.opts);
     if (!r.ok) return ctx.fail(ExitCode.Error, r.error.message);
     return ctx.printed(ctx.printer.put(r.value));

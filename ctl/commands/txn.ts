@@ -6,7 +6,7 @@
  */
 import type { Compare, RequestOp } from '../../proto/gen/etcd/rpc.js';
 import { flagBool, type CommandSpec } from '../cli/command-spec.js';
-import { isSetupError, type CommandContext } from '../cli/context.js';
+import type { CommandContext } from '../cli/context.js';
 import { ExitCode } from '../cli/exit-codes.js';
 import { LineReader } from '../cli/stdin.js';
 import { isUsageError } from './kv/usage-error.js';
@@ -37,6 +37,8 @@ export const txnCommand: CommandSpec = {
   },
   run: async (ctx, args, flags) => {
     if (args.length !== 0) return ctx.fail(ExitCode.BadArgs, 'txn command does not accept argument');
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const interactive = flagBool(flags, 'interactive');
     const prompt = (s: string): void => {
       if (interactive) ctx.io.stdout.write(`${s}\n`);
@@ -64,8 +66,6 @@ export const txnCommand: CommandSpec = {
     prompt('failure requests (get, put, del):');
     const failure = await readSection(ctx, lines, parseOp);
     if (!Array.isArray(failure)) return failure.exit;
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
     const r = await client.kv.txn({ compare: compares, success, failure }, { timeoutMs: 0 });
     if (!r.ok) return ctx.fail(ExitCode.Error, r.error.message);
     return ctx.printed(ctx.printer.txn(r.value));

@@ -5,7 +5,6 @@
  * signal, as with etcdctl.
  */
 import { flagBool, flagString, parseInt64, type CommandSpec } from '../cli/command-spec.js';
-import { isSetupError } from '../cli/context.js';
 import { ExitCode } from '../cli/exit-codes.js';
 import { watchInteractive } from './watch/interactive.js';
 import { printWatch } from './watch/print-watch.js';
@@ -23,8 +22,8 @@ export const watchCommand: CommandSpec = {
     const rev = parseInt64(flagString(flags, 'rev', '0'), 'rev');
     if (typeof rev !== 'bigint') return ctx.fail(ExitCode.Error, rev.message);
     if (flagBool(flags, 'interactive')) {
-      const client = ctx.client();
-      if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+      const client = await ctx.mustClient();
+      if (typeof client === 'number') return client;
       return watchInteractive(ctx, client, envKey, envRange);
     }
     const split = splitWatchArgs(ctx.argv, args, envKey, envRange);
@@ -32,8 +31,8 @@ export const watchCommand: CommandSpec = {
     const prefix = flagBool(flags, 'prefix');
     const target = watchTarget(split.watchArgs, prefix);
     if ('error' in target) return ctx.fail(ExitCode.BadArgs, target.error);
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const watcher = client.watch(target.key, {
       ...(target.rangeEnd === undefined ? {} : { rangeEnd: target.rangeEnd }),
       prefix,

@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type Client } from '../../ctl/client/index.js';
-import { etcdctl, etcdVersion, freePorts, serverKinds, startMember, type Member } from '../support/processes.js';
+import { etcdctl, etcdVersion, freePorts, mask, serverKinds, startMember, type Member } from '../support/processes.js';
+import { kvstorectl } from '../unit/ctl/support/ctl-diff.js';
 
 async function deadEndpoint(): Promise<string> {
   const [port] = await freePorts('127.0.0.1', 1);
@@ -168,6 +169,22 @@ void describe('client library authentication (etcd)', () => {
       good.close();
       bad.close();
       anon.close();
+    }
+  });
+
+  void it('kvstorectl --user/--password behave as etcdctl: token sent, bad credentials exit 2, no user refused', async () => {
+    const runs: (readonly string[])[] = [
+      ['--user', 'root:rootpw', 'put', 'a', '1'],
+      ['--user', 'root', '--password', 'rootpw', 'get', 'a'],
+      ['--user', 'root:bad', 'get', 'a'],
+      ['get', 'a'],
+      ['--user', 'nobody:x', 'endpoint', 'health'],
+      ['--user', 'root:bad', 'txn'],
+    ];
+    for (const args of runs) {
+      const [ref, got] = await Promise.all([etcdctl(member.endpoint, args, { input: '\n\n\n' }), kvstorectl(member.endpoint, args, { input: '\n\n\n' })]);
+      const show = (r: typeof ref): string => mask(`exit ${r.code}\n${r.stdout}--- stderr\n${r.stderr}`);
+      assert.equal(show(got), show(ref), args.join(' '));
     }
   });
 });

@@ -8,7 +8,7 @@ import { ctlDiffSuite, type CtlCase } from '../unit/ctl/support/ctl-diff.js';
 
 const START = { start: /"revision":(\d+)/ };
 /** Lock and election keys end with the session lease in hex without padding. */
-const RECIPE_KEYS: ReadonlyArray<readonly [RegExp, string]> = [[/\b([LE])\/[0-9a-f]{1,16}\b/g, '$1/<lease>']];
+const RECIPE_KEYS: ReadonlyArray<readonly [RegExp, string]> = [[/\b([LE])\/(?:<id>|[0-9a-f]{1,16}\b)/g, '$1/<lease>']];
 
 const CASES: readonly CtlCase[] = [
   {
@@ -50,7 +50,7 @@ const CASES: readonly CtlCase[] = [
       { spawn: 'exec', args: ['watch', 'e', '--rev={start}', '--', 'sh', '-c', 'echo "$ETCD_WATCH_EVENT_TYPE $ETCD_WATCH_KEY $ETCD_WATCH_VALUE"'] },
       { await: 'exec', lines: 4 },
       ['del', 'e'],
-      { await: 'exec', lines: 7 },
+      { await: 'exec', lines: 8 },
       { stop: 'exec' },
     ],
   },

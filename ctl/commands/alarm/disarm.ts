@@ -3,7 +3,6 @@
  * prints the alarms that were disarmed.
  */
 import type { CommandSpec } from '../../cli/command-spec.js';
-import { isSetupError } from '../../cli/context.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 import type { AlarmMember } from '../../../proto/gen/etcd/rpc.js';
 import type { AlarmType } from '../../client/index.js';
@@ -14,8 +13,8 @@ export const alarmDisarmCommand: CommandSpec = {
   summary: 'Disarms all alarms',
   run: async (ctx, args) => {
     if (args.length !== 0) return ctx.fail(ExitCode.BadArgs, 'alarm disarm command accepts no arguments');
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const list = await client.maintenance.alarmList();
     if (!list.ok) return ctx.fail(ExitCode.Error, list.error.message);
     const disarmed: AlarmMember[] = [];

@@ -2,7 +2,6 @@
  * `alarm list`: every active alarm (`memberID:<id> alarm:<TYPE> ` per line).
  */
 import type { CommandSpec } from '../../cli/command-spec.js';
-import { isSetupError } from '../../cli/context.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 
 export const alarmListCommand: CommandSpec = {
@@ -11,8 +10,8 @@ export const alarmListCommand: CommandSpec = {
   summary: 'Lists all alarms',
   run: async (ctx, args) => {
     if (args.length !== 0) return ctx.fail(ExitCode.BadArgs, 'alarm list command accepts no arguments');
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const r = await client.maintenance.alarmList();
     if (!r.ok) return ctx.fail(ExitCode.Error, r.error.message);
     return ctx.printed(ctx.printer.alarm(r.value));

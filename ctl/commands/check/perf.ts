@@ -8,7 +8,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { flagBool, flagString, type CommandSpec } from '../../cli/command-spec.js';
-import { isSetupError } from '../../cli/context.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 import { ProgressBar } from '../snapshot/progress-bar.js';
 import { PerfStats } from './perf-stats.js';
@@ -58,8 +57,8 @@ export const checkPerfCommand: CommandSpec = {
     const duration = Number(flagString(flags, 'duration', '60'));
     if (!Number.isFinite(duration) || duration <= 0) return ctx.fail(ExitCode.BadArgs, `bad duration ${flagString(flags, 'duration')}`);
     const prefix = flagString(flags, 'prefix', '/etcdctl-check-perf/');
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const existing = await client.kv.get(prefix, { prefix: true, limit: 1n, timeoutMs: duration * 1000 });
     if (!existing.ok) return ctx.fail(ExitCode.Error, existing.error.message);
     if (existing.value.kvs.length > 0) return ctx.fail(ExitCode.InvalidInput, `prefix ${JSON.stringify(prefix)} has keys. Delete with etcdctl del --prefix ${prefix} first`);

@@ -3,7 +3,6 @@
  * failing endpoint is reported on stderr; the last failure ends as `Error: …`, exit 1.
  */
 import { flagString, parseInt64, type CommandSpec } from '../../cli/command-spec.js';
-import { isSetupError } from '../../cli/context.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 import type { EpHashKV } from '../../printer/index.js';
 import { addClusterFlag, endpointsOf } from './cluster-endpoints.js';
@@ -21,8 +20,8 @@ export const endpointHashKVCommand: CommandSpec = {
     if (typeof rev !== 'bigint') return ctx.fail(ExitCode.Error, rev.message);
     const eps = await endpointsOf(ctx, flags);
     if (typeof eps === 'number') return eps;
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const list: EpHashKV[] = [];
     let lastError: string | undefined;
     for (const ep of eps) {

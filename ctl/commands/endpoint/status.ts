@@ -4,7 +4,6 @@
  * others are printed.
  */
 import type { CommandSpec } from '../../cli/command-spec.js';
-import { isSetupError } from '../../cli/context.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 import type { EpStatus } from '../../printer/index.js';
 import { addClusterFlag, endpointsOf } from './cluster-endpoints.js';
@@ -17,8 +16,8 @@ export const endpointStatusCommand: CommandSpec = {
   run: async (ctx, _args, flags) => {
     const eps = await endpointsOf(ctx, flags);
     if (typeof eps === 'number') return eps;
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const list: EpStatus[] = [];
     let failed = false;
     for (const ep of eps) {

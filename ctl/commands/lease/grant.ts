@@ -2,7 +2,6 @@
  * `lease grant <ttl>`: creates a lease (`lease <id> granted with TTL(<ttl>s)`).
  */
 import { parseInt64, type CommandSpec } from '../../cli/command-spec.js';
-import { isSetupError } from '../../cli/context.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 
 export const leaseGrantCommand: CommandSpec = {
@@ -13,8 +12,8 @@ export const leaseGrantCommand: CommandSpec = {
     if (args.length !== 1) return ctx.fail(ExitCode.BadArgs, 'lease grant command needs TTL argument');
     const ttl = parseInt64(args[0], 'ttl');
     if (typeof ttl !== 'bigint') return ctx.fail(ExitCode.BadArgs, `bad TTL (${ttl.message.replace(/^.*flag: /, '')})`);
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const r = await client.lease.grant(ttl);
     if (!r.ok) return ctx.fail(ExitCode.Error, `failed to grant lease (${r.error.message})`);
     return ctx.printed(ctx.printer.grant(r.value));

@@ -4,7 +4,6 @@
  * An interrupt ends the process by the signal, as with etcdctl.
  */
 import { flagBool, type CommandSpec } from '../../cli/command-spec.js';
-import { isSetupError } from '../../cli/context.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 import { hex016 } from '../../printer/go-format.js';
 import { parseLeaseId } from './lease-id.js';
@@ -20,8 +19,8 @@ export const leaseKeepAliveCommand: CommandSpec = {
     if (args.length !== 1) return ctx.fail(ExitCode.BadArgs, 'lease keep-alive command needs lease ID as argument');
     const id = parseLeaseId(args[0]);
     if (typeof id !== 'bigint') return ctx.fail(ExitCode.BadArgs, id.message);
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     if (flagBool(flags, 'once')) {
       const r = await client.lease.keepAliveOnce(id, { timeoutMs: 0 });
       if (!r.ok) return ctx.fail(ExitCode.BadConnection, r.error.message);

@@ -2,7 +2,6 @@
  * `lease list`: every active lease id.
  */
 import type { CommandSpec } from '../../cli/command-spec.js';
-import { isSetupError } from '../../cli/context.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 
 export const leaseListCommand: CommandSpec = {
@@ -10,8 +9,8 @@ export const leaseListCommand: CommandSpec = {
   usage: '',
   summary: 'List all active leases',
   run: async (ctx) => {
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const r = await client.lease.leases({ timeoutMs: 0 });
     if (!r.ok) return ctx.fail(ExitCode.BadConnection, r.error.message);
     return ctx.printed(ctx.printer.leases(r.value));

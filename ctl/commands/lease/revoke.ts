@@ -2,7 +2,6 @@
  * `lease revoke <leaseID>`: deletes a lease and its keys.
  */
 import type { CommandSpec } from '../../cli/command-spec.js';
-import { isSetupError } from '../../cli/context.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 import { parseLeaseId } from './lease-id.js';
 
@@ -14,8 +13,8 @@ export const leaseRevokeCommand: CommandSpec = {
     if (args.length !== 1) return ctx.fail(ExitCode.BadArgs, 'lease revoke command needs 1 argument');
     const id = parseLeaseId(args[0]);
     if (typeof id !== 'bigint') return ctx.fail(ExitCode.BadArgs, id.message);
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const r = await client.lease.revoke(id);
     if (!r.ok) return ctx.fail(ExitCode.Error, `failed to revoke lease (${r.error.message})`);
     return ctx.printed(ctx.printer.revoke(id, r.value));

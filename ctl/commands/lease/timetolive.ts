@@ -2,7 +2,6 @@
  * `lease timetolive <leaseID> [--keys]`: granted and remaining TTL (no deadline, like etcdctl).
  */
 import { flagBool, type CommandSpec } from '../../cli/command-spec.js';
-import { isSetupError } from '../../cli/context.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 import { parseLeaseId } from './lease-id.js';
 
@@ -17,8 +16,8 @@ export const leaseTimeToLiveCommand: CommandSpec = {
     if (args.length !== 1) return ctx.fail(ExitCode.BadArgs, 'lease timetolive command needs lease ID as argument');
     const id = parseLeaseId(args[0]);
     if (typeof id !== 'bigint') return ctx.fail(ExitCode.BadArgs, id.message);
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const keys = flagBool(flags, 'keys');
     const r = await client.lease.timeToLive(id, { keys, timeoutMs: 0 });
     if (!r.ok) return ctx.fail(ExitCode.BadConnection, r.error.message);

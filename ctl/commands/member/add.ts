@@ -4,7 +4,6 @@
  * that added it (re-reading through a quorum get until it is).
  */
 import { flagBool, flagString, type CommandSpec } from '../../cli/command-spec.js';
-import { isSetupError } from '../../cli/context.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 import { goQuote } from '../../printer/go-format.js';
 
@@ -26,8 +25,8 @@ export const memberAddCommand: CommandSpec = {
     const peerUrls = flagString(flags, 'peerUrls');
     if (peerUrls === '') return ctx.fail(ExitCode.BadArgs, 'member peer urls not provided');
     const urls = peerUrls.split(',');
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const added = await client.cluster.memberAdd(urls, { isLearner: flagBool(flags, 'learner') });
     if (!added.ok) return ctx.fail(ExitCode.Error, added.error.message);
     const printed = ctx.printed(ctx.printer.memberAdd(added.value));

@@ -2,7 +2,6 @@
  * `member list`: every member (id, started/unstarted, name, peer and client URLs, learner).
  */
 import type { CommandSpec } from '../../cli/command-spec.js';
-import { isSetupError } from '../../cli/context.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 
 export const memberListCommand: CommandSpec = {
@@ -10,8 +9,8 @@ export const memberListCommand: CommandSpec = {
   usage: '',
   summary: 'Lists all members in the cluster',
   run: async (ctx) => {
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const r = await client.cluster.memberList();
     if (!r.ok) return ctx.fail(ExitCode.Error, r.error.message);
     return ctx.printed(ctx.printer.memberList(r.value));

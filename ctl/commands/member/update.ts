@@ -2,7 +2,6 @@
  * `member update <memberID> --peer-urls=…`.
  */
 import { flagString, type CommandSpec } from '../../cli/command-spec.js';
-import { isSetupError } from '../../cli/context.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 import { parseMemberId } from './member-id.js';
 
@@ -19,8 +18,8 @@ export const memberUpdateCommand: CommandSpec = {
     if (typeof id !== 'bigint') return ctx.fail(ExitCode.BadArgs, id.message);
     const peerUrls = flagString(flags, 'peerUrls');
     if (peerUrls === '') return ctx.fail(ExitCode.BadArgs, 'member peer urls not provided');
-    const client = ctx.client();
-    if (isSetupError(client)) return ctx.fail(ExitCode.BadConnection, client.setupError);
+    const client = await ctx.mustClient();
+    if (typeof client === 'number') return client;
     const r = await client.cluster.memberUpdate(id, peerUrls.split(','));
     if (!r.ok) return ctx.fail(ExitCode.Error, r.error.message);
     return ctx.printed(ctx.printer.memberUpdate(id, r.value));

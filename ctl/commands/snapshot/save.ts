@@ -8,6 +8,7 @@
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import type { CommandSpec } from '../../cli/command-spec.js';
 import { isSetupError, type CommandContext } from '../../cli/context.js';
+import type { Client } from '../../client/index.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 import { toolInfo } from '../../cli/zap-log.js';
 import { humanizeBytes } from '../../printer/humanize.js';
@@ -30,9 +31,7 @@ function pathError(op: string, path: string, err: unknown): string {
   return `${op} ${path}: ${ERRNO_TEXT[code] ?? (err as Error).message}`;
 }
 
-async function fetchInto(ctx: CommandContext, f: FileHandle, ep: string): Promise<{ size: number } | { error: string }> {
-  const client = ctx.client([ep]);
-  if (isSetupError(client)) return { error: client.setupError };
+async function fetchInto(ctx: CommandContext, client: Client, f: FileHandle, ep: string): Promise<{ size: number } | { error: string }> {
   const sum = new SnapshotChecksum();
   const bar = ctx.io.stderrIsTTY ? new ProgressBar(ctx.io.stderr, ctx.io.now) : undefined;
   let total = 0;
@@ -65,6 +64,12 @@ export const snapshotSaveCommand: CommandSpec = {
     const path = args[0];
     const part = `${path}.part`;
     if (eps.length !== 1) return ctx.fail(ExitCode.Interrupted, `snapshot must be requested to one selected node, not multiple [${eps.join(' ')}]`);
+    const client = ctx.client([eps[0]]);
+    if (isSetupError(client)) return ctx.fail(ExitCode.Interrupted, client.setupError);
+    if (ctx.global.user !== undefined) {
+      const c = await client.connect();
+      if (!c.ok) return ctx.fail(ExitCode.Interrupted, c.error.message);
+    }
     let f: FileHandle;
     try {
       f = await open(part, 'w', 0o600);
@@ -77,7 +82,7 @@ export const snapshotSaveCommand: CommandSpec = {
       const started = ctx.io.monotonicNs();
       let got: { size: number } | { error: string };
       try {
-        got = await fetchInto(ctx, f, eps[0]);
+        got = await fetchInto(ctx, client, f, eps[0]);
       } finally {
         await f.close();
       }
