@@ -203,7 +203,7 @@ async function converge(w: World, convergeMs: number): Promise<void> {
   while (!wrote && w.now < deadline) {
     if (!(await w.runUntil(() => w.leader() !== undefined, deadline - w.now))) break;
     const box: { done: boolean; op: OpRecord | undefined } = { done: false, op: undefined };
-    void probe.invoke(w.leader()!.id, 'k0', { kind: 'put', value: `probe.${w.now}` }).then((op) => Object.assign(box, { done: true, op }));
+    void probe.invoke(w.leader()!.id, 'probe', { kind: 'put', value: `probe.${w.now}` }).then((op) => Object.assign(box, { done: true, op }));
     await w.runUntil(() => box.done, deadline - w.now);
     wrote = box.op?.status === 'ok';
   }
@@ -247,11 +247,23 @@ export async function runSeed(seed: number, options: ScenarioOptions = {}): Prom
   const size = rng.chance(0.3) ? 5 : 3;
   const preVote = rng.chance(0.8);
   const fsyncMaxMs = rng.pick([2, 10, 40, 150]);
-  const w = new World({ seed, size, preVote, disk: { fsyncMinMs: 1, fsyncMaxMs }, duplicateProposals: options.duplicateProposals ?? false });
+  // Half the seeds snapshot often and keep few entries, so lagging members need snapshots.
+  const snapshots = rng.chance(0.5);
+  const snapshotCount = snapshots ? rng.pick([3, 8, 20]) : 1_000_000_000;
+  const catchUpEntries = snapshots ? rng.pick([0, 1, 5]) : 5000;
+  const w = new World({
+    seed,
+    size,
+    preVote,
+    disk: { fsyncMinMs: 1, fsyncMaxMs },
+    snapshotCount,
+    catchUpEntries,
+    duplicateProposals: options.duplicateProposals ?? false,
+  });
   if (options.echo) w.trace.echo = (line) => console.log(line);
   let failure: SimFailure | undefined;
   try {
-    w.log(`scenario: ${size} members, preVote=${preVote}, fsync 1..${fsyncMaxMs} ms`);
+    w.log(`scenario: ${size} members, preVote=${preVote}, fsync 1..${fsyncMaxMs} ms, snapshot every ${snapshotCount} keeping ${catchUpEntries}`);
     for (const n of w.nodes) w.restart(n.id);
     const chaosEnd = w.now + chaosMs;
     if (rng.chance(0.5)) w.net.setConditions(randomConditions(rng));
@@ -286,6 +298,6 @@ export async function runSeed(seed: number, options: ScenarioOptions = {}): Prom
     seed,
     failure,
     digest: `${w.trace.digest()}:${historyDigest(w)}`,
-    summary: `seed ${seed}: ${size} members, ${w.steps} steps, ${w.now - 1_000_000} virtual ms, ${ops.length} ops (${answered} answered), ${w.net.stats.sent} messages`,
+    summary: `seed ${seed}: ${size} members, ${w.steps} steps, ${w.now - 1_000_000} virtual ms, ${ops.length} ops (${answered} answered), ${w.net.stats.sent} messages, ${w.net.stats.snapshots} snapshots`,
   };
 }

@@ -44,14 +44,38 @@ export interface KvHistoryProblem {
   readonly ops: readonly string[];
 }
 
-/** Operations that can matter to the checker: answered ones, and writes whose outcome is unknown. */
+/** The value an answered operation saw stored, if it saw one. */
+function observed(op: OpRecord): string | null | undefined {
+  const o = op.output;
+  if (op.status !== 'ok' || !o) return undefined;
+  if (o.kind === 'get') return o.value;
+  if (o.kind === 'put') return o.prev;
+  if (o.kind === 'cas') return o.succeeded ? (op.input as { expect: string | null }).expect : o.current;
+  return undefined;
+}
+
+/**
+ * Operations that can matter to the checker: answered ones, and writes whose outcome is
+ * unknown (reads with an unknown outcome constrain nothing). An unknown put or swap whose
+ * value no answered operation ever saw is left out when no delete reported removing a key
+ * after it was invoked: in any linearization, taking it out keeps every other operation
+ * valid (nothing between it and the next write could have observed it), so the history is
+ * linearizable with it iff without it. This keeps many timed-out writes tractable.
+ */
 function linOps(ops: readonly OpRecord[]): LinOp<KvInput, KvOutput>[] {
+  const seen = new Set<string | null>();
+  for (const op of ops) seen.add(observed(op) ?? null);
+  const lastDeletion = Math.max(-1, ...ops.filter((op) => op.output?.kind === 'del' && op.output.deleted > 0).map((op) => op.call));
   const out: LinOp<KvInput, KvOutput>[] = [];
   for (const op of ops) {
-    if (op.status === 'ok') out.push({ id: op.id, call: op.call, ret: op.ret!, input: op.input, output: op.output });
-    else if ((op.status === 'unknown' || op.status === 'pending') && op.input.kind !== 'get') {
-      out.push({ id: op.id, call: op.call, ret: Infinity, input: op.input, output: undefined });
+    if (op.status === 'ok') {
+      out.push({ id: op.id, call: op.call, ret: op.ret!, input: op.input, output: op.output });
+      continue;
     }
+    if (op.status === 'failed' || op.input.kind === 'get') continue;
+    const value = op.input.kind === 'del' ? undefined : op.input.value;
+    if (value !== undefined && !seen.has(value) && lastDeletion < op.call) continue;
+    out.push({ id: op.id, call: op.call, ret: Infinity, input: op.input, output: undefined });
   }
   return out;
 }

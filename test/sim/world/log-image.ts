@@ -1,8 +1,12 @@
 /**
- * One member's Raft log as a WAL holds it: entries from index 1 (the simulation takes no
- * snapshots), the latest hard state, and a hash chain over the entries — chain[i] commits
- * to every entry up to index i+1 (term, type, data), so two logs agree on a whole prefix iff
- * their chain values at its last index agree.
+ * One member's Raft log as a WAL holds it: an optional snapshot base (the log starts after
+ * index `base`), the entries after it, the latest hard state, and a hash chain over the
+ * entries — the chain value at index i commits to every entry up to i (term, type, data),
+ * so two logs agree on a whole prefix iff their chain values at its last index agree.
+ *
+ * Chain values are kept for every index this log ever held, also below the base after a
+ * snapshot released the entries (the checks compare prefixes there). A snapshot installed
+ * past the end of the log has the chain value of the prefix it holds, and none below it.
  */
 import { createHash } from 'node:crypto';
 import type { Entry, HardState } from '../../../server/wal/types.js';
@@ -22,57 +26,80 @@ export function copyEntry(e: Entry): Entry {
 export interface Placed {
   readonly entry: Entry;
   readonly chain: string;
+  /** The chain value the entry replaced at its index (undefined past the old end). */
   readonly replaced: string | undefined;
 }
 
 export class LogImage {
+  /** Index of the snapshot the log starts after (0: none). */
+  base = 0n;
+  /** entries[i] has index base + 1 + i. */
   entries: Entry[] = [];
-  chain: string[] = [];
+  /** chain[i] is the chain value at index i + 1 (undefined: unknown). */
+  chain: Array<string | undefined> = [];
   hardState: HardState = { term: 0n, vote: 0n, commit: 0n };
 
   get lastIndex(): bigint {
-    return BigInt(this.entries.length);
+    return this.base + BigInt(this.entries.length);
   }
 
-  /** The chain value at `index` (1-based); undefined past the end; '' for index 0. */
+  /** The chain value at `index`; undefined past the end or where unknown. */
   chainAt(index: bigint): string | undefined {
     if (index === 0n) return '';
+    if (index > this.lastIndex) return undefined;
     return this.chain[Number(index) - 1];
   }
 
-  /** Why appending `entries` would break the WAL's rules (gap, not consecutive), or undefined. */
+  /** Why appending `entries` would break the WAL's rules (gap, not consecutive, before the base), or undefined. */
   appendProblem(entries: readonly Entry[]): string | undefined {
     if (entries.length === 0) return undefined;
     const first = entries[0]!.index;
-    if (first < 1n || first > this.lastIndex + 1n) return `entry ${first} leaves a gap after ${this.lastIndex}`;
+    if (first <= this.base) return `entry ${first} is at or before the snapshot at ${this.base}`;
+    if (first > this.lastIndex + 1n) return `entry ${first} leaves a gap after ${this.lastIndex}`;
     for (let i = 1; i < entries.length; i++) {
       if (entries[i]!.index !== first + BigInt(i)) return `entries not consecutive at ${entries[i]!.index}`;
     }
     return undefined;
   }
 
-  /**
-   * Appends (replacing the tail from the first index); returns the entries placed with
-   * their chain values and the chain value each replaced (undefined past the old end).
-   */
+  /** Appends (replacing the tail from the first index); returns what was placed. */
   append(entries: readonly Entry[]): Placed[] {
     if (entries.length === 0) return [];
-    const first = Number(entries[0]!.index);
-    const replaced = this.chain.slice(first - 1, first - 1 + entries.length);
-    this.entries.length = first - 1;
-    this.chain.length = first - 1;
-    const placed: Placed[] = [];
-    entries.forEach((e, i) => {
-      const chain = chainHash(this.chain[this.chain.length - 1] ?? '', e);
+    const first = entries[0]!.index;
+    const at = Number(first - this.base) - 1;
+    const replaced = this.chain.slice(Number(first) - 1, Number(first) - 1 + entries.length);
+    this.entries.length = at;
+    this.chain.length = Number(first) - 1;
+    let prev = this.chainAt(first - 1n);
+    if (prev === undefined) throw new Error(`log image: no chain value at ${first - 1n}`);
+    return entries.map((e, i) => {
+      prev = chainHash(prev!, e);
       this.entries.push(e);
-      this.chain.push(chain);
-      placed.push({ entry: e, chain, replaced: replaced[i] });
+      this.chain.push(prev);
+      return { entry: e, chain: prev, replaced: replaced[i] };
     });
-    return placed;
+  }
+
+  /**
+   * Records a snapshot marker at `index` whose applied prefix has chain value `chain`: the
+   * log now starts after it. As when a WAL is replayed, entries after the marker that were
+   * written before it stay (a later append at a lower index replaces them).
+   */
+  snapshot(index: bigint, chain: string): void {
+    if (index <= this.base) return;
+    if (index >= this.lastIndex) {
+      this.entries = [];
+      this.chain.length = Number(index);
+    } else {
+      this.entries = this.entries.slice(Number(index - this.base));
+    }
+    this.chain[Number(index) - 1] = chain;
+    this.base = index;
   }
 
   clone(): LogImage {
     const c = new LogImage();
+    c.base = this.base;
     c.entries = [...this.entries];
     c.chain = [...this.chain];
     c.hardState = { ...this.hardState };

@@ -35,6 +35,8 @@ export interface NetworkOptions {
 export interface NetworkPorts {
   /** Hands a message to the running incarnation of `to` (false: nobody is listening). */
   readonly deliver: (to: bigint, m: Message) => boolean;
+  /** Hands a snapshot message and its state image to `to` (false: nobody is listening). */
+  readonly deliverSnapshot: (to: bigint, m: Message, image: Buffer) => boolean;
   readonly unreachable: (from: bigint, to: bigint) => void;
   /** A step of the network, for the trace. */
   readonly trace: (line: string) => void;
@@ -45,6 +47,7 @@ export interface NetworkStats {
   delivered: number;
   dropped: number;
   duplicated: number;
+  snapshots: number;
 }
 
 const pairKey = (a: bigint, b: bigint): string => `${a}>${b}`;
@@ -64,7 +67,7 @@ export class SimNetwork {
   readonly #oneWay = new Set<string>();
   /** Per ordered pair: the latest delivery time scheduled (FIFO floor). */
   readonly #fifo = new Map<string, number>();
-  readonly stats: NetworkStats = { sent: 0, delivered: 0, dropped: 0, duplicated: 0 };
+  readonly stats: NetworkStats = { sent: 0, delivered: 0, dropped: 0, duplicated: 0, snapshots: 0 };
 
   readonly #options: NetworkOptions;
 
@@ -138,6 +141,32 @@ export class SimNetwork {
       this.#fifo.set(key, at);
     }
     this.#sched.at(at - now, () => this.#arrive(from, to, frame));
+  }
+
+  /**
+   * Sends a snapshot message with its state image (one transfer: it takes longer than a
+   * message, and fails as a whole if lost, cut or the receiver is down); resolves, after
+   * the receiver's answer travelled back, whether it arrived.
+   */
+  sendSnapshot(m: Message, image: Buffer): Promise<boolean> {
+    this.stats.snapshots++;
+    const c = this.#conditions;
+    const hop = (): number => this.#rng.between(c.minDelayMs, c.maxDelayMs);
+    const frame = encodeMessage(m);
+    const copy = Buffer.from(image);
+    return new Promise((resolve) => {
+      if (this.blocked(m.from, m.to) || this.#rng.chance(c.dropRate)) {
+        this.#sched.at(hop(), () => resolve(false));
+        return;
+      }
+      this.#sched.at(hop() + 5 + Math.ceil(image.length / 100_000), () => {
+        const decoded = decodeMessage(frame);
+        if (!decoded.ok) throw new Error(`sim network: undecodable snapshot frame ${m.from}>${m.to}`);
+        const arrived = !this.blocked(m.from, m.to) && this.#ports.deliverSnapshot(m.to, decoded.value, copy);
+        this.#ports.trace(`${arrived ? 'recv' : 'lost'} ${describeMessage(decoded.value)} snapshot`);
+        this.#sched.at(hop(), () => resolve(arrived));
+      });
+    });
   }
 
   #arrive(from: bigint, to: bigint, frame: Buffer): void {

@@ -1,6 +1,7 @@
 /**
  * One simulated machine: a disk (the WAL's durable records), a backend (MemoryBackend,
- * which keeps what was synced across a power loss), and at most one running incarnation of
+ * which keeps what was synced across a power loss; the process writes it through a
+ * SimBackend, whose writes complete as I/O does), and at most one running incarnation of
  * the real member process built on them: MvccStore + lessor + alarms + membership +
  * Applier + Member, wired as server/bootstrap/start-member.ts wires them, but with the
  * virtual scheduler, the simulated WAL and the simulated network.
@@ -20,10 +21,11 @@ import { Member } from '../../../server/member/member.js';
 import { decodeMember, Membership } from '../../../server/membership/membership.js';
 import { openMvccStore, type MvccStoreImpl } from '../../../server/mvcc/store.js';
 import type { Message } from '../../../server/raft/index.js';
-import { Bucket } from '../../../server/storage/backend.js';
+import { Bucket, type Backend } from '../../../server/storage/backend.js';
 import { createMemoryBackend, type MemoryBackend } from '../../../server/storage/memory-backend.js';
 import { peerUrlOf, startMembership } from './member-start.js';
 import type { Prng } from './prng.js';
+import { SimBackend } from './sim-backend.js';
 import type { Placed } from './log-image.js';
 import { SimDisk, type DiskOptions, type SimWal, type UnsyncedFate } from './sim-wal.js';
 import type { Life, VirtualScheduler } from './virtual-scheduler.js';
@@ -47,6 +49,7 @@ export interface NodeConfig {
 export interface NodeObserver {
   readonly send: (m: Message) => void;
   readonly onWritten: (id: bigint, placed: Placed) => void;
+  readonly committedChainAt: (index: bigint) => string | undefined;
   readonly onEvents: (id: bigint, revision: bigint, events: readonly Event[]) => void;
   readonly onFatal: (id: bigint, error: Error) => void;
   readonly trace: (line: string) => void;
@@ -57,9 +60,14 @@ export interface Incarnation {
   readonly life: Life;
   readonly generation: number;
   readonly wal: SimWal;
-  readonly backend: MemoryBackend;
+  /** The backend as this process uses it (writes complete as I/O does). */
+  readonly backend: SimBackend;
+  /** The machine's backend state behind it (what a crash keeps part of). */
+  readonly memory: MemoryBackend;
   readonly store: MvccStoreImpl;
   readonly lessor: Lessor;
+  readonly alarms: AlarmSet;
+  readonly membership: Membership;
   readonly member: Member;
   /** True once member.start() has returned. */
   started: boolean;
@@ -112,7 +120,8 @@ export class SimNode {
     if (this.#incarnation) throw new Error(`node ${this.id}: already running`);
     const generation = ++this.#generation;
     const life: Life = { name: `m${this.id}#${generation}`, alive: true };
-    const backend = this.#backend;
+    const memory = this.#backend;
+    const backend = new SimBackend(memory, (fn) => this.#sched.later(fn, life));
     const store = await openMvccStore(backend);
     const c = this.config;
     const lessor = createLessor({ minTtlSeconds: minLeaseTtlSeconds(c.electionTicks, c.tickMs) });
@@ -124,10 +133,11 @@ export class SimNode {
     const clusterVersion = await ClusterVersionState.load(backend);
     const obs = this.#observer;
     const id = this.id;
+    const alarms = AlarmSet.restore(alarmKeys);
     const applier = new Applier({
       store,
       leases: leasePort(lessor),
-      alarms: AlarmSet.restore(alarmKeys),
+      alarms,
       membership,
       clusterVersion,
       onEvents: (revision, events) => {
@@ -135,8 +145,11 @@ export class SimNode {
       },
       onCompacted: () => undefined,
     });
-    const { wal, contents } = this.disk.open(this.#sched, life, this.#rng.fork(`wal${generation}`), c.disk, (placed) => {
-      if (life.alive) obs.onWritten(id, placed);
+    const { wal, contents } = this.disk.open(this.#sched, life, this.#rng.fork(`wal${generation}`), c.disk, {
+      onWritten: (placed) => {
+        if (life.alive) obs.onWritten(id, placed);
+      },
+      committedChainAt: obs.committedChainAt,
     });
     const member = new Member({
       memberId: id,
@@ -170,7 +183,7 @@ export class SimNode {
     });
     let die = (): void => undefined;
     const died = new Promise<void>((resolve) => (die = resolve));
-    const inc: Incarnation = { life, generation, wal, backend, store, lessor, member, started: false, died, die };
+    const inc: Incarnation = { life, generation, wal, backend, memory, store, lessor, alarms, membership, member, started: false, died, die };
     this.#incarnation = inc;
     obs.trace(`m${id} boot #${generation} applied=${store.consistentIndex} rev=${store.currentRevision} wal=${contents.entries.length} term=${contents.hardState.term}`);
     const founding = !this.#opened;
@@ -188,12 +201,12 @@ export class SimNode {
     this.#incarnation = undefined;
     const fate: UnsyncedFate = kind === 'kill' ? 'all' : kind === 'power-torn' ? 'prefix' : 'none';
     const kept = this.disk.crash(this.#rng, fate);
-    this.#backend = kind === 'kill' ? inc.backend.copy() : inc.backend.crash();
+    this.#backend = kind === 'kill' ? inc.memory.copy() : inc.memory.crash();
     return `m${this.id} crash(${kind}) #${inc.generation} applied=${inc.member.appliedIndex} durable=${this.disk.durable.lastIndex} unsyncedKept=${kept}`;
   }
 
   /** A fresh cluster's member list is written once, durably, as the real bootstrap does. */
-  async #loadMembership(backend: MemoryBackend): Promise<Membership> {
+  async #loadMembership(backend: Backend): Promise<Membership> {
     const members = [];
     const removed: bigint[] = [];
     for await (const [, v] of backend.iterate(Bucket.Members)) members.push(decodeMember(v));

@@ -2,11 +2,14 @@
  * An in-memory write-ahead log implementing the Wal port (server/wal/types.ts), and the disk
  * it lives on.
  *
- * `save` writes its record at once (visible to `written`, the log as the process sees it)
- * and resolves only when a simulated fsync covering it completes, after a random latency.
- * Saves that arrive while an fsync runs wait for the next one (group commit). A crash keeps
- * only durable records — optionally plus a prefix of the unsynced ones, as a real disk may
- * have written some pages before power was lost — and the unsynced saves never resolve.
+ * `save` and `saveSnapshot` write their record at once (visible in `written`, the log as
+ * the process sees it) and resolve only when a simulated fsync covering it completes, after
+ * a random latency. Records that arrive while an fsync runs wait for the next one (group
+ * commit). A crash keeps only durable records — plus a prefix of the unsynced ones if a
+ * power loss came after some pages reached the disk, or all of them if only the process
+ * died — and the unsynced saves never resolve. Contents are replayed as the file WAL
+ * replays (server/wal/log-replay.ts): the latest hard state, the latest snapshot marker,
+ * the entries after it; an entry at an index already present replaces the tail from there.
  */
 import type { Entry, HardState, SnapshotMetadata, Wal, WalContents } from '../../../server/wal/types.js';
 import type { Prng } from './prng.js';
@@ -16,7 +19,7 @@ import type { Life, VirtualScheduler } from './virtual-scheduler.js';
 interface WalRecord {
   readonly entries: readonly Entry[];
   readonly hardState: HardState | undefined;
-  readonly snapshot?: SnapshotMetadata;
+  readonly snapshot?: { readonly meta: SnapshotMetadata; readonly chain: string };
 }
 
 export type UnsyncedFate = 'none' | 'prefix' | 'all';
@@ -26,14 +29,18 @@ export interface DiskOptions {
   readonly fsyncMaxMs: number;
 }
 
-/** Called with each entry a save places in the written log (for log-matching checks). */
-export type OnWritten = (placed: Placed) => void;
+export interface WalHooks {
+  /** Called with each entry a save places in the written log (for log-matching checks). */
+  readonly onWritten: (placed: Placed) => void;
+  /** The committed log's chain value at `index`, if known (the prefix a snapshot holds). */
+  readonly committedChainAt: (index: bigint) => string | undefined;
+}
 
 /** A member's disk: the durable log survives crashes; one SimWal at a time writes to it. */
 export class SimDisk {
   readonly durable = new LogImage();
   readonly metadata: Buffer;
-  /** The latest durable snapshot marker; contents hold only entries after it. */
+  /** The latest durable snapshot marker. */
   snapshot: SnapshotMetadata | undefined;
   #wal: SimWal | undefined;
 
@@ -42,15 +49,15 @@ export class SimDisk {
   }
 
   /** Opens the WAL for a new incarnation: its contents are exactly the durable records. */
-  open(sched: VirtualScheduler, life: Life, rng: Prng, options: DiskOptions, onWritten: OnWritten): { wal: SimWal; contents: WalContents } {
+  open(sched: VirtualScheduler, life: Life, rng: Prng, options: DiskOptions, hooks: WalHooks): { wal: SimWal; contents: WalContents } {
     if (this.#wal && this.#wal.life.alive) throw new Error('sim disk: opened twice');
-    const wal = new SimWal(this, sched, life, rng, options, onWritten);
+    const wal = new SimWal(this, sched, life, rng, options, hooks);
     this.#wal = wal;
     const contents: WalContents = {
       metadata: Buffer.from(this.metadata),
       hardState: { ...this.durable.hardState },
       snapshot: this.snapshot,
-      entries: this.durable.entries.slice(Number(this.snapshot?.index ?? 0n)).map(copyEntry),
+      entries: this.durable.entries.map(copyEntry),
     };
     return { wal, contents };
   }
@@ -69,10 +76,18 @@ export class SimDisk {
 
   /** Makes a record durable (fsync done, or a torn write that reached the platter). */
   persist(rec: WalRecord): void {
-    if (rec.snapshot) this.snapshot = rec.snapshot;
+    if (rec.snapshot) {
+      this.durable.snapshot(rec.snapshot.meta.index, rec.snapshot.chain);
+      this.snapshot = rec.snapshot.meta;
+    }
     if (rec.entries.length > 0) this.durable.append(rec.entries);
     if (rec.hardState) this.durable.hardState = { ...rec.hardState };
   }
+}
+
+interface Pending {
+  readonly rec: WalRecord;
+  readonly resolve: () => void;
 }
 
 export class SimWal implements Wal {
@@ -82,20 +97,21 @@ export class SimWal implements Wal {
   readonly #sched: VirtualScheduler;
   readonly #rng: Prng;
   readonly #options: DiskOptions;
-  readonly #onWritten: OnWritten;
-  #unsynced: Array<{ rec: WalRecord; resolve: () => void }> = [];
+  readonly #hooks: WalHooks;
+  /** Records written, waiting for an fsync to start. */
+  #unsynced: Pending[] = [];
+  /** Records covered by the fsync in progress. */
+  #inFlight: Pending[] = [];
   #syncing = false;
   #closed = false;
-  /** Number of fsyncs completed (for stats). */
-  fsyncs = 0;
 
-  constructor(disk: SimDisk, sched: VirtualScheduler, life: Life, rng: Prng, options: DiskOptions, onWritten: OnWritten) {
+  constructor(disk: SimDisk, sched: VirtualScheduler, life: Life, rng: Prng, options: DiskOptions, hooks: WalHooks) {
     this.#disk = disk;
     this.#sched = sched;
     this.life = life;
     this.#rng = rng;
     this.#options = options;
-    this.#onWritten = onWritten;
+    this.#hooks = hooks;
     this.written = disk.durable.clone();
   }
 
@@ -106,47 +122,19 @@ export class SimWal implements Wal {
     const problem = this.written.appendProblem(entries);
     if (problem !== undefined) return Promise.reject(new Error(`sim wal: invalid append: ${problem}`));
     const rec: WalRecord = { entries: entries.map(copyEntry), hardState: hardState ? { ...hardState } : undefined };
-    for (const p of this.written.append(rec.entries)) this.#onWritten(p);
+    for (const p of this.written.append(rec.entries)) this.#hooks.onWritten(p);
     if (rec.hardState) this.written.hardState = { ...rec.hardState };
-    return new Promise((resolve) => {
-      this.#unsynced.push({ rec, resolve });
-      this.#startSync();
-    });
+    return this.#write(rec);
   }
 
-  #startSync(): void {
-    if (this.#syncing || this.#unsynced.length === 0) return;
-    this.#syncing = true;
-    const batch = this.#unsynced;
-    this.#unsynced = [];
-    const latency = this.#rng.between(this.#options.fsyncMinMs, this.#options.fsyncMaxMs);
-    this.#sched.at(latency, () => {
-      this.#syncing = false;
-      this.fsyncs++;
-      for (const { rec } of batch) this.#disk.persist(rec);
-      for (const { resolve } of batch) resolve();
-      this.#startSync();
-    }, this.life);
-    // Records written after this fsync started wait for the next one; until then they are
-    // only in `#unsynced`, and the in-flight batch is remembered for a crash.
-    this.#inFlight = batch;
-  }
-
-  #inFlight: Array<{ rec: WalRecord; resolve: () => void }> = [];
-
-  /**
-   * Records a snapshot marker, durable with the next fsync. The simulated log keeps every
-   * entry (for the checks); a marker past the end of the log is refused, as the simulation
-   * does not transfer state images.
-   */
+  /** Records a snapshot marker: the log (written, then durable) starts after its index. */
   saveSnapshot(snapshot: SnapshotMetadata): Promise<void> {
     if (!this.life.alive) return new Promise(() => undefined);
     if (this.#closed) return Promise.reject(new Error('sim wal: closed'));
-    if (snapshot.index > this.written.lastIndex) return Promise.reject(new Error('sim wal: snapshot beyond the log is not simulated'));
-    return new Promise((resolve) => {
-      this.#unsynced.push({ rec: { entries: [], hardState: undefined, snapshot: { ...snapshot } }, resolve });
-      this.#startSync();
-    });
+    const chain = this.#hooks.committedChainAt(snapshot.index) ?? this.written.chainAt(snapshot.index);
+    if (chain === undefined) return Promise.reject(new Error(`sim wal: snapshot at ${snapshot.index} of a prefix nobody applied`));
+    this.written.snapshot(snapshot.index, chain);
+    return this.#write({ entries: [], hardState: undefined, snapshot: { meta: { ...snapshot }, chain } });
   }
 
   releaseTo(_index: bigint): Promise<void> {
@@ -158,9 +146,36 @@ export class SimWal implements Wal {
     return Promise.resolve();
   }
 
+  #write(rec: WalRecord): Promise<void> {
+    return new Promise((resolve) => {
+      this.#unsynced.push({ rec, resolve });
+      this.#startSync();
+    });
+  }
+
+  #startSync(): void {
+    if (this.#syncing || this.#unsynced.length === 0) return;
+    this.#syncing = true;
+    const batch = this.#unsynced;
+    this.#unsynced = [];
+    this.#inFlight = batch;
+    const latency = this.#rng.between(this.#options.fsyncMinMs, this.#options.fsyncMaxMs);
+    this.#sched.at(
+      latency,
+      () => {
+        this.#syncing = false;
+        this.#inFlight = [];
+        for (const { rec } of batch) this.#disk.persist(rec);
+        for (const { resolve } of batch) resolve();
+        this.#startSync();
+      },
+      this.life,
+    );
+  }
+
   /** Kills this WAL (its life must already be dead); returns how many unsynced records became durable anyway. */
   crash(rng: Prng, fate: UnsyncedFate): number {
-    const pending = this.#syncing ? [...this.#inFlight, ...this.#unsynced] : this.#unsynced;
+    const pending = [...this.#inFlight, ...this.#unsynced];
     this.#unsynced = [];
     this.#inFlight = [];
     this.#closed = true;

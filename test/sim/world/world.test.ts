@@ -17,6 +17,7 @@ async function drain(s: VirtualScheduler, untilMs = Infinity): Promise<void> {
   }
 }
 
+const hooks = { onWritten: () => undefined, committedChainAt: () => undefined };
 const entry = (index: bigint, term = 1n): Entry => ({ index, term, type: EntryType.ENTRY_NORMAL, data: Buffer.from(`e${index}`) });
 
 void test('prng: a seed gives one sequence; forks are independent of draws on the parent', () => {
@@ -65,7 +66,7 @@ void test('wal: a save resolves only once fsynced; a power loss keeps durable re
   const s = new VirtualScheduler(0);
   const disk = new SimDisk(Buffer.from('meta'));
   const life: Life = { name: 'p', alive: true };
-  const { wal } = disk.open(s, life, new Prng(1), { fsyncMinMs: 10, fsyncMaxMs: 10 }, () => undefined);
+  const { wal } = disk.open(s, life, new Prng(1), { fsyncMinMs: 10, fsyncMaxMs: 10 }, hooks);
   let first = false;
   let second = false;
   void wal.save([entry(1n)], { term: 1n, vote: 1n, commit: 0n }).then(() => (first = true));
@@ -80,7 +81,7 @@ void test('wal: a save resolves only once fsynced; a power loss keeps durable re
   disk.crash(new Prng(1), 'none');
   await drain(s);
   assert.equal(second, false, 'a save lost in a crash never resolves');
-  const reopened = disk.open(s, { name: 'q', alive: true }, new Prng(1), { fsyncMinMs: 1, fsyncMaxMs: 1 }, () => undefined);
+  const reopened = disk.open(s, { name: 'q', alive: true }, new Prng(1), { fsyncMinMs: 1, fsyncMaxMs: 1 }, hooks);
   assert.deepEqual(reopened.contents.entries.map((e) => e.index), [1n]);
   assert.equal(reopened.contents.hardState.vote, 1n);
 });
@@ -89,7 +90,7 @@ void test('wal: a killed process keeps its unsynced writes; a gap is refused', a
   const s = new VirtualScheduler(0);
   const disk = new SimDisk(Buffer.alloc(0));
   const life: Life = { name: 'p', alive: true };
-  const { wal } = disk.open(s, life, new Prng(1), { fsyncMinMs: 10, fsyncMaxMs: 10 }, () => undefined);
+  const { wal } = disk.open(s, life, new Prng(1), { fsyncMinMs: 10, fsyncMaxMs: 10 }, hooks);
   void wal.save([entry(1n), entry(2n)]);
   await assert.rejects(wal.save([entry(4n)]), /gap/);
   life.alive = false;
@@ -103,6 +104,7 @@ void test('network: partitions and one-way cuts drop messages and report the pee
   const unreachable: string[] = [];
   const net = new SimNetwork(s, new Prng(1), {
     deliver: (to, m) => got.push(`${m.from}>${to}`) > 0,
+    deliverSnapshot: () => false,
     unreachable: (from, to) => unreachable.push(`${from}>${to}`),
     trace: () => undefined,
   });

@@ -8,7 +8,7 @@
  * a member's fatal error or an exception thrown by a step stops the run with a SimFailure.
  * Everything random comes from the seed, so one seed always replays the same run.
  */
-import type { Message } from '../../../server/raft/index.js';
+import { MessageType, type Message } from '../../../server/raft/index.js';
 import { rangeAll } from '../../../server/apply/range-params.js';
 import { Invariants, type ClusterView, type MemberView } from '../checks/invariants.js';
 import { History, type OpRecord } from './history.js';
@@ -18,6 +18,8 @@ import { SimNetwork } from './sim-network.js';
 import { SimNode, type CrashKind, type NodeConfig } from './sim-node.js';
 import type { DiskOptions } from './sim-wal.js';
 import { Trace } from './trace.js';
+import { describeError } from './describe-error.js';
+import { receiveSnapshot, sendSnapshot } from './sim-snapshots.js';
 import { settle, VirtualScheduler } from './virtual-scheduler.js';
 
 export interface WorldOptions {
@@ -96,6 +98,12 @@ export class World {
     this.invariants = new Invariants(BigInt(o.size));
     this.net = new SimNetwork(this.sched, this.rng.fork('network'), {
       deliver: (to, m) => this.#deliver(to, m),
+      deliverSnapshot: (to, m, image) => {
+        const inc = this.node(to).running;
+        if (!inc) return false;
+        receiveSnapshot(inc, m, image, (line) => this.log(line));
+        return true;
+      },
       unreachable: (from, to) => this.node(from).running?.member.unreachable(to),
       trace: (line) => this.log(line),
     }, { duplicateProposals: o.duplicateProposals });
@@ -114,8 +122,13 @@ export class World {
         disk: o.disk,
       };
       return new SimNode(config, this.sched, this.rng.fork(`node${id}`), {
-        send: (m) => this.net.send(m),
+        send: (m) => {
+          if (m.type !== MessageType.MsgSnap) return this.net.send(m);
+          const inc = this.node(m.from).running;
+          if (inc) void sendSnapshot(inc, m, this.net, (line) => this.log(line));
+        },
         onWritten: (nodeId, placed) => this.invariants.onWritten(nodeId, placed),
+        committedChainAt: (index) => this.invariants.committedChainAt(index),
         onEvents: (nodeId, revision, events) => this.invariants.onEvents(nodeId, revision, events),
         onFatal: (nodeId, error) => this.#problems.push(`m${nodeId} fatal: ${describeError(error)}`),
         trace: (line) => this.log(line),
@@ -251,6 +264,7 @@ export class World {
         term: inc.member.term,
         appliedIndex: inc.member.appliedIndex,
         currentRevision: inc.store.currentRevision,
+        installing: inc.store.consistentIndex > inc.member.appliedIndex,
         written: inc.wal.written,
       });
     }
@@ -281,6 +295,8 @@ export class World {
       const inc = n.running;
       if (!inc?.started) continue;
       const index = inc.member.appliedIndex;
+      // Mid-install of a snapshot the store is already ahead of the applied index.
+      if (inc.store.consistentIndex > index) continue;
       const all = await inc.store.range(rangeAll(Buffer.from([0]), Buffer.from([0])));
       if (!all.ok) throw new Error(`m${n.id}: range failed: ${all.error.kind}`);
       const dump = all.value.kvs.map((kv) => `${kv.key.toString()}=${kv.value.toString()}@${kv.createRevision}/${kv.modRevision}/${kv.version}`).join(',');
@@ -309,8 +325,4 @@ export class World {
   }
 }
 
-export function describeError(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  const cause = e.cause === undefined ? '' : ` (cause: ${describeError(e.cause)})`;
-  return `${e.message}${cause}${e.stack ? `\n${e.stack.split('\n').slice(1, 6).join('\n')}` : ''}`;
-}
+export { describeError };

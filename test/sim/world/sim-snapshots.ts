@@ -1,0 +1,81 @@
+/**
+ * Catching up a member that is behind the leader's compacted log, by a state image, as
+ * server/bootstrap/snapshot-exchange.ts does it over the peer transport:
+ *
+ * Leader: when its core emits MsgSnap, the member flushes, pins a view of its backend,
+ * re-points the message at the consistent index that view holds, and sends the image
+ * (the real image encoding, server/snapshot/stream.ts) with it; the outcome goes back to
+ * the core through reportSnapshot. Follower: once the image has arrived, the member is
+ * handed the message and an installer that replaces the backend's contents with the image
+ * in one synced batch (as server/snapshot/image.ts loadImage does) and rebuilds every view
+ * of the backend (MVCC index, leases, alarms, members).
+ */
+import { restoreLeases } from '../../../server/bootstrap/lease-port.js';
+import { decodeMember } from '../../../server/membership/membership.js';
+import { readMeta } from '../../../server/mvcc/meta.js';
+import type { Message } from '../../../server/raft/index.js';
+import { imageRecords } from '../../../server/snapshot/image.js';
+import { imagePieces } from '../../../server/snapshot/stream.js';
+import { Bucket, type BackendOp } from '../../../server/storage/backend.js';
+import type { Incarnation } from './sim-node.js';
+import { describeError } from './describe-error.js';
+
+export interface SnapshotTransport {
+  /** Delivers `m` with `image` to `m.to`; resolves whether it arrived (false: lost, cut, receiver down). */
+  sendSnapshot(m: Message, image: Buffer): Promise<boolean>;
+}
+
+async function collect(pieces: AsyncIterable<Buffer>): Promise<Buffer> {
+  const all: Buffer[] = [];
+  for await (const p of pieces) all.push(p);
+  return Buffer.concat(all);
+}
+
+/** Leader side: sends the image for snapshot message `m` from incarnation `inc`. */
+export async function sendSnapshot(inc: Incarnation, m: Message, transport: SnapshotTransport, trace: (line: string) => void): Promise<void> {
+  let ok = false;
+  try {
+    await inc.member.flush();
+    const view = await inc.backend.snapshot();
+    try {
+      const { consistentIndex } = await readMeta(view);
+      const repointed = inc.member.snapshotAt(m, consistentIndex);
+      if (repointed) {
+        const image = await collect(imagePieces(view));
+        trace(`m${m.from} sends snapshot at ${consistentIndex} (${image.length} bytes) to m${m.to}`);
+        ok = await transport.sendSnapshot(repointed, image);
+      }
+    } finally {
+      await view.close();
+    }
+  } catch (e) {
+    trace(`m${m.from} failed to send a snapshot to m${m.to}: ${describeError(e)}`);
+  }
+  if (inc.life.alive) inc.member.reportSnapshot(m.to, ok);
+}
+
+/** Follower side: `m` and its image arrived at incarnation `inc`. */
+export function receiveSnapshot(inc: Incarnation, m: Message, image: Buffer, trace: (line: string) => void): void {
+  const index = m.snapshot?.metadata.index;
+  trace(`m${m.to} received snapshot at ${index} from m${m.from}`);
+  inc.member.receiveSnapshot(m, async () => {
+    const ops: BackendOp[] = [];
+    for (const bucket of Object.values(Bucket)) {
+      for await (const [key] of inc.backend.iterate(bucket)) ops.push({ type: 'del', bucket, key: Buffer.from(key) });
+    }
+    for (const [bucket, key, value] of imageRecords(image)) ops.push({ type: 'put', bucket, key, value });
+    await inc.backend.write(ops, { sync: true });
+    await inc.store.reload();
+    const leases = await restoreLeases(inc.lessor, inc.backend, inc.store);
+    if (!leases.ok) throw new Error(`cannot restore leases from the snapshot: ${leases.error.kind}`);
+    const alarmKeys: Buffer[] = [];
+    for await (const [k] of inc.backend.iterate(Bucket.Alarm)) alarmKeys.push(Buffer.from(k));
+    inc.alarms.replace(alarmKeys);
+    const members = [];
+    const removed: bigint[] = [];
+    for await (const [, v] of inc.backend.iterate(Bucket.Members)) members.push(decodeMember(Buffer.from(v)));
+    for await (const [k] of inc.backend.iterate(Bucket.MembersRemoved)) removed.push(k.readBigUInt64BE(0));
+    inc.membership.replace(members, removed);
+    if (inc.life.alive) trace(`m${m.to} installed snapshot at ${index}`);
+  });
+}
