@@ -48,7 +48,7 @@ const CASES: readonly CtlCase[] = [
   },
   {
     name: 'keep-alive streams until the lease is revoked',
-    setup: [{ run: ['lease', 'grant', '30'], capture: LEASE }],
+    setup: [{ run: ['lease', 'grant', '6'], capture: LEASE }],
     steps: [
       { spawn: 'ka', args: ['lease', 'keep-alive', '{lease}'] },
       { await: 'ka', lines: 1 },
