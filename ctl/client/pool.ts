@@ -68,8 +68,18 @@ export class EndpointPool {
       const state = ch.getConnectivityState(true);
       if (state === ConnectivityState.READY) return { ok: true, value: undefined };
       const r = await watchOnce(ch, state, deadline, signal);
-      if (!r.ok) return { ok: false, error: r.error.kind === 'DeadlineExceeded' ? deadlineExceeded(describeState(state), endpoint) : r.error };
+      if (!r.ok) return { ok: false, error: r.error.kind === 'DeadlineExceeded' ? deadlineExceeded(this.pinnedFailure(endpoint, state), endpoint) : r.error };
     }
+  }
+
+  /**
+   * The status text of a deadline reached while one endpoint could not be connected, in gRPC-Go's
+   * words for a refused connection (what a member that is down gives).
+   */
+  private pinnedFailure(endpoint: string, state: State): string {
+    if (state !== ConnectivityState.TRANSIENT_FAILURE) return 'context deadline exceeded';
+    const target = (this.list.find((e) => e.display === endpoint) ?? parseEndpoint(endpoint, this.opts.tls !== undefined)).target;
+    return `latest balancer error: connection error: desc = "transport: Error while dialing dial tcp ${target}: connect: connection refused"`;
   }
 
   close(): void {
@@ -118,9 +128,6 @@ export class EndpointPool {
   }
 }
 
-function describeState(state: State): string {
-  return state === ConnectivityState.TRANSIENT_FAILURE ? TRANSIENT_FAILURE_DETAILS : 'context deadline exceeded';
-}
 
 type WatchableChannel = ReturnType<Client['getChannel']>;
 type State = ReturnType<WatchableChannel['getConnectivityState']>;

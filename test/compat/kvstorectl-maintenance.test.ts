@@ -39,6 +39,16 @@ const CASES: readonly CtlCase[] = [
     ],
   },
   {
+    name: 'endpoint commands with a second endpoint that is down',
+    readOnly: true,
+    steps: [
+      ['--endpoints=127.0.0.1:1', 'endpoint', 'health', '--command-timeout=1s'],
+      ['--endpoints=127.0.0.1:1', 'endpoint', 'status', '--command-timeout=1s'],
+      ['--endpoints=127.0.0.1:1', 'endpoint', 'hashkv', '--command-timeout=1s'],
+      ['--endpoints=127.0.0.1:1', 'get', 'k'],
+    ],
+  },
+  {
     name: 'member list in every format',
     readOnly: true,
     steps: [
