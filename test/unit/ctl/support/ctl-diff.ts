@@ -14,70 +14,15 @@
  *
  * Reset (not recorded): every key deleted, every lease revoked, through etcdctl.
  * Templates: `{endpoint}`, `{tmp}` (per-run temp dir), `{<var>}` captured by an earlier step.
- * kvstorectl runs as `node <build>/ctl/main.js`; KVSTORECTL_* and ETCDCTL_* of the test
- * process are not inherited.
+ * kvstorectl is run by kvstorectl-runner.ts; masks are in ctl-masks.ts.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BUILD_ROOT } from '../../../support/paths.js';
-import { CtlProcess, etcdctl, etcdVersion, makeTempDir, mask, spawnEtcdctl, startMember, type CtlResult, type MaskOptions, type Member } from '../../../support/processes.js';
+import { etcdctl, etcdVersion, makeTempDir, mask, spawnEtcdctl, startMember, type CtlProcess, type MaskOptions, type Member } from '../../../support/processes.js';
+import { ALWAYS_EXTRA, KVSTORE_SERVER_GAPS, LOOSE_TABLES, REVISION_EXTRA } from './ctl-masks.js';
+import { runTool, spawnKvstorectl, type Tool } from './kvstorectl-runner.js';
 
-export const KVSTORECTL_MAIN = join(BUILD_ROOT, 'ctl', 'main.js');
-
-export type Tool = 'etcdctl' | 'kvstorectl';
-
-function ctlEnv(extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !k.startsWith('ETCDCTL_') && !k.startsWith('KVSTORECTL_')) env[k] = v;
-  }
-  return { ...env, ...(extra ?? {}) };
-}
-
-/** Starts kvstorectl with `--endpoints=<endpoints>` first; owned by the test registry. */
-export function spawnKvstorectl(
-  endpoints: string | readonly string[],
-  args: readonly string[],
-  opts: { readonly env?: Readonly<Record<string, string>>; readonly stdin?: boolean } = {},
-): CtlProcess {
-  const list = typeof endpoints === 'string' ? [endpoints] : endpoints;
-  const child = spawn(process.execPath, [KVSTORECTL_MAIN, `--endpoints=${list.join(',')}`, ...args], {
-    env: ctlEnv(opts.env),
-    detached: true,
-    stdio: [opts.stdin === true ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-  });
-  return new CtlProcess(child);
-}
-
-/** Runs kvstorectl to completion (stdin = `input`, then closed), bounded by `timeoutMs`. */
-export async function kvstorectl(
-  endpoints: string | readonly string[],
-  args: readonly string[],
-  opts: { readonly input?: string | Buffer; readonly env?: Readonly<Record<string, string>>; readonly timeoutMs?: number } = {},
-): Promise<CtlResult> {
-  const list = typeof endpoints === 'string' ? [endpoints] : endpoints;
-  const child = spawn(process.execPath, [KVSTORECTL_MAIN, `--endpoints=${list.join(',')}`, ...args], {
-    env: ctlEnv(opts.env),
-    detached: true,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const proc = new CtlProcess(child);
-  child.stdin?.on('error', () => undefined);
-  child.stdin?.end(opts.input ?? '');
-  const timer = setTimeout(() => proc.timeout(), opts.timeoutMs ?? 20_000);
-  try {
-    return await proc.result();
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Runs `tool` to completion. */
-export function runTool(tool: Tool, endpoints: string | readonly string[], args: readonly string[], opts: { readonly input?: string | Buffer; readonly env?: Readonly<Record<string, string>> } = {}): Promise<CtlResult> {
-  return tool === 'etcdctl' ? etcdctl(endpoints, args, opts) : kvstorectl(endpoints, args, opts);
-}
+export { kvstorectl, KVSTORECTL_MAIN, runTool, spawnKvstorectl, type Tool } from './kvstorectl-runner.js';
 
 /** Run to completion; optionally capture group 1 of regexes on stdout into variables. */
 export interface RunStep {
@@ -129,42 +74,6 @@ export interface CtlCase {
 }
 
 const AWAIT_TIMEOUT_MS = 10_000;
-
-/** Masks beyond test/support/mask.ts: revision lines of `fields`, health durations, progress. */
-const REVISION_EXTRA: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^"(Revision|CreateRevision|ModRevision|PrevCreateRevision|PrevModRevision)" : \d+$/gm, '"$1" : <rev>'],
-  [/"(ETCD_LOCK_REV|rev)=\d+/g, '"$1=<rev>'],
-  [/progress notify: \d+/g, 'progress notify: <rev>'],
-  [/"CompactRevision":\d+/g, '"CompactRevision":<rev>'],
-  [/^(ETCD_WATCH_REVISION|ETCD_LOCK_REV)=\d+$/gm, '$1=<rev>'],
-];
-const ALWAYS_EXTRA: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^"Took" : .*$/gm, '"Took" : <duration>'],
-  [/"took":("[^"]*"|\d+(\.\d+)?(e[+-]?\d+)?)/g, '"took":<duration>'],
-  [/"dbSizeInUse":\d+/g, '"dbSizeInUse":<n>'],
-  [/^"(DBSize|Leader|RaftIndex|RaftAppliedIndex|Hash)" : \d+$/gm, '"$1" : <n>'],
-  [/^(<addr>), \d+$/gm, '$1, <hash>'],
-  [/^(http:\/\/<addr>), (?:<id>|[0-9a-f]{1,16}), ([^,]+), [^,]+, (true|false), (true|false), \d+, \d+, \d+, /gm, '$1, <id>, $2, <size>, $3, $4, <term>, <index>, <index>, '],
-];
-/**
- * Loose tables (kvstore comparisons, and steps marked `looseTable`): widths depend on the
- * members' addresses and on durations, so rules are masked, cell padding collapsed and the
- * `took` cell of health tables masked; the cells themselves are still compared.
- */
-const LOOSE_TABLES: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^\+[-+]+\+$/gm, '<table rule>'],
-  [/(?<=^\|[^\n]*) {2,}/gm, ' '],
-  [/^\| (\S+) \| (true|false) \| [^|]+ \|/gm, '| $1 | $2 | <duration> |'],
-  [/^\| (\S+) \| (\S+) \| (\S+) \| [^|]+ \| (true|false) \| (true|false) \| \d+ \| \d+ \| \d+ \|/gm, '| $1 | $2 | $3 | <size> | $4 | $5 | <term> | <index> | <index> |'],
-  [/^\| (\S+) \| \d+ \|$/gm, '| $1 | <hash> |'],
-];
-
-/**
- * Known differences of the kvstore SERVER (not of kvstorectl), masked only when comparing with
- * kvstore so that the rest stays checked; each is a server gap to fix:
- * - HashKV on a never-compacted store answers compact_revision 0 where etcd answers -1.
- */
-const KVSTORE_SERVER_GAPS: ReadonlyArray<readonly [RegExp, string]> = [[/,"compact_revision":-1\b/g, '']];
 
 function substitute(text: string, vars: ReadonlyMap<string, string>): string {
   return text.replace(/\{(\w+)\}/g, (all, name: string) => vars.get(name) ?? all);
