@@ -22,6 +22,15 @@ function onSignal(signal: NodeJS.Signals): void {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
+// A closed pipe on stdout/stderr (`kvstorectl get … | head -1`) ends the process quietly with
+// the status a shell reports for SIGPIPE, as the Go tool's death by that signal does.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(128 + 13);
+    throw err;
+  });
+}
+
 const io: CtlIO = {
   stdout: { write: (chunk) => void process.stdout.write(chunk) },
   stderr: { write: (chunk) => void process.stderr.write(chunk) },
