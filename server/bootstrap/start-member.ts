@@ -36,6 +36,7 @@ import { MINOR_VERSIONS, type MinorVersion } from '../version/minor.js';
 import { ClusterVersionState } from '../clusterversion/cluster-version-state.js';
 import { compareVersions, joinProblem } from '../clusterversion/versions.js';
 import { startVersionMonitor } from '../clusterversion/monitor.js';
+import { logVersionHistory } from '../clusterversion/history-log.js';
 import type { HttpHandler } from '../transport/client-listener.js';
 import { healthBodyFor, metricNamesFor } from './profile-impl.js';
 import { openWal, walExists } from '../wal/index.js';
@@ -47,7 +48,7 @@ import { loadMembership } from './membership-store.js';
 import { publishAttributes } from './publish.js';
 import { startPeers, type Peers } from './peers.js';
 import { handOffLeadership } from './leadership-handoff.js';
-import { createLeaderForwarder } from '../api/service/leader-forward.js';
+import { createLeaderForwarder, MEMBER_PROMOTE_PATH } from '../api/service/leader-forward.js';
 import { encodeMessage } from '../member/message-codec.js';
 import { realScheduler } from '../member/scheduler.js';
 import { MessageType } from '../raft/index.js';
@@ -125,6 +126,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       throw new ConfigProblem(`incompatible with current running cluster: ${tooFar}`);
     }
     log.info({ 'cluster-version': clusterVersion.current }, 'set cluster version from store');
+    logVersionHistory(opened.contents.entries, store.consistentIndex, formatId(clusterId), log);
   }
   const lessor = createLessor({ minTtlSeconds: minLeaseTtlSeconds(Math.max(1, Math.round(config.electionTimeoutMs / config.heartbeatIntervalMs)), config.heartbeatIntervalMs) });
   const restored = await restoreLeases(lessor, backend, store);
@@ -305,6 +307,17 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     info: createMemberInfo(ctx, () => clusterVersion.reported),
   };
 
+  peers.transport.route({
+    method: 'POST',
+    path: MEMBER_PROMOTE_PATH,
+    prefix: true,
+    handle: async (req, res) => {
+      const id = BigInt(/^\d+$/.test(req.url?.slice(MEMBER_PROMOTE_PATH.length) ?? '') ? req.url!.slice(MEMBER_PROMOTE_PATH.length) : '0');
+      const result = member.isLeader ? await services.cluster.memberPromote({ ID: id }) : { ok: false as const, error: { kind: 'NotLeader' as const } };
+      if (result.ok) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      else res.writeHead(412, { 'content-type': 'application/json' }).end(JSON.stringify({ error: result.error }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+    },
+  });
   const grpcServer = createGrpcServer({
     services,
     maxRecvBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,

@@ -4,8 +4,9 @@
  * - Every member logs, while versions differ: `the local kvstore version is not up-to-date`
  *   (this member is newer than the cluster version) and `a member has a higher version`
  *   (another member is newer than this one). Once all run the same version, both stop.
- * - The leader decides the cluster version (lowest member version; 3.0 while some member
- *   cannot be asked) and proposes it through the log when it is new or higher.
+ * - The leader decides the cluster version (lowest member version; unknown while some member
+ *   cannot be asked) and proposes it through the log: first 3.0 in a multi-member cluster,
+ *   then each raise.
  */
 import { request } from 'node:http';
 import type { Logger } from 'pino';
@@ -77,7 +78,7 @@ export function startVersionMonitor(d: VersionMonitorDeps): { stop(): void; chec
       }
     }
     if (!d.isLeader()) return;
-    const change = nextClusterVersion(current, decideVersion([d.serverVersion, ...remote.map((r) => r.version)]));
+    const change = nextClusterVersion(current, decideVersion([d.serverVersion, ...remote.map((r) => r.version)]), peers.length === 0);
     if (change === undefined) return;
     if (change.kind === 'initial') log.info({ 'cluster-version': change.to }, 'setting up initial cluster version');
     else log.info({ from: change.from, to: change.to }, 'updating cluster version');

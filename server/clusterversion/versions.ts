@@ -37,11 +37,12 @@ export type VersionChange =
   | { readonly kind: 'update'; readonly from: string; readonly to: string };
 
 /**
- * What the leader should propose: with no cluster version yet, the decided version (or the
- * minimum while it is unknown); later, only a raise within the same major.
+ * What the leader should propose: with no cluster version yet, the minimum (3.0) when the
+ * cluster has other members (it is raised at the next check, as SPEC's state table shows),
+ * or a lone member's own version; later, only a raise within the same major.
  */
-export function nextClusterVersion(current: string | undefined, decided: string | undefined): VersionChange | undefined {
-  if (current === undefined) return { kind: 'initial', to: decided ?? MIN_CLUSTER_VERSION };
+export function nextClusterVersion(current: string | undefined, decided: string | undefined, alone = false): VersionChange | undefined {
+  if (current === undefined) return { kind: 'initial', to: alone ? (decided ?? MIN_CLUSTER_VERSION) : MIN_CLUSTER_VERSION };
   if (decided === undefined) return undefined;
   if (decided.split('.')[0] !== current.split('.')[0]) return undefined;
   return compareVersions(decided, current) > 0 ? { kind: 'update', from: current, to: decided } : undefined;
@@ -49,9 +50,12 @@ export function nextClusterVersion(current: string | undefined, decided: string 
 
 /**
  * Whether a binary at `local` may run in a cluster at version `cluster`: not below it, and
- * at most one minor above it (a rolling upgrade moves one minor at a time).
+ * at most one minor above it (a rolling upgrade moves one minor at a time). The initial
+ * 3.0 of a cluster that has not been raised yet admits any version.
  */
 export function joinProblem(local: string, cluster: string): string | undefined {
+  // 3.0 is where every cluster starts before the leader raises it: no line to compare against.
+  if (cluster === MIN_CLUSTER_VERSION) return undefined;
   if (compareVersions(local, cluster) < 0) return `cluster version ${cluster}.0 is higher than this member's version ${local}`;
   const [lm, ln] = local.split('.').map(Number) as [number, number];
   const [cm, cn] = cluster.split('.').map(Number) as [number, number];

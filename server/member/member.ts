@@ -87,7 +87,7 @@ export interface StartMembership {
 export class Member {
   readonly #d: MemberDeps;
   readonly #waiters: ProposalWaiters;
-  readonly #reads = new ReadBarriers();
+  readonly #reads: ReadBarriers;
   readonly #storage = new MemoryRaftStorage();
   #node: RaftNode | undefined;
   #hard: HardState = { term: 0n, vote: 0n, commit: 0n };
@@ -109,6 +109,7 @@ export class Member {
   constructor(deps: MemberDeps) {
     this.#d = deps;
     this.#waiters = new ProposalWaiters(BigInt(deps.scheduler.now()) << 16n);
+    this.#reads = new ReadBarriers(deps.memberId);
   }
 
   get memberId(): bigint {

@@ -10,7 +10,17 @@ interface Waiting {
   readonly deadline: number;
 }
 
+/**
+ * Request ids are this member's id followed by a counter, so that reads forwarded to the
+ * leader by different members never share an id.
+ */
 export class ReadBarriers {
+  readonly #memberId: bigint;
+
+  constructor(memberId: bigint) {
+    this.#memberId = memberId;
+  }
+
   #queued: Waiting[] = [];
   /** ctx (hex) → barriers asked under it, and the confirmed index once known. */
   readonly #inFlight = new Map<string, { waiting: Waiting[]; index: bigint | undefined }>();
@@ -23,8 +33,9 @@ export class ReadBarriers {
   /** Takes the queued barriers under a fresh ctx (to pass to the read-index request). */
   takeQueued(): Buffer | undefined {
     if (this.#queued.length === 0) return undefined;
-    const ctx = Buffer.alloc(8);
-    ctx.writeBigUInt64BE(++this.#seq);
+    const ctx = Buffer.alloc(16);
+    ctx.writeBigUInt64BE(this.#memberId, 0);
+    ctx.writeBigUInt64BE(++this.#seq, 8);
     this.#inFlight.set(ctx.toString('hex'), { waiting: this.#queued, index: undefined });
     this.#queued = [];
     return ctx;

@@ -39,6 +39,9 @@ export async function listenPeers(urls: readonly string[], router: PeerRouter, l
       server.on('connection', (socket: Socket) => {
         sockets.add(socket);
         socket.on('close', () => sockets.delete(socket));
+        // Kept for the socket's whole life: an upgraded or refused socket loses the HTTP
+        // server's own error listener, and a peer resetting it must not stop this member.
+        socket.on('error', (err) => log.debug({ error: err.message }, 'peer connection error'));
       });
       server.on('clientError', (err, socket) => {
         log.debug({ error: err.message }, 'peer HTTP client error');

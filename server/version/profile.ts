@@ -138,9 +138,12 @@ export function profileFor(serverVersion: string): VersionProfile {
   return PROFILES[apiVersionOf(serverVersion)];
 }
 
-/** Whether a cluster at version `clusterMinor` (undefined: not decided yet) serves gRPC method `path`. */
+/**
+ * Whether a cluster at version `clusterMinor` serves gRPC method `path`. Undefined (not
+ * decided) and 3.0 (the initial version before the leader raises it) enable everything.
+ */
 export function capableOf(clusterMinor: string | undefined, path: string): boolean {
-  if (clusterMinor === undefined) return true;
+  if (clusterMinor === undefined || clusterMinor === '3.0') return true;
   for (const minor of MINOR_VERSIONS) {
     if (!PROFILES[minor].introducedRpcs.includes(path)) continue;
     const [a, b] = minor.split('.').map(Number) as [number, number];

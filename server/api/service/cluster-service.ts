@@ -73,7 +73,14 @@ export function createClusterService(ctx: ServiceContext): ClusterService {
       const m = membership.get(req.ID);
       if (!m) return err('MemberNotFound');
       if (!m.isLearner) return err('NotALearner');
-      if (!member.isLeader) return err('NotLeader');
+      if (!member.isLeader) {
+        // Only the leader knows whether the learner caught up: it decides and proposes.
+        const forwarded = await ctx.leader.promote(m.id);
+        if (!forwarded.ok) return forwarded;
+        const caughtUp = await member.readBarrier();
+        if (!caughtUp.ok) return caughtUp;
+        return ok({ header: header(), members: members() });
+      }
       const progress = member.progress();
       const leaderMatch = progress.get(member.memberId) ?? member.committedIndex;
       const learnerMatch = progress.get(m.id) ?? 0n;

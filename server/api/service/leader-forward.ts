@@ -8,14 +8,18 @@
  */
 import { Agent, request } from 'node:http';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
-import { err, ok, type Result } from '../../errors/domain-error.js';
+import { err, fail, ok, type DomainError, type Result } from '../../errors/domain-error.js';
 
 export const LEASE_KEEPALIVE_PATH = '/leases/keepalive';
 export const LEASE_TTL_PATH = '/leases/timetolive';
 
+export const MEMBER_PROMOTE_PATH = '/members/promote/';
+
 export interface LeaderForwarder {
   keepAlive(req: pb.LeaseKeepAliveRequest): Promise<Result<pb.LeaseKeepAliveResponse>>;
   timeToLive(req: pb.LeaseTimeToLiveRequest): Promise<Result<pb.LeaseTimeToLiveResponse>>;
+  /** Asks the leader to promote learner `id`; the leader answers 200, or an error kind as JSON. */
+  promote(id: bigint): Promise<Result<void>>;
   close(): void;
 }
 
@@ -52,6 +56,28 @@ export function createLeaderForwarder(leaderPeerUrl: () => string | undefined, t
   return {
     keepAlive: (r) => post(LEASE_KEEPALIVE_PATH, r, pb.LeaseKeepAliveRequest, pb.LeaseKeepAliveResponse),
     timeToLive: (r) => post(LEASE_TTL_PATH, r, pb.LeaseTimeToLiveRequest, pb.LeaseTimeToLiveResponse),
+    promote: (id) => {
+      const base = leaderPeerUrl();
+      if (base === undefined) return Promise.resolve(err('NoLeader'));
+      return new Promise((resolve) => {
+        const req = request(new URL(`${MEMBER_PROMOTE_PATH}${id.toString()}`, base), { method: 'POST', agent, timeout: timeoutMs }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            if (res.statusCode === 200) return resolve(ok(undefined));
+            try {
+              const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { error?: DomainError };
+              resolve(body.error ? fail(body.error) : err('LeaderChanged'));
+            } catch {
+              resolve(err('LeaderChanged'));
+            }
+          });
+        });
+        req.on('timeout', () => req.destroy(new Error('timeout')));
+        req.on('error', () => resolve(err('LeaderChanged')));
+        req.end();
+      });
+    },
     close: () => agent.destroy(),
   };
 }

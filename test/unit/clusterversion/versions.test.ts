@@ -22,7 +22,7 @@ void test('the decided version is the lowest member version, unknown if any memb
 
 const cases: ReadonlyArray<readonly [string | undefined, string | undefined, ReturnType<typeof nextClusterVersion>]> = [
   [undefined, undefined, { kind: 'initial', to: '3.0' }],
-  [undefined, '3.4', { kind: 'initial', to: '3.4' }],
+  [undefined, '3.4', { kind: 'initial', to: '3.0' }],
   ['3.0', '3.4', { kind: 'update', from: '3.0', to: '3.4' }],
   ['3.4', '3.5', { kind: 'update', from: '3.4', to: '3.5' }],
   ['3.4', '3.4', undefined],
@@ -30,6 +30,10 @@ const cases: ReadonlyArray<readonly [string | undefined, string | undefined, Ret
   ['3.4', undefined, undefined],
   ['3.4', '4.0', undefined],
 ];
+void test('a lone member starts at its own version', () => {
+  assert.deepEqual(nextClusterVersion(undefined, '3.5', true), { kind: 'initial', to: '3.5' });
+});
+
 for (const [current, decided, want] of cases) {
   void test(`next cluster version: current ${current} decided ${decided}`, () => {
     assert.deepEqual(nextClusterVersion(current, decided), want);
@@ -42,4 +46,5 @@ void test('join rule: not below the cluster version, at most one minor above', (
   assert.match(joinProblem('3.3', '3.5') ?? '', /higher than this member/);
   assert.match(joinProblem('3.5', '3.3') ?? '', /more than one minor version ahead/);
   assert.match(joinProblem('4.0', '3.5') ?? '', /more than one minor version ahead/);
+  assert.equal(joinProblem('3.5', '3.0'), undefined);
 });
