@@ -48,6 +48,11 @@ export interface SnapshotExchange {
   receive(from: bigint, meta: Buffer, body: AsyncIterable<Buffer>): Promise<Result<void>>;
 }
 
+/** Where a received state image for `index` is kept until its install completes. */
+export function imagePath(snapDir: string, index: bigint): string {
+  return join(snapDir, `${index.toString(16).padStart(16, '0')}.snap.kv`);
+}
+
 export function snapshotExchange(d: SnapshotExchangeDeps): SnapshotExchange {
   const log = d.logger;
 
@@ -95,7 +100,7 @@ export function snapshotExchange(d: SnapshotExchangeDeps): SnapshotExchange {
       if (!m.ok) return m;
       if (!m.value.snapshot) return fail({ kind: 'Internal', message: 'snapshot message without snapshot' });
       const index = m.value.snapshot.metadata.index;
-      const path = join(d.snapDir, `${index.toString(16).padStart(16, '0')}.snap.kv`);
+      const path = imagePath(d.snapDir, index);
       const bytes = await receiveImage(body, path);
       log.info({ 'remote-peer-id': formatId(from), 'snapshot-index': index.toString(), bytes }, 'received database snapshot');
       d.member().receiveSnapshot(m.value, async () => {

@@ -4,7 +4,7 @@
  * housekeeping timers. Returns a handle whose close() shuts everything down in order:
  * stop accepting clients → finish and flush in-flight proposals → close the log and store.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { AlarmSet } from '../apply/alarms.js';
@@ -52,7 +52,9 @@ import { createLeaderForwarder, MEMBER_PROMOTE_PATH } from '../api/service/leade
 import { encodeMessage } from '../member/message-codec.js';
 import { realScheduler } from '../member/scheduler.js';
 import { MessageType } from '../raft/index.js';
-import { snapshotExchange } from './snapshot-exchange.js';
+import { imagePath, snapshotExchange } from './snapshot-exchange.js';
+import { loadImage } from '../snapshot/image.js';
+import { existsSync } from 'node:fs';
 import { bootstrapEntries } from './bootstrap-entries.js';
 import { clusterVersionOfPeers, discoverIdentity } from './join.js';
 
@@ -110,6 +112,19 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
 
   const backend = await openLevelBackend(layout.backendPath);
   const store = await openMvccStore(backend);
+  const marker = opened.contents.snapshot;
+  if (marker && marker.index > store.consistentIndex) {
+    // A snapshot from the leader was recorded in the log but its image had not replaced the
+    // backend when the member stopped: finish that install now.
+    const path = imagePath(layout.snapDir, marker.index);
+    if (!existsSync(path)) {
+      throw new Error(`the log holds a snapshot at index ${marker.index} but the backend is at ${store.consistentIndex} and the state image ${path} is missing`);
+    }
+    await loadImage(backend, path);
+    await store.reload();
+    await rm(path, { force: true });
+    logger.info({ 'snapshot-index': marker.index.toString() }, 'finished installing a database snapshot interrupted by a stop');
+  }
   const clusterVersion = await ClusterVersionState.load(backend);
   if (clusterVersion.current !== undefined) {
     if (compareVersions(clusterVersion.current, profile.minor) > 0) {

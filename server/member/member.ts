@@ -373,9 +373,12 @@ export class Member {
     if (!install) throw new Error(`snapshot at index ${index} arrived without its state image`);
     await this.#settledFlush();
     this.#d.applier.takeBackendOps();
+    // The log records the snapshot before the backend takes the image: after a crash in
+    // between, the restarting member finds the marker ahead of its backend and finishes the
+    // install from the received image (the backend is never ahead of the log).
+    await this.#d.wal.saveSnapshot(snapshot.metadata);
     await install();
     this.#storage.applySnapshot(snapshot);
-    await this.#d.wal.saveSnapshot(snapshot.metadata);
     this.#appliedIndex = index;
     this.#snapshotIndex = index;
     this.#d.hooks.onSnapshot?.(index);

@@ -13,17 +13,7 @@ export interface KnownBug {
   readonly seeds: readonly number[];
 }
 
-export const KNOWN_BUGS: readonly KnownBug[] = [
-  {
-    id: 'snapshot-install-crash',
-    summary:
-      'a member that crashes after a received snapshot replaced its backend but before the WAL snapshot marker is durable ' +
-      'can never start again: Member.start passes the backend consistent index as `applied`, beyond the WAL log ' +
-      '(RaftLog.appliedTo throws "applied N outside [first, commit]")',
-    signature: /boot failed: applied \d+ outside \[\d+, \d+\]/,
-    seeds: [150, 1504],
-  },
-];
+export const KNOWN_BUGS: readonly KnownBug[] = [];
 
 /** The known bug a failure report shows, if any. */
 export function knownBugOf(report: string): KnownBug | undefined {
