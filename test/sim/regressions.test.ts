@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { KNOWN_BUGS } from './known-bugs.js';
 import { runSeed, type ScenarioOptions } from './scenario.js';
+import { KvClient } from './world/kv-client.js';
+import { World } from './world/world.js';
 
 interface Regression {
   readonly seed: number;
@@ -21,17 +23,33 @@ interface Regression {
 
 const REGRESSIONS: readonly Regression[] = [
   ...KNOWN_BUGS.flatMap((b) => b.seeds.map((seed) => ({ seed, note: `open bug ${b.id}: ${b.summary}` }))),
-  // Fixed: a crash after a received snapshot replaced the backend but before the log's
-  // snapshot marker was durable left a member that could not start (backend ahead of the
-  // log). The member now records the marker before the backend takes the image.
-  { seed: 150, note: 'snapshot install interrupted by a crash (fixed)' },
-  { seed: 1504, note: 'snapshot install interrupted by a crash (fixed)' },
+  {
+    seed: 393,
+    note: 'fixed snapshot-install-crash: a crash between a received snapshot replacing the backend and the WAL marker being durable left a member that could not start',
+  },
+  {
+    seed: 1668,
+    note: 'fixed snapshot-install-crash (5 members)',
+  },
+  {
+    seed: 70,
+    note:
+      'a forwarded proposal (MsgProp) delivered twice is appended and applied twice: a delete applied again after a later ' +
+      "put removes the put's value (a lost update); members do not deduplicate proposals, so the peer transport must " +
+      'never deliver a frame twice',
+    options: { duplicateProposals: true },
+    expect: { violation: 'linearizability: key k0: not linearizable' },
+  },
+  {
+    seed: 1977,
+    note:
+      'with a backend whose writes resolve in the microtask that issued them (MemoryBackend as is), a coalesced re-flush ' +
+      "(the Member.flush loop) can run between an entry's txn.end() and the applied index moving on: the batch then holds " +
+      "that entry's changes under the previous consistent index (here index 31 with revision 23 instead of 22)",
+    options: { immediateBackendWrites: true },
+    expect: { violation: 'is at revision 23 after applying index 31' },
+  },
 ];
-
-// Outside the fault model: the peer transport never delivers a frame twice, and members do
-// not deduplicate proposals; a network that duplicates forwarded proposals (scenario option
-// duplicateProposals) can make a put apply twice. No current seed shows it; the option stays
-// for exploring that model.
 
 for (const r of REGRESSIONS) {
   void test(`seed ${r.seed}: ${r.note}`, async () => {
@@ -45,3 +63,34 @@ for (const r of REGRESSIONS) {
     assert.ok(report.includes(r.expect.violation), report);
   });
 }
+
+/**
+ * Directed (snapshot-install-crash): a member catching up by a snapshot is killed after its
+ * WAL recorded the snapshot marker but before the image replaced its backend. It must
+ * finish the install from the kept image when it restarts, and catch up.
+ */
+void test('directed: a member killed between recording a snapshot and installing its image restarts and catches up', async () => {
+  const w = await World.create({ seed: 11, snapshotCount: 5, catchUpEntries: 0, disk: { fsyncMinMs: 20, fsyncMaxMs: 20 } });
+  assert.ok(await w.runUntil(() => w.leader() !== undefined, 5000));
+  const leader = w.leader()!;
+  const victim = w.nodes.find((n) => n !== leader)!;
+  w.crash(victim.id, 'power');
+  const client = new KvClient(w, 1, 4000);
+  let answered = 0;
+  for (let i = 0; i < 12; i++) void client.invoke(leader.id, `k${i}`, { kind: 'put', value: `v${i}` }).then(() => answered++);
+  assert.ok(await w.runUntil(() => answered === 12, 5000));
+  w.restart(victim.id);
+  const markerAhead = (): boolean => {
+    const inc = victim.running;
+    return inc?.started === true && inc.wal.written.base > inc.store.consistentIndex;
+  };
+  assert.ok(await w.runUntil(markerAhead, 5000, 1), 'the member never recorded a snapshot');
+  const lines: string[] = [];
+  w.trace.echo = (line) => lines.push(line);
+  w.crash(victim.id, 'kill');
+  w.restart(victim.id);
+  const target = leader.running!.member.appliedIndex;
+  assert.ok(await w.runUntil(() => victim.running?.started === true && victim.running.member.appliedIndex >= target, 5000), `m${victim.id} did not catch up`);
+  assert.ok(lines.some((l) => l.includes('finished installing the snapshot')), 'the restart did not finish the interrupted install');
+  assert.deepEqual(await w.compareStates(), []);
+});

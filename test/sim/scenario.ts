@@ -15,8 +15,8 @@ import { checkKvHistory } from './checks/kv-history.js';
 import { describeOp, type OpRecord } from './world/history.js';
 import { KvClient } from './world/kv-client.js';
 import { Prng } from './world/prng.js';
-import { CALM, type NetworkConditions } from './world/sim-network.js';
-import type { CrashKind } from './world/sim-node.js';
+import { randomConditions, scheduleFaults, upIds } from './faults.js';
+import { CALM } from './world/sim-network.js';
 import { SimFailure, World, describeError } from './world/world.js';
 
 export interface ScenarioOptions {
@@ -28,6 +28,8 @@ export interface ScenarioOptions {
   readonly echo?: boolean;
   /** Let the network duplicate forwarded proposals (outside the transport's contract). */
   readonly duplicateProposals?: boolean;
+  /** Backend writes resolve in the microtask that issued them (MemoryBackend as is). */
+  readonly immediateBackendWrites?: boolean;
 }
 
 export interface SeedResult {
@@ -39,125 +41,6 @@ export interface SeedResult {
 }
 
 const KEYS = ['k0', 'k1', 'k2'];
-
-function randomConditions(rng: Prng): NetworkConditions {
-  const minDelayMs = rng.between(0, 5);
-  return {
-    dropRate: rng.pick([0, 0.02, 0.1, 0.3]),
-    dupRate: rng.pick([0, 0.02, 0.1]),
-    reorderRate: rng.pick([0, 0.05, 0.3]),
-    minDelayMs,
-    maxDelayMs: minDelayMs + rng.pick([2, 10, 40, 150]),
-  };
-}
-
-/** Members that are up, started. */
-function upIds(w: World): bigint[] {
-  return w.nodes.filter((n) => n.running?.started).map((n) => n.id);
-}
-
-function scheduleFaults(w: World, rng: Prng, untilMs: number): void {
-  const ids = w.nodes.map((n) => n.id);
-  const restartLater = (id: bigint): void => {
-    w.after(rng.between(50, 3000), `restart m${id}`, () => {
-      w.log(`fault: restart m${id}`);
-      w.restart(id);
-    });
-  };
-  let t = w.now + rng.between(200, 1500);
-  while (t < untilMs) {
-    const roll = rng.float();
-    const delay = t - w.now;
-    // Choices that depend on the state of the world are made when the fault fires.
-    const pickTarget = (preferLeader: boolean): bigint | undefined => {
-      const leader = w.leader()?.id;
-      if (preferLeader && leader !== undefined) return leader;
-      const up = upIds(w);
-      return up.length > 0 ? rng.pick(up) : undefined;
-    };
-    if (roll < 0.18) {
-      w.after(delay, 'partition', () => {
-        const shuffled = ids.map((id) => ({ id, r: rng.float() })).sort((a, b) => a.r - b.r).map((x) => x.id);
-        const cut = rng.between(1, Math.floor(ids.length / 2));
-        const groups = [shuffled.slice(0, cut), shuffled.slice(cut)];
-        w.net.partition(groups);
-        w.log(`fault: partition ${w.net.describeCuts()}`);
-      });
-    } else if (roll < 0.28) {
-      const preferLeader = rng.chance(0.6);
-      w.after(delay, 'isolate', () => {
-        const id = pickTarget(preferLeader);
-        if (id === undefined) return;
-        w.net.partition([[id]]);
-        w.log(`fault: isolate m${id} ${w.net.describeCuts()}`);
-      });
-    } else if (roll < 0.34) {
-      w.after(delay, 'one-way cut', () => {
-        const from = rng.pick(ids);
-        const to = rng.pick(ids.filter((id) => id !== from));
-        w.net.cutOneWay(from, to);
-        w.log(`fault: cut ${from}>${to}`);
-      });
-    } else if (roll < 0.46) {
-      w.after(delay, 'heal', () => {
-        w.net.heal();
-        w.log('fault: heal');
-      });
-    } else if (roll < 0.62) {
-      const preferLeader = rng.chance(0.4);
-      const kind: CrashKind = rng.pick(['kill', 'power', 'power-torn'] as const);
-      w.after(delay, 'crash', () => {
-        const id = pickTarget(preferLeader);
-        if (id === undefined) return;
-        w.log(`fault: crash m${id} (${kind})`);
-        w.crash(id, kind);
-        restartLater(id);
-      });
-    } else if (roll < 0.7) {
-      // A power outage of many members at once, at a random moment or right after a client
-      // was told its write succeeded (when the fewest of its entries may be durable).
-      const all = rng.chance(0.5);
-      const afterAck = rng.chance(0.6);
-      const kind: CrashKind = rng.pick(['power', 'power-torn'] as const);
-      const outage = (): void => {
-        const up = upIds(w);
-        const victims = all ? up : up.filter(() => rng.chance(0.6));
-        w.log(`fault: power outage (${kind}${afterAck ? ', after an answer' : ''}) of ${victims.map((id) => `m${id}`).join(',') || 'nobody'}`);
-        for (const id of victims) {
-          w.crash(id, kind);
-          restartLater(id);
-        }
-      };
-      w.after(delay, 'outage', () => (afterAck ? w.onNextAnswer(() => w.after(0, 'outage', outage)) : outage()));
-    } else if (roll < 0.8) {
-      const c = rng.chance(0.3) ? CALM : randomConditions(rng);
-      w.after(delay, 'network conditions', () => {
-        w.net.setConditions(c);
-        w.log(`fault: network drop=${c.dropRate} dup=${c.dupRate} reorder=${c.reorderRate} delay=${c.minDelayMs}..${c.maxDelayMs}`);
-      });
-    } else if (roll < 0.87) {
-      w.after(delay, 'transfer leadership', () => {
-        const leader = w.leader();
-        if (!leader) return;
-        const target = rng.pick(ids.filter((id) => id !== leader.id));
-        w.log(`fault: transfer leadership m${leader.id} → m${target}`);
-        void leader.running!.member.transferLeadership(target);
-      });
-    } else if (roll < 0.92) {
-      const back = BigInt(rng.between(0, 4));
-      w.after(delay, 'compact', () => {
-        const leader = w.leader()?.running;
-        if (!leader) return;
-        const revision = leader.store.currentRevision - back;
-        if (revision <= leader.store.compactRevision || revision < 1n) return;
-        w.log(`fault: compact at ${revision} via m${leader.member.memberId}`);
-        void leader.member.propose({ $case: 'compaction', value: { revision, physical: rng.chance(0.5) } });
-      });
-    }
-    // else: a quiet interval.
-    t += rng.between(100, 1500);
-  }
-}
 
 async function runClient(w: World, client: KvClient, rng: Prng, home: bigint, untilMs: number): Promise<void> {
   let seq = 0;
@@ -194,7 +77,7 @@ async function runClient(w: World, client: KvClient, rng: Prng, home: bigint, un
 async function converge(w: World, convergeMs: number): Promise<void> {
   w.net.heal();
   w.net.setConditions(CALM);
-  for (const n of w.nodes) w.restart(n.id);
+  for (const n of w.active) w.restart(n.id);
   w.log('heal: network healed, every member restarted');
   const deadline = w.now + convergeMs;
   // A write through the leader proves the cluster makes progress again.
@@ -214,7 +97,7 @@ async function converge(w: World, convergeMs: number): Promise<void> {
   const converged = (): boolean => {
     const views = w.view().members;
     const leader = w.leader();
-    if (views.length !== w.nodes.length || !leader) return false;
+    if (views.length !== w.active.length || views.some((m) => !w.active.includes(w.node(m.id))) || !leader) return false;
     const idx = views[0]!.appliedIndex;
     return views.every((m) => m.appliedIndex === idx && w.node(m.id).running!.member.leaderId === leader.id);
   };
@@ -225,7 +108,7 @@ async function converge(w: World, convergeMs: number): Promise<void> {
   }
   // Final linearizable reads of every key on every member: acknowledged writes must be there.
   let pending = 0;
-  for (const n of w.nodes) {
+  for (const n of w.active) {
     for (const key of KEYS) {
       pending++;
       void probe.invoke(n.id, key, { kind: 'get' }).then(() => pending--);
@@ -251,6 +134,8 @@ export async function runSeed(seed: number, options: ScenarioOptions = {}): Prom
   const snapshots = rng.chance(0.5);
   const snapshotCount = snapshots ? rng.pick([3, 8, 20]) : 1_000_000_000;
   const catchUpEntries = snapshots ? rng.pick([0, 1, 5]) : 5000;
+  // Some seeds change the membership: members are added (learners, voters), promoted, removed.
+  const membership = rng.chance(0.4);
   const w = new World({
     seed,
     size,
@@ -259,15 +144,16 @@ export async function runSeed(seed: number, options: ScenarioOptions = {}): Prom
     snapshotCount,
     catchUpEntries,
     duplicateProposals: options.duplicateProposals ?? false,
+    immediateBackendWrites: options.immediateBackendWrites ?? false,
   });
   if (options.echo) w.trace.echo = (line) => console.log(line);
   let failure: SimFailure | undefined;
   try {
-    w.log(`scenario: ${size} members, preVote=${preVote}, fsync 1..${fsyncMaxMs} ms, snapshot every ${snapshotCount} keeping ${catchUpEntries}`);
+    w.log(`scenario: ${size} members, preVote=${preVote}, fsync 1..${fsyncMaxMs} ms, snapshot every ${snapshotCount} keeping ${catchUpEntries}, membership changes: ${membership}`);
     for (const n of w.nodes) w.restart(n.id);
     const chaosEnd = w.now + chaosMs;
     if (rng.chance(0.5)) w.net.setConditions(randomConditions(rng));
-    scheduleFaults(w, rng.fork('faults'), chaosEnd);
+    scheduleFaults(w, rng.fork('faults'), chaosEnd, membership);
     const clients = rng.between(2, 4);
     for (let i = 1; i <= clients; i++) {
       const client = new KvClient(w, i, w.options.requestTimeoutMs + 1000);
@@ -298,6 +184,6 @@ export async function runSeed(seed: number, options: ScenarioOptions = {}): Prom
     seed,
     failure,
     digest: `${w.trace.digest()}:${historyDigest(w)}`,
-    summary: `seed ${seed}: ${size} members, ${w.steps} steps, ${w.now - 1_000_000} virtual ms, ${ops.length} ops (${answered} answered), ${w.net.stats.sent} messages, ${w.net.stats.snapshots} snapshots`,
+    summary: `seed ${seed}: ${size} members${membership ? ` (${w.nodes.length} ever)` : ''}, ${w.steps} steps, ${w.now - 1_000_000} virtual ms, ${ops.length} ops (${answered} answered), ${w.net.stats.sent} messages, ${w.net.stats.snapshots} snapshots`,
   };
 }

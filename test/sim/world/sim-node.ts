@@ -18,14 +18,15 @@ import { leasePort, restoreLeases } from '../../../server/bootstrap/lease-port.j
 import { createLessor, type Lessor } from '../../../server/lease/lessor.js';
 import { minLeaseTtlSeconds } from '../../../server/lease/ttl.js';
 import { Member } from '../../../server/member/member.js';
-import { decodeMember, Membership } from '../../../server/membership/membership.js';
+import { decodeMember, Membership, type MemberRecord } from '../../../server/membership/membership.js';
 import { openMvccStore, type MvccStoreImpl } from '../../../server/mvcc/store.js';
-import type { Message } from '../../../server/raft/index.js';
+import type { ConfChange, Message } from '../../../server/raft/index.js';
 import { Bucket, type Backend } from '../../../server/storage/backend.js';
 import { createMemoryBackend, type MemoryBackend } from '../../../server/storage/memory-backend.js';
-import { peerUrlOf, startMembership } from './member-start.js';
+import { peerUrlOf, startMembership, type StartMode } from './member-start.js';
 import type { Prng } from './prng.js';
 import { SimBackend } from './sim-backend.js';
+import { loadImage } from './sim-snapshots.js';
 import type { Placed } from './log-image.js';
 import { SimDisk, type DiskOptions, type SimWal, type UnsyncedFate } from './sim-wal.js';
 import type { Life, VirtualScheduler } from './virtual-scheduler.js';
@@ -43,6 +44,14 @@ export interface NodeConfig {
   /** Entries kept in the log before a snapshot. */
   readonly catchUpEntries: number;
   readonly disk: DiskOptions;
+  /** Use the MemoryBackend directly: its writes resolve in the microtask that issued them. */
+  readonly immediateBackendWrites: boolean;
+  /**
+   * For a member added to a running cluster: the member list it is started with (its
+   * --initial-cluster: the members when it was added; itself excluded). Founding members
+   * start from `voters`.
+   */
+  readonly join?: readonly MemberRecord[];
 }
 
 /** What a node reports to the world (all calls come from a live incarnation only). */
@@ -52,6 +61,7 @@ export interface NodeObserver {
   readonly committedChainAt: (index: bigint) => string | undefined;
   readonly onEvents: (id: bigint, revision: bigint, events: readonly Event[]) => void;
   readonly onFatal: (id: bigint, error: Error) => void;
+  readonly onConfChange: (id: bigint, cc: ConfChange) => void;
   readonly trace: (line: string) => void;
 }
 
@@ -60,8 +70,8 @@ export interface Incarnation {
   readonly life: Life;
   readonly generation: number;
   readonly wal: SimWal;
-  /** The backend as this process uses it (writes complete as I/O does). */
-  readonly backend: SimBackend;
+  /** The backend as this process uses it (writes complete as I/O does, unless immediateBackendWrites). */
+  readonly backend: Backend;
   /** The machine's backend state behind it (what a crash keeps part of). */
   readonly memory: MemoryBackend;
   readonly store: MvccStoreImpl;
@@ -82,6 +92,8 @@ export type CrashKind = 'kill' | 'power' | 'power-torn';
 export class SimNode {
   readonly config: NodeConfig;
   readonly disk: SimDisk;
+  /** The snap dir: received state images (index → image), kept until installed; they survive crashes. */
+  readonly images = new Map<bigint, Buffer>();
   #backend: MemoryBackend = createMemoryBackend();
   #incarnation: Incarnation | undefined;
   #generation = 0;
@@ -121,9 +133,20 @@ export class SimNode {
     const generation = ++this.#generation;
     const life: Life = { name: `m${this.id}#${generation}`, alive: true };
     const memory = this.#backend;
-    const backend = new SimBackend(memory, (fn) => this.#sched.later(fn, life));
+    const backend: Backend = this.config.immediateBackendWrites ? memory : new SimBackend(memory, (fn) => this.#sched.later(fn, life));
     const store = await openMvccStore(backend);
     const c = this.config;
+    const marker = this.disk.snapshot;
+    if (marker && marker.index > store.consistentIndex) {
+      // As the real bootstrap: the log holds a snapshot whose image had not replaced the
+      // backend when the member stopped; finish that install from the kept image.
+      const image = this.images.get(marker.index);
+      if (!image) throw new Error(`the log holds a snapshot at index ${marker.index} but the backend is at ${store.consistentIndex} and its state image is missing`);
+      await loadImage(backend, image);
+      await store.reload();
+      this.images.delete(marker.index);
+      this.#observer.trace(`m${this.id} finished installing the snapshot at ${marker.index} interrupted by a stop`);
+    }
     const lessor = createLessor({ minTtlSeconds: minLeaseTtlSeconds(c.electionTicks, c.tickMs) });
     const restored = await restoreLeases(lessor, backend, store);
     if (!restored.ok) throw new Error(`node ${this.id}: cannot restore leases: ${restored.error.kind}`);
@@ -179,6 +202,9 @@ export class SimNode {
         onFatal: (error) => {
           if (life.alive) obs.onFatal(id, error);
         },
+        onConfChange: (cc) => {
+          if (life.alive) obs.onConfChange(id, cc);
+        },
       },
     });
     let die = (): void => undefined;
@@ -186,9 +212,9 @@ export class SimNode {
     const inc: Incarnation = { life, generation, wal, backend, memory, store, lessor, alarms, membership, member, started: false, died, die };
     this.#incarnation = inc;
     obs.trace(`m${id} boot #${generation} applied=${store.consistentIndex} rev=${store.currentRevision} wal=${contents.entries.length} term=${contents.hardState.term}`);
-    const founding = !this.#opened;
+    const mode: StartMode = this.#opened ? 'restart' : c.join ? 'joining' : 'founding';
     this.#opened = true;
-    await member.start(contents, startMembership(founding, c.voters, membership));
+    await member.start(contents, startMembership(mode, c.voters, membership));
     if (life.alive) inc.started = true;
   }
 
@@ -205,15 +231,16 @@ export class SimNode {
     return `m${this.id} crash(${kind}) #${inc.generation} applied=${inc.member.appliedIndex} durable=${this.disk.durable.lastIndex} unsyncedKept=${kept}`;
   }
 
-  /** A fresh cluster's member list is written once, durably, as the real bootstrap does. */
+  /** A fresh member's list is written once, durably, as the real bootstrap does. */
   async #loadMembership(backend: Backend): Promise<Membership> {
     const members = [];
     const removed: bigint[] = [];
     for await (const [, v] of backend.iterate(Bucket.Members)) members.push(decodeMember(v));
     for await (const [k] of backend.iterate(Bucket.MembersRemoved)) removed.push(k.readBigUInt64BE(0));
     if (members.length > 0) return Membership.restore(members, removed);
+    const initial = this.config.join ?? this.config.voters.map((id) => ({ id, name: `m${id}`, peerURLs: [peerUrlOf(id)], clientURLs: [], isLearner: false }));
     const fresh = Membership.restore(
-      this.config.voters.map((id) => ({ id, name: `m${id}`, peerURLs: [peerUrlOf(id)], clientURLs: [], isLearner: false })),
+      initial.filter((m) => m.id !== this.id),
       [],
     );
     await backend.write(fresh.allOps(), { sync: true });

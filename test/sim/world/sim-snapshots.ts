@@ -5,10 +5,11 @@
  * Leader: when its core emits MsgSnap, the member flushes, pins a view of its backend,
  * re-points the message at the consistent index that view holds, and sends the image
  * (the real image encoding, server/snapshot/stream.ts) with it; the outcome goes back to
- * the core through reportSnapshot. Follower: once the image has arrived, the member is
+ * the core through reportSnapshot. Follower: the image is kept durably in the machine's
+ * snap dir (`images`, index → image) before the leader hears it arrived; the member is
  * handed the message and an installer that replaces the backend's contents with the image
- * in one synced batch (as server/snapshot/image.ts loadImage does) and rebuilds every view
- * of the backend (MVCC index, leases, alarms, members).
+ * in one synced batch (as server/snapshot/image.ts loadImage does), rebuilds every view of
+ * the backend (MVCC index, leases, alarms, members) and drops the kept image.
  */
 import { restoreLeases } from '../../../server/bootstrap/lease-port.js';
 import { decodeMember } from '../../../server/membership/membership.js';
@@ -16,7 +17,7 @@ import { readMeta } from '../../../server/mvcc/meta.js';
 import type { Message } from '../../../server/raft/index.js';
 import { imageRecords } from '../../../server/snapshot/image.js';
 import { imagePieces } from '../../../server/snapshot/stream.js';
-import { Bucket, type BackendOp } from '../../../server/storage/backend.js';
+import { Bucket, type Backend, type BackendOp } from '../../../server/storage/backend.js';
 import type { Incarnation } from './sim-node.js';
 import { describeError } from './describe-error.js';
 
@@ -54,17 +55,25 @@ export async function sendSnapshot(inc: Incarnation, m: Message, transport: Snap
   if (inc.life.alive) inc.member.reportSnapshot(m.to, ok);
 }
 
-/** Follower side: `m` and its image arrived at incarnation `inc`. */
-export function receiveSnapshot(inc: Incarnation, m: Message, image: Buffer, trace: (line: string) => void): void {
-  const index = m.snapshot?.metadata.index;
+/** Replaces everything `backend` holds with `image`, in one synced batch. */
+export async function loadImage(backend: Backend, image: Buffer): Promise<void> {
+  const ops: BackendOp[] = [];
+  for (const bucket of Object.values(Bucket)) {
+    for await (const [key] of backend.iterate(bucket)) ops.push({ type: 'del', bucket, key: Buffer.from(key) });
+  }
+  for (const [bucket, key, value] of imageRecords(image)) ops.push({ type: 'put', bucket, key, value });
+  await backend.write(ops, { sync: true });
+}
+
+/** Follower side: `m` and its image arrived at incarnation `inc`, whose machine keeps images in `images`. */
+export function receiveSnapshot(inc: Incarnation, images: Map<bigint, Buffer>, m: Message, image: Buffer, trace: (line: string) => void): void {
+  const index = m.snapshot!.metadata.index;
+  images.set(index, image);
   trace(`m${m.to} received snapshot at ${index} from m${m.from}`);
   inc.member.receiveSnapshot(m, async () => {
-    const ops: BackendOp[] = [];
-    for (const bucket of Object.values(Bucket)) {
-      for await (const [key] of inc.backend.iterate(bucket)) ops.push({ type: 'del', bucket, key: Buffer.from(key) });
-    }
-    for (const [bucket, key, value] of imageRecords(image)) ops.push({ type: 'put', bucket, key, value });
-    await inc.backend.write(ops, { sync: true });
+    const kept = images.get(index);
+    if (kept === undefined) throw new Error(`the state image for index ${index} is missing`);
+    await loadImage(inc.backend, kept);
     await inc.store.reload();
     const leases = await restoreLeases(inc.lessor, inc.backend, inc.store);
     if (!leases.ok) throw new Error(`cannot restore leases from the snapshot: ${leases.error.kind}`);
@@ -76,6 +85,8 @@ export function receiveSnapshot(inc: Incarnation, m: Message, image: Buffer, tra
     for await (const [, v] of inc.backend.iterate(Bucket.Members)) members.push(decodeMember(Buffer.from(v)));
     for await (const [k] of inc.backend.iterate(Bucket.MembersRemoved)) removed.push(k.readBigUInt64BE(0));
     inc.membership.replace(members, removed);
-    if (inc.life.alive) trace(`m${m.to} installed snapshot at ${index}`);
+    if (!inc.life.alive) return;
+    images.delete(index);
+    trace(`m${m.to} installed snapshot at ${index}`);
   });
 }

@@ -8,19 +8,24 @@
  * a member's fatal error or an exception thrown by a step stops the run with a SimFailure.
  * Everything random comes from the seed, so one seed always replays the same run.
  */
+import type { MemberRecord } from '../../../server/membership/membership.js';
 import { MessageType, type Message } from '../../../server/raft/index.js';
-import { rangeAll } from '../../../server/apply/range-params.js';
+import { compareStates } from '../checks/compare-states.js';
 import { Invariants, type ClusterView, type MemberView } from '../checks/invariants.js';
+import { describeError } from './describe-error.js';
 import { History, type OpRecord } from './history.js';
 import type { LogImage } from './log-image.js';
+import { MembershipChanges } from './membership-changes.js';
 import { Prng } from './prng.js';
+import { SimFailure } from './sim-failure.js';
 import { SimNetwork } from './sim-network.js';
-import { SimNode, type CrashKind, type NodeConfig } from './sim-node.js';
+import { SimNode, type CrashKind, type Incarnation } from './sim-node.js';
+import { receiveSnapshot, sendSnapshot } from './sim-snapshots.js';
 import type { DiskOptions } from './sim-wal.js';
 import { Trace } from './trace.js';
-import { describeError } from './describe-error.js';
-import { receiveSnapshot, sendSnapshot } from './sim-snapshots.js';
 import { settle, VirtualScheduler } from './virtual-scheduler.js';
+
+export { describeError, SimFailure };
 
 export interface WorldOptions {
   readonly seed: number;
@@ -35,6 +40,8 @@ export interface WorldOptions {
   readonly snapshotCount?: number;
   readonly catchUpEntries?: number;
   readonly traceCapacity?: number;
+  /** See NodeConfig.immediateBackendWrites. */
+  readonly immediateBackendWrites?: boolean;
   /** Steps allowed at one virtual millisecond before the run fails as a storm/livelock. */
   readonly maxStepsPerMs?: number;
   /** See NetworkOptions.duplicateProposals. */
@@ -43,32 +50,16 @@ export interface WorldOptions {
 
 export type ResolvedOptions = Required<WorldOptions>;
 
-export class SimFailure extends Error {
-  constructor(
-    readonly seed: number,
-    readonly reasons: readonly string[],
-    readonly traceTail: readonly string[],
-  ) {
-    super(`seed ${seed}: ${reasons[0] ?? 'failure'}`);
-  }
-
-  /** The failure as a report: seed, every reason, and the trace leading to it. */
-  report(traceLines = 60): string {
-    return [
-      `SIMULATION FAILED — seed ${this.seed} (replay: SIM_SEED=${this.seed} SIM_SEEDS=1)`,
-      ...this.reasons.map((r) => `  ${r}`),
-      `last ${Math.min(traceLines, this.traceTail.length)} trace lines:`,
-      ...this.traceTail.slice(-traceLines).map((l) => `  ${l}`),
-    ].join('\n');
-  }
-}
-
 export class World {
   readonly options: ResolvedOptions;
   readonly sched = new VirtualScheduler();
   readonly rng: Prng;
   readonly net: SimNetwork;
-  readonly nodes: readonly SimNode[];
+  /** Every member ever created (founding, added, removed), in id order. */
+  readonly nodes: SimNode[] = [];
+  /** Membership changes proposed during the run, and who is pending, active or removed. */
+  readonly membership: MembershipChanges;
+  #minVoters: number;
   readonly history = new History();
   readonly trace: Trace;
   readonly invariants: Invariants;
@@ -90,6 +81,7 @@ export class World {
       catchUpEntries: 5000,
       duplicateProposals: false,
       maxStepsPerMs: 20_000,
+      immediateBackendWrites: false,
       ...options,
     };
     const o = this.options;
@@ -99,17 +91,33 @@ export class World {
     this.net = new SimNetwork(this.sched, this.rng.fork('network'), {
       deliver: (to, m) => this.#deliver(to, m),
       deliverSnapshot: (to, m, image) => {
-        const inc = this.node(to).running;
-        if (!inc) return false;
-        receiveSnapshot(inc, m, image, (line) => this.log(line));
+        const node = this.node(to);
+        if (!node.running) return false;
+        receiveSnapshot(node.running, node.images, m, image, (line) => this.log(line));
         return true;
       },
       unreachable: (from, to) => this.node(from).running?.member.unreachable(to),
       trace: (line) => this.log(line),
     }, { duplicateProposals: o.duplicateProposals });
+    this.#minVoters = o.size;
+    this.membership = new MembershipChanges({
+      leader: () => this.leader(),
+      node: (id) => this.node(id),
+      nextId: () => BigInt(this.nodes.length + 1),
+      createNode: (id, join) => this.#makeNode(id, this.nodes.slice(0, o.size).map((n) => n.id), join),
+      restart: (id) => this.restart(id),
+      after: (ms, what, fn) => this.after(ms, what, fn),
+      log: (text) => this.log(text),
+      rng: this.rng.fork('membership'),
+    });
     const voters = Array.from({ length: o.size }, (_, i) => BigInt(i + 1));
-    this.nodes = voters.map((id) => {
-      const config: NodeConfig = {
+    for (const id of voters) this.#makeNode(id, voters, undefined);
+  }
+
+  #makeNode(id: bigint, voters: readonly bigint[], join: readonly MemberRecord[] | undefined): SimNode {
+    const o = this.options;
+    const node = new SimNode(
+      {
         id,
         clusterId: 0x5157n,
         voters,
@@ -120,8 +128,12 @@ export class World {
         snapshotCount: o.snapshotCount,
         catchUpEntries: o.catchUpEntries,
         disk: o.disk,
-      };
-      return new SimNode(config, this.sched, this.rng.fork(`node${id}`), {
+        immediateBackendWrites: o.immediateBackendWrites,
+        join,
+      },
+      this.sched,
+      this.rng.fork(`node${id}`),
+      {
         send: (m) => {
           if (m.type !== MessageType.MsgSnap) return this.net.send(m);
           const inc = this.node(m.from).running;
@@ -131,9 +143,12 @@ export class World {
         committedChainAt: (index) => this.invariants.committedChainAt(index),
         onEvents: (nodeId, revision, events) => this.invariants.onEvents(nodeId, revision, events),
         onFatal: (nodeId, error) => this.#problems.push(`m${nodeId} fatal: ${describeError(error)}`),
+        onConfChange: (nodeId, cc) => this.membership.applied(nodeId, cc),
         trace: (line) => this.log(line),
-      });
-    });
+      },
+    );
+    this.nodes.push(node);
+    return node;
   }
 
   /** A world with every member booted. */
@@ -148,8 +163,9 @@ export class World {
     return this.sched.now;
   }
 
-  get quorum(): number {
-    return Math.floor(this.nodes.length / 2) + 1;
+  /** Members taking part now: neither waiting to be added nor removed. */
+  get active(): SimNode[] {
+    return this.nodes.filter((n) => this.membership.isActive(n.id));
   }
 
   node(id: bigint): SimNode {
@@ -182,10 +198,10 @@ export class World {
     this.log(this.node(id).crash(kind));
   }
 
-  /** Boots member `id` from its disk (no-op when it is running). */
+  /** Boots member `id` from its disk (no-op when it is running, not added yet, or removed). */
   restart(id: bigint): void {
     const n = this.node(id);
-    if (n.up) return;
+    if (n.up || !this.membership.isActive(id)) return;
     n.boot().catch((e: unknown) => this.#problems.push(`m${id} boot failed: ${describeError(e)}`));
   }
 
@@ -257,6 +273,8 @@ export class World {
       durable.set(n.id, n.disk.durable);
       const inc = n.running;
       if (!inc?.started) continue;
+      const voters = inc.membership.voters().length;
+      if (voters > 0 && voters < this.#minVoters) this.#minVoters = voters;
       members.push({
         id: n.id,
         generation: inc.generation,
@@ -268,7 +286,9 @@ export class World {
         written: inc.wal.written,
       });
     }
-    return { members, durable, quorum: this.quorum };
+    // An entry is committed on a majority of the configuration it was committed in: at
+    // least a majority of the smallest configuration the run has had.
+    return { members, durable, quorum: Math.floor(this.#minVoters / 2) + 1 };
   }
 
   #check(): void {
@@ -286,33 +306,15 @@ export class World {
   }
 
   /**
-   * Compares the applied state of running members that have applied the same index: the
-   * store hash and a dump of every key. Returns the mismatches (also recorded as problems).
+   * Compares the applied state of running members at equal applied indexes (see
+   * checks/compare-states.ts); mismatches are returned and recorded as problems. Once a
+   * member joined, the member buckets may legitimately differ below the index it joined
+   * at, so only the MVCC records are compared then.
    */
   async compareStates(): Promise<string[]> {
-    const byIndex = new Map<bigint, Array<{ id: bigint; hash: number; dump: string }>>();
-    for (const n of this.nodes) {
-      const inc = n.running;
-      if (!inc?.started) continue;
-      const index = inc.member.appliedIndex;
-      // Mid-install of a snapshot the store is already ahead of the applied index.
-      if (inc.store.consistentIndex > index) continue;
-      const all = await inc.store.range(rangeAll(Buffer.from([0]), Buffer.from([0])));
-      if (!all.ok) throw new Error(`m${n.id}: range failed: ${all.error.kind}`);
-      const dump = all.value.kvs.map((kv) => `${kv.key.toString()}=${kv.value.toString()}@${kv.createRevision}/${kv.modRevision}/${kv.version}`).join(',');
-      const hash = await inc.store.hash();
-      if (inc.member.appliedIndex !== index) continue;
-      byIndex.set(index, [...(byIndex.get(index) ?? []), { id: n.id, hash, dump: `rev=${inc.store.currentRevision} ${dump}` }]);
-    }
-    const problems: string[] = [];
-    for (const [index, group] of byIndex) {
-      for (const other of group.slice(1)) {
-        const first = group[0]!;
-        if (other.hash !== first.hash || other.dump !== first.dump) {
-          problems.push(`applied state differs at index ${index}: m${first.id} [${first.dump}] hash ${first.hash}, m${other.id} [${other.dump}] hash ${other.hash}`);
-        }
-      }
-    }
+    const running = new Map<bigint, Incarnation>();
+    for (const n of this.nodes) if (n.running) running.set(n.id, n.running);
+    const problems = await compareStates(running, !this.membership.joined);
     this.#problems.push(...problems);
     return problems;
   }
@@ -325,4 +327,3 @@ export class World {
   }
 }
 
-export { describeError };
