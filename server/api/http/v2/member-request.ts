@@ -89,8 +89,10 @@ function parseUrl(u: string): ParsedUrl {
   const slash = rest.indexOf('/');
   const authority = slash < 0 ? rest : rest.slice(0, slash);
   const host = authority.slice(authority.lastIndexOf('@') + 1);
-  const port = /^(?:\[[^\]]*\]|[^:]*)(:.*)?$/.exec(host)?.[1];
-  if (port !== undefined && !/^:[0-9]*$/.test(port)) return { ok: false, error: `invalid port ${JSON.stringify(port)} after host` };
+  const close = host.startsWith('[') ? host.indexOf(']') : -1;
+  const colon = host.lastIndexOf(':');
+  const port = close >= 0 ? host.slice(close + 1) : colon >= 0 ? host.slice(colon) : '';
+  if (port !== '' && !/^:[0-9]*$/.test(port)) return { ok: false, error: `invalid port ${JSON.stringify(port)} after host` };
   return { ok: true, scheme, host, path: slash < 0 ? '' : rest.slice(slash) };
 }
 
