@@ -7,7 +7,10 @@
  *   has no /health), or the client port accepts connections but does not speak HTTP/1.1;
  *   a 503 (no leader yet) keeps waiting. It rejects, with the log tail, if the process exits
  *   first or readiness takes longer than `readyTimeoutMs`;
- * - `restart()` starts the same command line (same ports, same data dir) again;
+ * - `restart()` starts the same command line (same ports, same data dir) again; `restart({ env })`
+ *   replaces the member's extra environment first (e.g. another KVSTORE_SERVER_VERSION: the same
+ *   member on another binary), and that environment stays for later restarts;
+ * - `exited()` resolves with the exit code of the current (or last) run once it has ended;
  * - `logs()` holds stdout and stderr of every run, interleaved as they arrived.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,6 +35,14 @@ export interface ServerSpec {
   readonly waitReady: boolean;
 }
 
+/** Options of `Member.restart`. */
+export interface RestartOptions {
+  /** The member's extra environment from now on (replaces the one it was started with). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Wait for readiness (default: as when the member was started); false resolves once the process is spawned. */
+  readonly waitReady?: boolean;
+}
+
 /** A running (or stopped) member, as tests see it. */
 export interface Member {
   readonly kind: ServerKind;
@@ -54,8 +65,16 @@ export interface Member {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   /** SIGKILL, resolved once the process is gone. */
   kill9(): Promise<void>;
-  /** Stops the member if it runs, then starts it again with the same flags, ports and data dir. */
-  restart(): Promise<void>;
+  /**
+   * Stops the member if it runs, then starts it again with the same flags, ports and data dir
+   * (and `opts.env`, when given, as its extra environment from now on). Rejects, with the log
+   * tail, when the new run exits before it is ready.
+   */
+  restart(opts?: RestartOptions): Promise<void>;
+  /** Exit code of the current (or last) run once it has ended (null when killed by a signal). */
+  exited(): Promise<number | null>;
+  /** The extra environment the member runs with (as started, or as set by `restart({ env })`). */
+  readonly env: Readonly<Record<string, string>>;
 }
 
 const LOG_LIMIT = 4 * 1024 * 1024;
@@ -82,11 +101,14 @@ function probeHealth(clientUrl: string): Promise<Probe> {
 
 export class ServerProcess implements Member {
   private child: ChildProcess | undefined;
-  private exited: Promise<number | null> = Promise.resolve(null);
+  private exitPromise: Promise<number | null> = Promise.resolve(null);
   private output = '';
   private runs = 0;
+  private currentEnv: Readonly<Record<string, string>>;
 
-  constructor(private readonly spec: ServerSpec) {}
+  constructor(private readonly spec: ServerSpec) {
+    this.currentEnv = spec.env;
+  }
 
   get kind(): ServerKind { return this.spec.kind; }
   get name(): string { return this.spec.address.name; }
@@ -95,6 +117,7 @@ export class ServerProcess implements Member {
   get peerUrl(): string { return this.spec.address.peerUrl; }
   get host(): string { return this.spec.address.host; }
   get dataDir(): string { return this.spec.dataDir; }
+  get env(): Readonly<Record<string, string>> { return this.currentEnv; }
   get pid(): number { return this.child?.pid ?? -1; }
   get running(): boolean {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
@@ -104,18 +127,19 @@ export class ServerProcess implements Member {
     return this.output;
   }
 
-  /** Spawns the process and waits for readiness (see the file header). */
-  async start(): Promise<void> {
+  /** Spawns the process and waits for readiness unless `waitReady` is false (see the file header). */
+  async start(waitReady: boolean = this.spec.waitReady): Promise<void> {
     if (this.running) throw new Error(`${this.name} is already running`);
     this.runs += 1;
-    this.append(`--- ${this.spec.kind} ${this.name} run ${this.runs}: ${this.spec.command} ${this.spec.args.join(' ')}\n`);
+    const envText = Object.entries(this.currentEnv).map(([k, v]) => `${k}=${v} `).join('');
+    this.append(`--- ${this.spec.kind} ${this.name} run ${this.runs}: ${envText}${this.spec.command} ${this.spec.args.join(' ')}\n`);
     const child = spawn(this.spec.command, [...this.spec.args], {
-      env: { ...process.env, ...this.spec.env },
+      env: { ...process.env, ...this.currentEnv },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    this.exited = new Promise((resolve) => {
+    this.exitPromise = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.append(`--- exited: code ${code ?? '-'} signal ${signal ?? '-'}\n`);
         resolve(code);
@@ -128,16 +152,16 @@ export class ServerProcess implements Member {
       child.once('error', (err) => reject(new Error(`cannot spawn ${this.spec.command}`, { cause: err })));
     });
     registry.track(child);
-    if (this.spec.waitReady) await this.waitReady(child);
+    if (waitReady) await this.waitReady(child);
   }
 
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     const child = this.child;
-    if (child === undefined || !this.running) return this.exited;
+    if (child === undefined || !this.running) return this.exitPromise;
     killGroup(child, signal);
     const grace = setTimeout(() => killGroup(child, 'SIGKILL'), STOP_GRACE_MS);
     try {
-      return await this.exited;
+      return await this.exitPromise;
     } finally {
       clearTimeout(grace);
     }
@@ -147,9 +171,14 @@ export class ServerProcess implements Member {
     await this.stop('SIGKILL');
   }
 
-  async restart(): Promise<void> {
+  async restart(opts: RestartOptions = {}): Promise<void> {
     await this.stop();
-    await this.start();
+    if (opts.env !== undefined) this.currentEnv = { ...opts.env };
+    await this.start(opts.waitReady ?? this.spec.waitReady);
+  }
+
+  exited(): Promise<number | null> {
+    return this.exitPromise;
   }
 
   private append(text: string): void {

@@ -1,0 +1,49 @@
+/**
+ * A member's client HTTP surface as a test sees it: `/version`, `/health` and one JSON-gateway
+ * call (`<prefix>/kv/range`), each answered as status + body, redirects NOT followed (a 307 of
+ * an old gateway prefix is part of what is tested). Every request has its own timeout.
+ */
+import type { Member } from './server-process.js';
+
+/** One HTTP answer. `location` is the `Location` header (redirects), if any. */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly body: string;
+  readonly location: string | undefined;
+}
+
+const TIMEOUT_MS = 5_000;
+
+async function call(url: string, init: RequestInit = {}): Promise<HttpAnswer> {
+  const res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+  return { status: res.status, body: await res.text(), location: res.headers.get('location') ?? undefined };
+}
+
+/** `/version` of a member, both fields as served. */
+export interface VersionBody {
+  readonly etcdserver: string;
+  readonly etcdcluster: string;
+}
+
+/** GET /version; throws when the answer is not 200 with both string fields. */
+export async function versionOf(m: Member): Promise<VersionBody> {
+  const a = await call(`${m.clientUrl}/version`);
+  if (a.status !== 200) throw new Error(`GET ${m.clientUrl}/version answered ${a.status}: ${a.body}`);
+  const v = JSON.parse(a.body) as Partial<VersionBody>;
+  if (typeof v.etcdserver !== 'string' || typeof v.etcdcluster !== 'string') throw new Error(`unexpected /version body: ${a.body}`);
+  return { etcdserver: v.etcdserver, etcdcluster: v.etcdcluster };
+}
+
+/** GET /health, body verbatim. */
+export function healthOf(m: Member): Promise<HttpAnswer> {
+  return call(`${m.clientUrl}/health`);
+}
+
+/** POST `<prefix>/kv/range` with `{"key": base64(key)}` (the gateway's JSON mapping of Range). */
+export function gatewayRange(m: Member, prefix: string, key: string): Promise<HttpAnswer> {
+  return call(`${m.clientUrl}${prefix}/kv/range`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key: Buffer.from(key).toString('base64') }),
+  });
+}
