@@ -5,7 +5,8 @@
  * - a watch the store refuses (401: index cleared) is a normal v2 error answer;
  * - otherwise 200 with `X-Etcd-Index` = the store index when the watch was made, and the
  *   raft headers, flushed at once (chunked); each event is written as one JSON line;
- * - without `stream` the response ends after the first event; with it, it stays open;
+ * - without `stream` the response ends after the first event; with it, it stays open (an
+ *   answer taken from the history is, as in etcd, the only event such a stream gets);
  * - the wait is bounded only by the client: when the connection goes away the watcher is
  *   cancelled; a stream client that falls more than MAX_BACKLOG events behind is cut off
  *   (etcd closes such a watcher too);
@@ -57,7 +58,10 @@ export async function serveKeyWatch(ctx: Context, port: V2Port, p: WatchParams):
   res.on('drain', () => {
     backlog = 0;
   });
-  const over = new Promise<void>((resolve) => res.once('close', resolve));
+  const over = new Promise<void>((resolve) => {
+    res.once('close', resolve);
+    if (res.destroyed || !res.socket || res.socket.destroyed) resolve();
+  });
   if (w.event) send(w.event);
   await over;
   ended = true;
