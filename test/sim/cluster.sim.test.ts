@@ -6,8 +6,8 @@
  * SIM_BUDGET_MS: wall-clock budget for the seed loop (default 75000); seeds left when it
  * runs out are skipped and reported. A failing seed prints its report (seed, violations,
  * trace tail); replay it alone with SIM_SEED=<seed> SIM_SEEDS=1, and add it to
- * regressions.test.ts. Failures that show an open bug listed in known-bugs.ts (reproduced
- * by regressions.test.ts, which fails until it is fixed) are listed, not failed on.
+ * regressions.test.ts. Failures of seeds listed in known-bugs.ts (open bugs, reproduced by
+ * regressions.test.ts, which fails until they are fixed) are listed, not failed on.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -46,7 +46,7 @@ void test(`cluster simulation: seeds ${first}..${first + count - 1}`, async (t) 
     steps += Number(/(\d+) steps/.exec(r.summary)?.[1] ?? 0);
     if (!r.failure) continue;
     const report = r.failure.report();
-    const bug = knownBugOf(report);
+    const bug = knownBugOf(seed);
     if (bug) known.set(bug.id, [...(known.get(bug.id) ?? []), seed]);
     else {
       failures.push(report);

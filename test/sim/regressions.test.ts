@@ -10,6 +10,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { KNOWN_BUGS } from './known-bugs.js';
 import { runSeed, type ScenarioOptions } from './scenario.js';
+import { rangeAll } from '../../server/apply/range-params.js';
+import { openMvccStore } from '../../server/mvcc/store.js';
+import { createMemoryBackend } from '../../server/storage/memory-backend.js';
 import { KvClient } from './world/kv-client.js';
 import { World } from './world/world.js';
 
@@ -93,4 +96,35 @@ void test('directed: a member killed between recording a snapshot and installing
   assert.ok(await w.runUntil(() => victim.running?.started === true && victim.running.member.appliedIndex >= target, 5000), `m${victim.id} did not catch up`);
   assert.ok(lines.some((l) => l.includes('finished installing the snapshot')), 'the restart did not finish the interrupted install');
   assert.deepEqual(await w.compareStates(), []);
+});
+
+/**
+ * Directed (open bug compaction-drops-unflushed-tombstone, seed 3806): a key is deleted, the
+ * store compacts at the deletion's revision before the tombstone was flushed, a synced
+ * flush follows (as a snapshot's is), and the power fails before the compaction's
+ * background pass ran. After recovery the key must still be deleted.
+ */
+void test('directed: a key deleted just before a compaction stays deleted after a power loss', async () => {
+  const backend = createMemoryBackend();
+  const store = await openMvccStore(backend);
+  const key = Buffer.from('k');
+  let txn = store.beginWrite();
+  txn.put(key, Buffer.from('v'), 0n);
+  txn.end();
+  await store.flush(1n);
+  txn = store.beginWrite();
+  txn.deleteRange(key, Buffer.alloc(0));
+  const deletedAt = txn.end().revision;
+  const compaction = store.compact(deletedAt);
+  assert.ok(compaction.ok);
+  await store.flush(2n, [], { sync: true });
+  const recovered = await openMvccStore(backend.crash());
+  const read = await recovered.range(rangeAll(key, Buffer.alloc(0)));
+  await compaction.value.done;
+  assert.ok(read.ok);
+  assert.deepEqual(
+    read.value.kvs.map((kv) => kv.value.toString()),
+    [],
+    `the key deleted at revision ${deletedAt} is live again after recovery (consistent index ${recovered.consistentIndex})`,
+  );
 });

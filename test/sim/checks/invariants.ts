@@ -7,8 +7,9 @@
  *   same prefix up to it (checked as entries are written: chain value per (index, term));
  * - committed entries never change: the log prefix every member has applied is one global
  *   sequence (compared through the chain value at the applied index);
- * - no committed entry lost: that committed prefix is in the durable WAL of a quorum
- *   (above the founding entries, which each founding member writes for itself);
+ * - no committed entry lost: that committed prefix is in the durable WAL of a quorum — a
+ *   majority of the smallest voter set the run has had (membership may change) — above
+ *   the founding entries, which each founding member writes for itself;
  * - state machine safety: every member that applies a revision produces the same events
  *   (encoded, compared by hash), and the same applied index means the same revision;
  * - revisions only grow: within an incarnation, applied index and revision never go back,
@@ -41,6 +42,7 @@ export interface ClusterView {
   readonly members: readonly MemberView[];
   /** Durable WAL image of every member, up or down. */
   readonly durable: ReadonlyMap<bigint, LogImage>;
+  /** How many durable WALs must hold the committed prefix. */
   readonly quorum: number;
 }
 
