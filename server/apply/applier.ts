@@ -10,6 +10,8 @@
 import type { ConfChangeContext, InternalRequest } from '../../proto/gen/kvstore/internal.js';
 import type { Membership } from '../membership/membership.js';
 import type { ClusterVersionState } from '../clusterversion/cluster-version-state.js';
+import { decodeV2Request, type V2Store } from '../v2store/index.js';
+import { Bucket } from '../storage/backend.js';
 import { ConfChangeType, type ConfChange } from '../raft/index.js';
 import type * as pb from '../../proto/gen/etcd/rpc.js';
 import { err, fail, ok, type Result } from '../errors/domain-error.js';
@@ -26,6 +28,8 @@ export interface ApplierDeps {
   readonly alarms: AlarmSet;
   readonly membership: Membership;
   readonly clusterVersion: ClusterVersionState;
+  /** The v2 key space (persisted as one JSON record when it changed). */
+  readonly v2: V2Store;
   /** The cluster version changed (from undefined on the first decision), as major.minor. */
   readonly onClusterVersion?: (from: string | undefined, to: string) => void;
   /** Called once per write that changed the store, in revision order. */
@@ -40,12 +44,16 @@ export interface Applied {
   readonly done?: Promise<void>;
 }
 
+/** Where the v2 key space is persisted (bucket `cluster`). */
+export const V2_KEY = Buffer.from('v2store');
+
 const ALARM_ACTIVATE = 1;
 const ALARM_DEACTIVATE = 2;
 
 export class Applier {
   readonly #deps: ApplierDeps;
   #backendOps: BackendOp[] = [];
+  #v2Dirty = false;
 
   constructor(deps: ApplierDeps) {
     this.#deps = deps;
@@ -53,6 +61,10 @@ export class Applier {
 
   /** Lease and alarm records changed since the last call. */
   takeBackendOps(): BackendOp[] {
+    if (this.#v2Dirty) {
+      this.#v2Dirty = false;
+      this.#backendOps.push({ type: 'put', bucket: Bucket.Cluster, key: V2_KEY, value: Buffer.from(JSON.stringify(this.#deps.v2.toJSON())) });
+    }
     const ops = this.#backendOps;
     this.#backendOps = [];
     return ops;
@@ -99,6 +111,15 @@ export class Applier {
         }
         return ok({ response: undefined });
       }
+      case 'v2Request': {
+        const req = decodeV2Request(r.value);
+        if (req.method !== 'GET') this.#v2Dirty = true;
+        const res = this.#deps.v2.apply(req, nowMs);
+        return ok({ response: res.ok ? res.value : res.error });
+      }
+      case 'v2Sync':
+        if (this.#deps.v2.deleteExpired(Number(r.value)).length > 0) this.#v2Dirty = true;
+        return ok({ response: undefined });
       case 'leaseCheckpoint':
       case 'range':
         return ok({ response: undefined });

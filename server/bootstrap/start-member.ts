@@ -56,6 +56,8 @@ import { imagePath, snapshotExchange } from './snapshot-exchange.js';
 import { loadImage } from '../snapshot/image.js';
 import { existsSync } from 'node:fs';
 import { bootstrapEntries } from './bootstrap-entries.js';
+import { loadV2Store, startV2Upkeep, v2Port } from './v2.js';
+import { createV2Router } from '../api/http/v2/router.js';
 import { clusterVersionOfPeers, discoverIdentity } from './join.js';
 
 export interface RunningMember {
@@ -85,6 +87,12 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const http: { handler: HttpHandler; switchTo: (minor: string) => void } = { handler: () => undefined, switchTo: () => undefined };
   const metrics = createMemberMetrics(registry, { serverVersion: config.serverVersion }, metricNamesFor(profile));
 
+  if ((await walExists(layout.walDir)) && !existsSync(layout.backendPath)) {
+    throw new ConfigProblem(
+      `the data dir ${config.dataDir} holds a write-ahead log (v2 data) but no v3 database at ${layout.backendPath}: ` +
+        'a member must not start on v2-only data (a cluster migrated from v2 writes v3 data before it is upgraded); restore the v3 database or a snapshot',
+    );
+  }
   let fresh = initialIds(config);
   if (!(await walExists(layout.walDir))) {
     const problem = verifyBootstrap(config);
@@ -150,6 +158,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   for await (const [k] of backend.iterate(Bucket.Alarm)) alarmKeys.push(k);
   const alarms = AlarmSet.restore(alarmKeys);
   const membership = await loadMembership(backend, config);
+  const v2 = await loadV2Store(backend);
 
   // The hub and applier are built before the member; their callbacks reach it only after startup.
   const header = (revision: bigint) => member.header(revision);
@@ -166,6 +175,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     alarms,
     membership,
     clusterVersion,
+    v2,
     onClusterVersion: (from, to) => {
       const ids = { 'cluster-id': formatId(clusterId) };
       if (from === undefined) log.info({ ...ids, 'cluster-version': to }, 'set initial cluster version');
@@ -344,9 +354,10 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     logger: log,
   });
   // The gateway speaks the cluster version's interface (prefix), switched when it changes.
+  const port = v2Port({ v2, member, membership, cluster: services.cluster, now });
   const appFor = (minor: string) => {
     const p = profileOf(minor as MinorVersion);
-    return createHttpApp({
+    const app = createHttpApp({
       services,
       registry,
       gatewayPrefix: p.gatewayPrefix,
@@ -357,7 +368,9 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       healthBody: healthBodyFor(profile),
       onHealthChecked: (healthy) => (healthy ? metrics.healthSuccess.inc() : metrics.healthFailures.inc()),
       logLevel: { set: (level) => (logger.level = level), deprecated: profile.configLogDeprecated },
-    }).callback();
+    });
+    if (config.enableV2) app.use(createV2Router(port).routes());
+    return app.callback();
   };
   http.handler = appFor(clusterVersion.current !== undefined && MINOR_VERSIONS.includes(clusterVersion.current as MinorVersion) ? clusterVersion.current : profile.minor);
   http.switchTo = (minor) => {
@@ -400,6 +413,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     intervalMs: 4000,
     logger: log,
   });
+  const stopV2 = startV2Upkeep({ v2, member, registry, now, logger: log });
   checkVersions = () => versions.check();
   versions.check();
   log.info({ 'client-urls': bound, 'server-version': config.serverVersion }, 'ready to serve client requests');
@@ -414,6 +428,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         housekeeping.stop();
         publisher.stop();
         versions.stop();
+        stopV2();
         await handOffLeadership(member, membership, peers.transport, log);
         await listeners.close();
         grpcServer.forceShutdown();

@@ -51,6 +51,12 @@ export interface InternalRequest {
     | { $case: "memberUpdate"; value: MemberUpdateRequest }
     | { $case: "memberAttributes"; value: MemberAttributes }
     | { $case: "clusterVersionSet"; value: ClusterVersionSet }
+    | //
+    /** A v2 key-space request (the v2 store's own JSON encoding). */
+    { $case: "v2Request"; value: Buffer }
+    | //
+    /** The leader's clock (ms since the epoch): v2 keys whose TTL ran out by then expire. */
+    { $case: "v2Sync"; value: bigint }
     | undefined;
 }
 
@@ -206,6 +212,15 @@ export const InternalRequest: MessageFns<InternalRequest> = {
       case "clusterVersionSet":
         ClusterVersionSet.encode(message.request.value, writer.uint32(106).fork()).join();
         break;
+      case "v2Request":
+        writer.uint32(114).bytes(message.request.value);
+        break;
+      case "v2Sync":
+        if (BigInt.asIntN(64, message.request.value) !== message.request.value) {
+          throw new globalThis.Error("value provided for field message.request.value of type int64 too large");
+        }
+        writer.uint32(120).int64(message.request.value);
+        break;
     }
     return writer;
   },
@@ -330,6 +345,22 @@ export const InternalRequest: MessageFns<InternalRequest> = {
             message.request = { $case: "clusterVersionSet", value: ClusterVersionSet.decode(reader, reader.uint32()) };
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.request = { $case: "v2Request", value: Buffer.from(reader.bytes()) };
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.request = { $case: "v2Sync", value: reader.int64() as bigint };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -383,6 +414,14 @@ export const InternalRequest: MessageFns<InternalRequest> = {
         ? { $case: "clusterVersionSet", value: ClusterVersionSet.fromJSON(object.clusterVersionSet) }
         : isSet(object.cluster_version_set)
         ? { $case: "clusterVersionSet", value: ClusterVersionSet.fromJSON(object.cluster_version_set) }
+        : isSet(object.v2Request)
+        ? { $case: "v2Request", value: Buffer.from(bytesFromBase64(object.v2Request)) }
+        : isSet(object.v2_request)
+        ? { $case: "v2Request", value: Buffer.from(bytesFromBase64(object.v2_request)) }
+        : isSet(object.v2Sync)
+        ? { $case: "v2Sync", value: BigInt(object.v2Sync) }
+        : isSet(object.v2_sync)
+        ? { $case: "v2Sync", value: BigInt(object.v2_sync) }
         : undefined,
     };
   },
@@ -416,6 +455,10 @@ export const InternalRequest: MessageFns<InternalRequest> = {
       obj.memberAttributes = MemberAttributes.toJSON(message.request.value);
     } else if (message.request?.$case === "clusterVersionSet") {
       obj.clusterVersionSet = ClusterVersionSet.toJSON(message.request.value);
+    } else if (message.request?.$case === "v2Request") {
+      obj.v2Request = base64FromBytes(message.request.value);
+    } else if (message.request?.$case === "v2Sync") {
+      obj.v2Sync = message.request.value.toString();
     }
     return obj;
   },
@@ -650,6 +693,14 @@ export const ConfChangeContext: MessageFns<ConfChangeContext> = {
     return obj;
   },
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;
