@@ -74,9 +74,11 @@ export function startV2Upkeep(d: { v2: V2Store; member: Member; registry: Regist
     const due = d.v2.nextExpiration();
     if (syncing || !d.member.isLeader || due === undefined || due > d.now()) return;
     syncing = true;
-    d.member
+    void d.member
       .propose({ $case: 'v2Sync', value: BigInt(d.now()) })
-      .then((r) => !r.ok && d.logger.debug({ error: r.error.kind }, 'v2 expiry sync failed'))
+      .then((r) => {
+        if (!r.ok) d.logger.debug({ error: r.error.kind }, 'v2 expiry sync failed');
+      })
       .finally(() => (syncing = false));
   }, 500);
   timer.unref();
