@@ -12,3 +12,8 @@ const NAMES: ReadonlyMap<number, string> = new Map(Object.entries(GrpcCode).map(
 export function grpcCodeName(code: number): string {
   return NAMES.get(code) ?? `Code(${code})`;
 }
+
+/** A number received from the transport as a GrpcCode (unknown numbers become Unknown). */
+export function toGrpcCode(code: number): GrpcCode {
+  return NAMES.has(code) ? (code as GrpcCode) : GrpcCode.Unknown;
+}
