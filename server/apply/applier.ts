@@ -10,7 +10,7 @@
 import type { ConfChangeContext, InternalRequest } from '../../proto/gen/kvstore/internal.js';
 import type { Membership } from '../membership/membership.js';
 import type { ClusterVersionState } from '../clusterversion/cluster-version-state.js';
-import { decodeV2Request, type V2Store } from '../v2store/index.js';
+import { decodeV2Request, V2Store } from '../v2store/index.js';
 import { Bucket } from '../storage/backend.js';
 import { ConfChangeType, type ConfChange } from '../raft/index.js';
 import type * as pb from '../../proto/gen/etcd/rpc.js';
@@ -28,8 +28,8 @@ export interface ApplierDeps {
   readonly alarms: AlarmSet;
   readonly membership: Membership;
   readonly clusterVersion: ClusterVersionState;
-  /** The v2 key space (persisted as one JSON record when it changed). */
-  readonly v2: V2Store;
+  /** The v2 key space (persisted as one JSON record when it changed); default: a new empty one. */
+  readonly v2?: V2Store;
   /** The cluster version changed (from undefined on the first decision), as major.minor. */
   readonly onClusterVersion?: (from: string | undefined, to: string) => void;
   /** Called once per write that changed the store, in revision order. */
@@ -51,12 +51,12 @@ const ALARM_ACTIVATE = 1;
 const ALARM_DEACTIVATE = 2;
 
 export class Applier {
-  readonly #deps: ApplierDeps;
+  readonly #deps: ApplierDeps & { readonly v2: V2Store };
   #backendOps: BackendOp[] = [];
   #v2Dirty = false;
 
   constructor(deps: ApplierDeps) {
-    this.#deps = deps;
+    this.#deps = { ...deps, v2: deps.v2 ?? new V2Store() };
   }
 
   /** Lease and alarm records changed since the last call. */

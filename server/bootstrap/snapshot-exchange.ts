@@ -28,6 +28,9 @@ import { imagePieces } from '../snapshot/stream.js';
 import { loadImage, receiveImage } from '../snapshot/image.js';
 import { Bucket, type Backend } from '../storage/backend.js';
 import { restoreLeases } from './lease-port.js';
+import type { ClusterVersionState } from '../clusterversion/cluster-version-state.js';
+import { V2Store } from '../v2store/index.js';
+import { V2_KEY } from '../apply/applier.js';
 
 export interface SnapshotExchangeDeps {
   readonly member: () => Member;
@@ -37,6 +40,8 @@ export interface SnapshotExchangeDeps {
   readonly lessor: Lessor;
   readonly alarms: AlarmSet;
   readonly membership: Membership;
+  readonly clusterVersion: ClusterVersionState;
+  readonly v2: V2Store;
   readonly snapDir: string;
   readonly logger: Logger;
 }
@@ -68,6 +73,9 @@ export function snapshotExchange(d: SnapshotExchangeDeps): SnapshotExchange {
     for await (const [, v] of d.backend.iterate(Bucket.Members)) members.push(decodeMember(Buffer.from(v)));
     for await (const [k] of d.backend.iterate(Bucket.MembersRemoved)) removed.push(k.readBigUInt64BE(0));
     d.membership.replace(members, removed);
+    await d.clusterVersion.reload(d.backend);
+    const v2 = await d.backend.get(Bucket.Cluster, V2_KEY);
+    d.v2.restore(v2 === undefined ? new V2Store().toJSON() : JSON.parse(v2.toString('utf8')));
   }
 
   return {

@@ -254,6 +254,8 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     lessor,
     alarms,
     membership,
+    clusterVersion,
+    v2,
     snapDir: layout.snapDir,
     logger: log,
   });

@@ -19,6 +19,11 @@ export class ClusterVersionState {
     return s;
   }
 
+  /** Re-reads the stored version (after the backend's contents were replaced by a snapshot). */
+  async reload(view: ReadView): Promise<void> {
+    this.#current = (await ClusterVersionState.load(view)).#current;
+  }
+
   /** `major.minor`, or undefined before the first decision. */
   get current(): string | undefined {
     return this.#current;

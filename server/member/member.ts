@@ -102,6 +102,8 @@ export class Member {
   #flushAgainSync = false;
   #snapshotIndex = 0n;
   #snapshotting = false;
+  /** An entry's changes are in the store but its index is not yet the applied index. */
+  #midEntry: Promise<void> | undefined;
   /** Snapshot images received from the leader and waiting for their Ready: index → loader. */
   readonly #installs = new Map<bigint, () => Promise<void>>();
   #stopped = false;
@@ -403,7 +405,16 @@ export class Member {
         }
       } else if (entry.data.length > 0) {
         const req = InternalRequest.decode(entry.data);
-        const outcome = await this.#d.applier.apply(req, this.#d.scheduler.now());
+        let entryDone!: () => void;
+        this.#midEntry = new Promise((r) => (entryDone = r));
+        let outcome: Result<Applied>;
+        try {
+          outcome = await this.#d.applier.apply(req, this.#d.scheduler.now());
+          this.#appliedIndex = entry.index;
+        } finally {
+          this.#midEntry = undefined;
+          entryDone();
+        }
         if (req.header?.memberId === this.#d.memberId && this.#waiters.has(req.header.id)) {
           if (!outcome.ok) this.#d.hooks.onProposalFailed?.();
           this.#waiters.resolve(req.header.id, outcome);
@@ -474,6 +485,8 @@ export class Member {
         const thisSync = nextSync || this.#flushAgainSync;
         this.#flushAgainSync = false;
         nextSync = false;
+        // The flushed changes and the consistent index must describe the same entry boundary.
+        while (this.#midEntry) await this.#midEntry;
         const started = this.#d.scheduler.now();
         await this.#d.store.flush(this.#appliedIndex, this.#d.applier.takeBackendOps(), { sync: thisSync });
         this.#d.hooks.onFlushed?.((this.#d.scheduler.now() - started) / 1000);
