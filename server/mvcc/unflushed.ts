@@ -8,6 +8,7 @@
  * pending events it made useless; in-flight ones are left to the compaction's backend pass.
  * Pure module. Events are shared with callers of WriteTxn.end and must not be mutated.
  */
+import { Event_EventType } from '../../proto/gen/etcd/kv.js';
 import type { Event } from '../../proto/gen/etcd/kv.js';
 import { revisionId } from './revision.js';
 
@@ -71,7 +72,11 @@ export class Unflushed {
       const g = this.groups.get(m);
       if (g === undefined) continue;
       for (let sub = 0; sub < g.length; sub++) {
-        if (g[sub] !== undefined && !keep.has(revisionId(m, sub))) g[sub] = undefined;
+        const e = g[sub];
+        // A tombstone is never dropped before it reaches the backend: an older put of its key
+        // may already be there, and a crash before the compaction's backend pass would bring
+        // the key back. Flushed, it is removed by that (or the next) compaction pass.
+        if (e !== undefined && e.type !== Event_EventType.DELETE && !keep.has(revisionId(m, sub))) g[sub] = undefined;
       }
     }
   }
