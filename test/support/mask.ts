@@ -45,11 +45,12 @@ const DEFAULT_RULES: ReadonlyArray<readonly [RegExp, string]> = [
   ],
   // `member list` rows: id, status, name, peer urls, client urls, is learner.
   [/^[0-9a-f]{1,16}, (started|unstarted), /gm, '<id>, $1, '],
-  // `defrag`/`snapshot` lines naming a member id, and remaining 16-hex ids (lease ids).
-  [/\b[0-9a-f]{16}\b/g, '<id>'],
+  // JSON fields first: a decimal id that happens to have 16 digits is still a number.
   // Volatile numbers of -w json and -w fields output; non-zero lease ids of keys.
   [new RegExp(String.raw`"(${VOLATILE_JSON_FIELDS.join('|')})":-?\d+`, 'g'), '"$1":<n>'],
   [/^"(ClusterID|MemberID|RaftTerm|ID)" : \d+$/gm, '"$1" : <n>'],
+  // `defrag`/`snapshot` lines naming a member id, and remaining 16-hex ids (lease ids).
+  [/\b[0-9a-f]{16}\b/g, '<id>'],
   [/"lease":[1-9]\d*/g, '"lease":<id>'],
   [/^"Lease" : [1-9]\d*$/gm, '"Lease" : <id>'],
 ];
