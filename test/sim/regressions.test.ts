@@ -1,7 +1,9 @@
 /**
- * Seeds that once failed, replayed. A seed names a run of the scenario generator in
- * scenario.ts as it is now: when the generator changes, re-find the failing seeds (run the
- * seed range with the options below) and update this list.
+ * Seeds that once failed, replayed, and directed tests of the bugs they found. A seed names
+ * a run of the scenario generator in scenario.ts and of the server code as they are now:
+ * when either changes, a seed may no longer reach the state that failed — re-find the
+ * failing seeds (run the seed range with the options below) and update this list; the
+ * directed tests pin each bug down independently of seeds.
  *
  * An entry with `expect` documents a behaviour outside the supported fault model: its seed
  * must still show the violation named (if it stops doing so, the entry is stale).
@@ -13,7 +15,7 @@ import { runSeed, type ScenarioOptions } from './scenario.js';
 import { rangeAll } from '../../server/apply/range-params.js';
 import { openMvccStore } from '../../server/mvcc/store.js';
 import { createMemoryBackend } from '../../server/storage/memory-backend.js';
-import { KvClient } from './world/kv-client.js';
+import { KvClient, v2Put } from './world/kv-client.js';
 import { World } from './world/world.js';
 
 interface Regression {
@@ -27,28 +29,27 @@ interface Regression {
 const REGRESSIONS: readonly Regression[] = [
   ...KNOWN_BUGS.flatMap((b) => b.seeds.map((seed) => ({ seed, note: `open bug ${b.id}: ${b.summary}` }))),
   {
-    seed: 393,
-    note: 'fixed snapshot-install-crash: a crash between a received snapshot replacing the backend and the WAL marker being durable left a member that could not start',
-  },
-  {
-    seed: 1668,
-    note: 'fixed snapshot-install-crash (5 members)',
-  },
-  {
-    seed: 70,
+    seed: 20,
     note:
-      'a forwarded proposal (MsgProp) delivered twice is appended and applied twice: a delete applied again after a later ' +
-      "put removes the put's value (a lost update); members do not deduplicate proposals, so the peer transport must " +
-      'never deliver a frame twice',
+      'fixed snapshot-install-keeps-stale-v2: a member that installed a snapshot kept its old in-memory v2 store (and ' +
+      'cluster version) and persisted it over the image with its next v2 write',
+  },
+  { seed: 51, note: 'fixed snapshot-install-keeps-stale-v2 (the cluster bucket diverged)' },
+  {
+    seed: 11,
+    note:
+      'a forwarded proposal (MsgProp) delivered twice is appended and applied twice (put c2.8 at revisions 2 and 3; with ' +
+      "other seeds a delete applied again after a later put removes that put's value); members do not deduplicate " +
+      'proposals, so the peer transport must never deliver a frame twice',
     options: { duplicateProposals: true },
-    expect: { violation: 'linearizability: key k0: not linearizable' },
+    expect: { violation: 'value c2.8 read with modRevision 3' },
   },
   {
-    seed: 1977,
+    seed: 371,
     note:
-      'fixed (a flush now waits for the entry in apply): with a backend whose writes resolve in the microtask that issued them, a coalesced re-flush ' +
-      "(the Member.flush loop) can run between an entry's txn.end() and the applied index moving on: the batch then holds " +
-      "that entry's changes under the previous consistent index (here index 31 with revision 23 instead of 22)",
+      'fixed flush/apply race: with a backend whose writes resolve in the microtask that issued them, a coalesced re-flush ' +
+      "could run between an entry's txn.end() and the applied index moving on, and persist that entry's changes under the " +
+      'previous consistent index (index 20 with revision 9 instead of 8)',
     options: { immediateBackendWrites: true },
   },
 ];
@@ -67,7 +68,7 @@ for (const r of REGRESSIONS) {
 }
 
 /**
- * Directed (snapshot-install-crash): a member catching up by a snapshot is killed after its
+ * Directed (fixed snapshot-install-crash, found by seeds 150 and 1504): a member catching up by a snapshot is killed after its
  * WAL recorded the snapshot marker but before the image replaced its backend. It must
  * finish the install from the kept image when it restarts, and catch up.
  */
@@ -98,7 +99,7 @@ void test('directed: a member killed between recording a snapshot and installing
 });
 
 /**
- * Directed (open bug compaction-drops-unflushed-tombstone, seed 3806): a key is deleted, the
+ * Directed (fixed compaction-drops-unflushed-tombstone, found by seed 3806): a key is deleted, the
  * store compacts at the deletion's revision before the tombstone was flushed, a synced
  * flush follows (as a snapshot's is), and the power fails before the compaction's
  * background pass ran. After recovery the key must still be deleted.
@@ -126,4 +127,28 @@ void test('directed: a key deleted just before a compaction stays deleted after 
     [],
     `the key deleted at revision ${deletedAt} is live again after recovery (consistent index ${recovered.consistentIndex})`,
   );
+});
+
+/**
+ * Directed (fixed snapshot-install-keeps-stale-v2): a member catches up by a snapshot
+ * that holds a v2 write it never applied; its v2 store must then match the others'.
+ */
+void test('directed: a member that installs a snapshot holding v2 writes has the same v2 key space', async () => {
+  const w = await World.create({ seed: 12, snapshotCount: 4, catchUpEntries: 0 });
+  assert.ok(await w.runUntil(() => w.leader() !== undefined, 5000));
+  const leader = w.leader()!;
+  const lagging = w.nodes.find((n) => n !== leader)!;
+  w.crash(lagging.id, 'power');
+  let done = false;
+  void v2Put(w, leader.id, '/v2/a', 'one').then(() => (done = true));
+  assert.ok(await w.runUntil(() => done, 5000));
+  const client = new KvClient(w, 1, 4000);
+  let answered = 0;
+  for (let i = 0; i < 8; i++) void client.invoke(leader.id, `k${i}`, { kind: 'put', value: `v${i}` }).then(() => answered++);
+  assert.ok(await w.runUntil(() => answered === 8, 5000));
+  w.restart(lagging.id);
+  const target = leader.running!.member.appliedIndex;
+  assert.ok(await w.runUntil(() => (lagging.running?.member.appliedIndex ?? 0n) >= target, 5000));
+  assert.ok(w.net.stats.snapshots > 0, 'the member did not catch up by a snapshot');
+  assert.deepEqual(lagging.running!.v2.toJSON(), leader.running!.v2.toJSON());
 });

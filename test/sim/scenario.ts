@@ -1,19 +1,20 @@
 /**
  * One seed of the cluster simulation: a random cluster (3 or 5 members, pre-vote on or off,
- * disk and network speeds), clients issuing puts, gets, deletes and compare-and-swaps, and
- * a random schedule of faults — partitions (splits, isolation, one-way cuts), message loss,
- * duplication, reordering and delay, crashes (process kill, power loss, power loss with a
- * torn unsynced tail), restarts, leadership transfers and compactions. Then the network
- * heals, every member restarts, and the run must converge: one leader, every member at the
- * same applied index with the same state. Invariants are checked after every step; at the
- * end the client history must be linearizable with consistent revisions.
+ * disk speed, snapshot frequency, whether membership changes), clients issuing puts, gets,
+ * deletes, compare-and-swaps and a few v2 writes, and the random fault schedule of
+ * faults.ts. Then the network heals, every active member restarts, and the run must
+ * converge: a write succeeds, one leader leads every member at one applied index, and a
+ * final linearizable read of every key on every member is answered. Invariants are checked
+ * after every step, applied states are compared every 500 virtual ms and at the end, and
+ * the client history must be linearizable with consistent revisions.
  *
- * Everything is derived from the seed: `runSeed(s)` twice gives the same trace digest.
+ * Everything is derived from the seed: `runSeed(s)` twice gives the same trace digest. A
+ * seed names a run of this generator as it is: changing the generator changes every run.
  */
 import { createHash } from 'node:crypto';
 import { checkKvHistory } from './checks/kv-history.js';
 import { describeOp, type OpRecord } from './world/history.js';
-import { KvClient } from './world/kv-client.js';
+import { KvClient, v2Put } from './world/kv-client.js';
 import { Prng } from './world/prng.js';
 import { randomConditions, scheduleFaults, upIds } from './faults.js';
 import { CALM } from './world/sim-network.js';
@@ -30,6 +31,8 @@ export interface ScenarioOptions {
   readonly duplicateProposals?: boolean;
   /** Backend writes resolve in the microtask that issued them (MemoryBackend as is). */
   readonly immediateBackendWrites?: boolean;
+  /** Clients also make v2 writes (default true; false gives the runs of the generator before v2 writes). */
+  readonly v2Writes?: boolean;
 }
 
 export interface SeedResult {
@@ -42,7 +45,7 @@ export interface SeedResult {
 
 const KEYS = ['k0', 'k1', 'k2'];
 
-async function runClient(w: World, client: KvClient, rng: Prng, home: bigint, untilMs: number): Promise<void> {
+async function runClient(w: World, client: KvClient, rng: Prng, home: bigint, untilMs: number, v2Writes: boolean): Promise<void> {
   let seq = 0;
   const seen = new Map<string, string | null>();
   while (w.now < untilMs) {
@@ -51,6 +54,10 @@ async function runClient(w: World, client: KvClient, rng: Prng, home: bigint, un
     const up = upIds(w);
     if (up.length === 0) continue;
     const node = up.includes(home) && rng.chance(0.8) ? home : rng.pick(up);
+    if (v2Writes && rng.chance(0.05)) {
+      await v2Put(w, node, `/v2/${rng.pick(KEYS)}`, `c${client.id}.v2.${++seq}`);
+      continue;
+    }
     const key = rng.pick(KEYS);
     const roll = rng.float();
     const value = `c${client.id}.${++seq}`;
@@ -157,7 +164,7 @@ export async function runSeed(seed: number, options: ScenarioOptions = {}): Prom
     const clients = rng.between(2, 4);
     for (let i = 1; i <= clients; i++) {
       const client = new KvClient(w, i, w.options.requestTimeoutMs + 1000);
-      runClient(w, client, rng.fork(`client${i}`), BigInt(1 + (i % size)), chaosEnd).catch((e: unknown) => w.fail(`client ${i} threw: ${describeError(e)}`));
+      runClient(w, client, rng.fork(`client${i}`), BigInt(1 + (i % size)), chaosEnd, options.v2Writes ?? true).catch((e: unknown) => w.fail(`client ${i} threw: ${describeError(e)}`));
     }
     while (w.now < chaosEnd) {
       await w.run(Math.min(chaosEnd, w.now + 500));

@@ -11,6 +11,8 @@ import { Compare_CompareResult, Compare_CompareTarget, type DeleteRangeResponse,
 import type { Applied } from '../../../server/apply/applier.js';
 import { rangeAll } from '../../../server/apply/range-params.js';
 import type { Result } from '../../../server/errors/domain-error.js';
+import { encodeV2Request } from '../../../server/v2store/request-codec.js';
+import { V2Method } from '../../../server/v2store/types.js';
 import { describeOp, type KvInput, type KvOutput, type OpRecord } from './history.js';
 import type { Incarnation } from './sim-node.js';
 import type { World } from './world.js';
@@ -65,6 +67,18 @@ async function execute(inc: Incarnation, key: string, input: KvInput): Promise<A
       return { ok: true, output: { kind: 'get', value: str(kv?.value), modRevision: kv?.modRevision ?? 0n }, revision: inc.store.currentRevision };
     }
   }
+}
+
+/**
+ * A v2 write (PUT `path` = `value`) through the log, as the v2 HTTP API makes it. Its
+ * outcome is only traced: v2 state is checked by comparing members' v2 stores.
+ */
+export async function v2Put(w: World, node: bigint, path: string, value: string): Promise<void> {
+  const inc = w.node(node).running;
+  if (!inc?.started) return;
+  w.log(`v2 put ${path}=${value} via m${node}`);
+  const r = await inc.member.propose({ $case: 'v2Request', value: Buffer.from(encodeV2Request({ method: V2Method.Put, path, value })) });
+  w.log(`v2 put ${path}=${value}: ${r.ok ? 'applied' : r.error.kind}`);
 }
 
 export class KvClient {

@@ -11,7 +11,9 @@
  * the backend's surviving copy remain. boot(): a new incarnation recovers from them.
  */
 import type { Event } from '../../../proto/gen/etcd/kv.js';
+import { loadV2Store } from '../../../server/bootstrap/v2.js';
 import { ClusterVersionState } from '../../../server/clusterversion/cluster-version-state.js';
+import type { V2Store } from '../../../server/v2store/store.js';
 import { AlarmSet } from '../../../server/apply/alarms.js';
 import { Applier } from '../../../server/apply/applier.js';
 import { leasePort, restoreLeases } from '../../../server/bootstrap/lease-port.js';
@@ -78,6 +80,9 @@ export interface Incarnation {
   readonly lessor: Lessor;
   readonly alarms: AlarmSet;
   readonly membership: Membership;
+  readonly clusterVersion: ClusterVersionState;
+  /** The v2 key space (applied like the v3 store; compared across members). */
+  readonly v2: V2Store;
   readonly member: Member;
   /** True once member.start() has returned. */
   started: boolean;
@@ -154,6 +159,7 @@ export class SimNode {
     for await (const [k] of backend.iterate(Bucket.Alarm)) alarmKeys.push(k);
     const membership = await this.#loadMembership(backend);
     const clusterVersion = await ClusterVersionState.load(backend);
+    const v2 = await loadV2Store(backend);
     const obs = this.#observer;
     const id = this.id;
     const alarms = AlarmSet.restore(alarmKeys);
@@ -163,6 +169,7 @@ export class SimNode {
       alarms,
       membership,
       clusterVersion,
+      v2,
       onEvents: (revision, events) => {
         if (life.alive) obs.onEvents(id, revision, events);
       },
@@ -209,7 +216,7 @@ export class SimNode {
     });
     let die = (): void => undefined;
     const died = new Promise<void>((resolve) => (die = resolve));
-    const inc: Incarnation = { life, generation, wal, backend, memory, store, lessor, alarms, membership, member, started: false, died, die };
+    const inc: Incarnation = { life, generation, wal, backend, memory, store, lessor, alarms, membership, clusterVersion, v2, member, started: false, died, die };
     this.#incarnation = inc;
     obs.trace(`m${id} boot #${generation} applied=${store.consistentIndex} rev=${store.currentRevision} wal=${contents.entries.length} term=${contents.hardState.term}`);
     const mode: StartMode = this.#opened ? 'restart' : c.join ? 'joining' : 'founding';

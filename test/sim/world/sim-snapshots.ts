@@ -9,9 +9,12 @@
  * snap dir (`images`, index → image) before the leader hears it arrived; the member is
  * handed the message and an installer that replaces the backend's contents with the image
  * in one synced batch (as server/snapshot/image.ts loadImage does), rebuilds every view of
- * the backend (MVCC index, leases, alarms, members) and drops the kept image.
+ * the backend (MVCC index, leases, alarms, members, cluster version, v2 key space) as
+ * snapshot-exchange's reloadFromBackend does, and drops the kept image.
  */
+import { V2_KEY } from '../../../server/apply/applier.js';
 import { restoreLeases } from '../../../server/bootstrap/lease-port.js';
+import { V2Store } from '../../../server/v2store/index.js';
 import { decodeMember } from '../../../server/membership/membership.js';
 import { readMeta } from '../../../server/mvcc/meta.js';
 import type { Message } from '../../../server/raft/index.js';
@@ -85,6 +88,9 @@ export function receiveSnapshot(inc: Incarnation, images: Map<bigint, Buffer>, m
     for await (const [, v] of inc.backend.iterate(Bucket.Members)) members.push(decodeMember(Buffer.from(v)));
     for await (const [k] of inc.backend.iterate(Bucket.MembersRemoved)) removed.push(k.readBigUInt64BE(0));
     inc.membership.replace(members, removed);
+    await inc.clusterVersion.reload(inc.backend);
+    const v2 = await inc.backend.get(Bucket.Cluster, V2_KEY);
+    inc.v2.restore(v2 === undefined ? new V2Store().toJSON() : JSON.parse(v2.toString('utf8')));
     if (!inc.life.alive) return;
     images.delete(index);
     trace(`m${m.to} installed snapshot at ${index}`);

@@ -153,3 +153,34 @@ void test('world: a member crashed by power loss recovers from its durable WAL a
   assert.ok(await w.runUntil(() => victim.running?.started === true && victim.running.member.appliedIndex === leaderApplied, 5000));
   assert.deepEqual(await w.compareStates(), []);
 });
+
+void test('world: a member far behind a compacted log catches up by a snapshot', async () => {
+  const w = await World.create({ seed: 9, snapshotCount: 4, catchUpEntries: 0 });
+  assert.ok(await w.runUntil(() => w.leader() !== undefined, 5000));
+  const leader = w.leader()!;
+  const lagging = w.nodes.find((n) => n !== leader)!;
+  w.crash(lagging.id, 'power');
+  const c = new KvClient(w, 1, 4000);
+  let n = 0;
+  for (let i = 0; i < 10; i++) void c.invoke(leader.id, `k${i}`, { kind: 'put', value: `v${i}` }).then(() => n++);
+  assert.ok(await w.runUntil(() => n === 10, 5000));
+  w.restart(lagging.id);
+  const target = leader.running!.member.appliedIndex;
+  assert.ok(await w.runUntil(() => (lagging.running?.member.appliedIndex ?? 0n) >= target, 5000));
+  assert.ok(w.net.stats.snapshots > 0, 'no snapshot was sent');
+  assert.deepEqual(await w.compareStates(), []);
+});
+
+void test('world: an added member joins and catches up; a removed member stops', async () => {
+  const w = await World.create({ seed: 10 });
+  assert.ok(await w.runUntil(() => w.leader() !== undefined, 5000));
+  const added = w.membership.add(false)!;
+  const leader = w.leader()!;
+  assert.ok(await w.runUntil(() => w.node(added).running?.member.appliedIndex === leader.running!.member.appliedIndex, 5000));
+  assert.deepEqual(leader.running!.membership.voters().map((m) => m.id), [1n, 2n, 3n, added]);
+  const removed = w.nodes.find((x) => x !== leader && x.id !== added)!.id;
+  w.membership.remove(removed);
+  assert.ok(await w.runUntil(() => !w.node(removed).up, 5000));
+  assert.equal(w.active.length, 3);
+  assert.ok(!w.active.some((x) => x.id === removed));
+});

@@ -1,6 +1,7 @@
 /**
- * A simulated cluster: N members running the real Member/Applier/MvccStore code on virtual
- * time, a simulated network and disks, a trace and the invariant checks.
+ * A simulated cluster: members running the real Member/Applier/MvccStore code on virtual
+ * time, a simulated network and disks, membership changes, client histories, a trace and
+ * the invariant checks.
  *
  * Driving: `run(untilMs)` executes tasks and timers in the VirtualScheduler's order, letting
  * the microtask queue drain after each one, and checks the invariants at every quiescent
