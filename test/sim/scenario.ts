@@ -1,7 +1,7 @@
 /**
  * One seed of the cluster simulation: a random cluster (3 or 5 members, pre-vote on or off,
  * disk speed, snapshot frequency, whether membership changes), clients issuing puts, gets,
- * deletes, compare-and-swaps and a few v2 writes, and the random fault schedule of
+ * deletes, compare-and-swaps, lease grants / leased puts / revokes and a few v2 writes, and the random fault schedule of
  * faults.ts. Then the network heals, every active member restarts, and the run must
  * converge: a write succeeds, one leader leads every member at one applied index, and a
  * final linearizable read of every key on every member is answered. Invariants are checked
@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { checkKvHistory } from './checks/kv-history.js';
-import { describeOp, type OpRecord } from './world/history.js';
+import { describeOp, type KvInput, type OpRecord } from './world/history.js';
 import { KvClient, v2Put } from './world/kv-client.js';
 import { Prng } from './world/prng.js';
 import { randomConditions, scheduleFaults, upIds } from './faults.js';
@@ -33,6 +33,8 @@ export interface ScenarioOptions {
   readonly immediateBackendWrites?: boolean;
   /** Clients also make v2 writes (default true; false gives the runs of the generator before v2 writes). */
   readonly v2Writes?: boolean;
+  /** Clients also grant, attach and revoke leases (default true; false gives the runs of the generator before leases). */
+  readonly leases?: boolean;
 }
 
 export interface SeedResult {
@@ -45,37 +47,63 @@ export interface SeedResult {
 
 const KEYS = ['k0', 'k1', 'k2'];
 
-async function runClient(w: World, client: KvClient, rng: Prng, home: bigint, untilMs: number, v2Writes: boolean): Promise<void> {
+/** What a client does besides plain KV operations. */
+interface ClientMix {
+  readonly v2Writes: boolean;
+  readonly leases: boolean;
+}
+
+/**
+ * A lease operation on `key` instead of a plain one, now and then: grant a new lease for
+ * the key, put with the key's latest lease, or revoke it (lease ids are unique per client).
+ */
+function leaseInput(rng: Prng, clientId: number, seq: number, key: string, leases: Map<string, string>, value: string): KvInput | undefined {
+  if (!rng.chance(0.15)) return undefined;
+  const lease = leases.get(key);
+  const roll = rng.float();
+  if (lease === undefined || roll < 0.3) {
+    const fresh = String(clientId * 1_000_000 + seq);
+    leases.set(key, fresh);
+    return { kind: 'grant', lease: fresh };
+  }
+  if (roll < 0.75) return { kind: 'putl', value, lease };
+  return { kind: 'revoke', lease };
+}
+
+async function runClient(w: World, client: KvClient, rng: Prng, home: bigint, untilMs: number, mix: ClientMix): Promise<void> {
   let seq = 0;
   const seen = new Map<string, string | null>();
+  const leases = new Map<string, string>();
+  const leaseRng = rng.fork('leases');
   while (w.now < untilMs) {
     await w.sleep(rng.between(0, 150));
     if (w.now >= untilMs) return;
     const up = upIds(w);
     if (up.length === 0) continue;
     const node = up.includes(home) && rng.chance(0.8) ? home : rng.pick(up);
-    if (v2Writes && rng.chance(0.05)) {
+    if (mix.v2Writes && rng.chance(0.05)) {
       await v2Put(w, node, `/v2/${rng.pick(KEYS)}`, `c${client.id}.v2.${++seq}`);
       continue;
     }
     const key = rng.pick(KEYS);
     const roll = rng.float();
     const value = `c${client.id}.${++seq}`;
-    const input =
+    const plain: KvInput =
       roll < 0.35
-        ? ({ kind: 'put', value } as const)
+        ? { kind: 'put', value }
         : roll < 0.7
-          ? ({ kind: 'get' } as const)
+          ? { kind: 'get' }
           : roll < 0.9
-            ? ({ kind: 'cas', expect: rng.chance(0.8) ? (seen.get(key) ?? null) : null, value } as const)
-            : ({ kind: 'del' } as const);
+            ? { kind: 'cas', expect: rng.chance(0.8) ? (seen.get(key) ?? null) : null, value }
+            : { kind: 'del' };
+    const input = (mix.leases ? leaseInput(leaseRng, client.id, seq, key, leases, value) : undefined) ?? plain;
     const op = await client.invoke(node, key, input);
     if (op?.status === 'ok' && op.output) {
       const o = op.output;
       if (o.kind === 'get') seen.set(key, o.value);
-      else if (o.kind === 'put') seen.set(key, value);
+      else if (o.kind === 'put' || o.kind === 'putl') seen.set(key, value);
       else if (o.kind === 'cas') seen.set(key, o.succeeded ? value : o.current);
-      else seen.set(key, null);
+      else if (o.kind === 'del') seen.set(key, null);
     }
   }
 }
@@ -164,7 +192,10 @@ export async function runSeed(seed: number, options: ScenarioOptions = {}): Prom
     const clients = rng.between(2, 4);
     for (let i = 1; i <= clients; i++) {
       const client = new KvClient(w, i, w.options.requestTimeoutMs + 1000);
-      runClient(w, client, rng.fork(`client${i}`), BigInt(1 + (i % size)), chaosEnd, options.v2Writes ?? true).catch((e: unknown) => w.fail(`client ${i} threw: ${describeError(e)}`));
+      runClient(w, client, rng.fork(`client${i}`), BigInt(1 + (i % size)), chaosEnd, {
+        v2Writes: options.v2Writes ?? true,
+        leases: options.leases ?? true,
+      }).catch((e: unknown) => w.fail(`client ${i} threw: ${describeError(e)}`));
     }
     while (w.now < chaosEnd) {
       await w.run(Math.min(chaosEnd, w.now + 500));

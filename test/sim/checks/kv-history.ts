@@ -9,33 +9,8 @@
  *   its write was answered with.
  */
 import { describeOp, type KvInput, type KvOutput, type OpRecord } from '../world/history.js';
-import { checkLinearizable, type LinOp, type Model } from './linearizability.js';
-
-type Register = string | null;
-
-/** One key of the store: absent (null) or holding a value. */
-export const registerModel: Model<Register, KvInput, KvOutput> = {
-  init: null,
-  step(s, i, o) {
-    switch (i.kind) {
-      case 'put':
-        if (o?.kind === 'put' && o.prev !== s) return undefined;
-        return i.value;
-      case 'get':
-        if (o?.kind === 'get' && o.value !== s) return undefined;
-        return s;
-      case 'del':
-        if (o?.kind === 'del' && (o.deleted === 1) !== (s !== null)) return undefined;
-        return null;
-      case 'cas': {
-        const hit = s === i.expect;
-        if (o?.kind === 'cas' && (o.succeeded !== hit || (!hit && o.current !== s))) return undefined;
-        return hit ? i.value : s;
-      }
-    }
-  },
-  key: (s) => (s === null ? '\u0000' : s),
-};
+import { keyModel } from './kv-model.js';
+import { checkLinearizable, type LinOp } from './linearizability.js';
 
 export interface KvHistoryProblem {
   readonly check: 'linearizability' | 'revision-order' | 'value-revision';
@@ -49,7 +24,7 @@ function observed(op: OpRecord): string | null | undefined {
   const o = op.output;
   if (op.status !== 'ok' || !o) return undefined;
   if (o.kind === 'get') return o.value;
-  if (o.kind === 'put') return o.prev;
+  if (o.kind === 'put' || o.kind === 'putl') return o.prev;
   if (o.kind === 'cas') return o.succeeded ? (op.input as { expect: string | null }).expect : o.current;
   return undefined;
 }
@@ -65,7 +40,11 @@ function observed(op: OpRecord): string | null | undefined {
 function linOps(ops: readonly OpRecord[]): LinOp<KvInput, KvOutput>[] {
   const seen = new Set<string | null>();
   for (const op of ops) seen.add(observed(op) ?? null);
-  const lastDeletion = Math.max(-1, ...ops.filter((op) => op.output?.kind === 'del' && op.output.deleted > 0).map((op) => op.call));
+  // Deletes that removed a key, and revokes (which may have): they observe that a key exists.
+  const lastDeletion = Math.max(
+    -1,
+    ...ops.filter((op) => (op.output?.kind === 'del' && op.output.deleted > 0) || op.output?.kind === 'revoke').map((op) => op.call),
+  );
   const out: LinOp<KvInput, KvOutput>[] = [];
   for (const op of ops) {
     if (op.status === 'ok') {
@@ -73,7 +52,7 @@ function linOps(ops: readonly OpRecord[]): LinOp<KvInput, KvOutput>[] {
       continue;
     }
     if (op.status === 'failed' || op.input.kind === 'get') continue;
-    const value = op.input.kind === 'del' ? undefined : op.input.value;
+    const value = op.input.kind === 'put' || op.input.kind === 'cas' ? op.input.value : undefined;
     if (value !== undefined && !seen.has(value) && lastDeletion < op.call) continue;
     out.push({ id: op.id, call: op.call, ret: Infinity, input: op.input, output: undefined });
   }
@@ -85,7 +64,7 @@ export function checkKvLinearizable(ops: readonly OpRecord[]): KvHistoryProblem[
   for (const op of ops) byKey.set(op.key, [...(byKey.get(op.key) ?? []), op]);
   const problems: KvHistoryProblem[] = [];
   for (const [key, keyOps] of [...byKey].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const res = checkLinearizable(registerModel, linOps(keyOps));
+    const res = checkLinearizable(keyModel, linOps(keyOps));
     if (res.ok) continue;
     const prefix = new Set(res.longestPrefix);
     problems.push({
@@ -97,15 +76,16 @@ export function checkKvLinearizable(ops: readonly OpRecord[]): KvHistoryProblem[
   return problems;
 }
 
+/** Whether an answered operation certainly changed the store (a revoke may or may not have). */
 function mutated(op: OpRecord): boolean {
   const o = op.output;
   if (!o) return false;
-  return o.kind === 'put' || (o.kind === 'del' && o.deleted > 0) || (o.kind === 'cas' && o.succeeded);
+  return o.kind === 'put' || o.kind === 'putl' || (o.kind === 'del' && o.deleted > 0) || (o.kind === 'cas' && o.succeeded);
 }
 
 export function checkRevisions(ops: readonly OpRecord[]): KvHistoryProblem[] {
   const problems: KvHistoryProblem[] = [];
-  const answered = ops.filter((op) => op.status === 'ok');
+  const answered = ops.filter((op) => op.status === 'ok' && op.revision !== undefined);
   const events: Array<{ at: number; op: OpRecord; isCall: boolean }> = [];
   for (const op of answered) events.push({ at: op.call, op, isCall: true }, { at: op.ret!, op, isCall: false });
   events.sort((a, b) => a.at - b.at);
@@ -139,7 +119,7 @@ export function checkRevisions(ops: readonly OpRecord[]): KvHistoryProblem[] {
   const writtenAt = new Map<string, { rev: bigint; op: OpRecord }>();
   for (const op of answered) {
     const o = op.output!;
-    const value = o.kind === 'put' ? (op.input as { value: string }).value : o.kind === 'cas' && o.succeeded ? (op.input as { value: string }).value : undefined;
+    const value = o.kind === 'put' || o.kind === 'putl' || (o.kind === 'cas' && o.succeeded) ? (op.input as { value: string }).value : undefined;
     if (value !== undefined) writtenAt.set(value, { rev: op.revision!, op });
   }
   const seenAt = new Map<string, { rev: bigint; op: OpRecord }>();

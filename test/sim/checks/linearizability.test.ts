@@ -6,7 +6,7 @@ import { checkKvHistory, checkKvLinearizable, checkRevisions } from './kv-histor
 
 type Step =
   | { readonly call: string; readonly key?: string; readonly input: KvInput }
-  | { readonly ok: string; readonly output: KvOutput; readonly rev: bigint }
+  | { readonly ok: string; readonly output: KvOutput; readonly rev: bigint | undefined }
   | { readonly unknown: string }
   | { readonly failed: string };
 
@@ -135,4 +135,45 @@ void test('a longer history with many unknown writes stays tractable', () => {
   // Reads cycle through the 12 values: u0 … u11 then u0 again — impossible once u0 was overwritten.
   assert.equal(res.length, 1);
   assert.doesNotMatch(res[0]!.message, /budget/);
+});
+
+void test('leases: a leased value goes with its revoked lease; a revoked lease cannot be attached', () => {
+  const ok = history([
+    { call: 'g', input: { kind: 'grant', lease: '7' } },
+    { ok: 'g', output: { kind: 'grant' }, rev: 1n },
+    { call: 'p', input: { kind: 'putl', value: 'x', lease: '7' } },
+    { ok: 'p', output: { kind: 'putl', prev: null }, rev: 2n },
+    { call: 'r', input: { kind: 'revoke', lease: '7' } },
+    { ok: 'r', output: { kind: 'revoke' }, rev: 3n },
+    { call: 'a', input: get },
+    { ok: 'a', output: got(null, 0n), rev: 3n },
+    { call: 'q', input: { kind: 'putl', value: 'y', lease: '7' } },
+    { ok: 'q', output: { kind: 'lease-missing' }, rev: 3n },
+  ]);
+  assert.deepEqual(checkKvLinearizable(ok.ops), []);
+  const kept = history([
+    { call: 'g', input: { kind: 'grant', lease: '7' } },
+    { ok: 'g', output: { kind: 'grant' }, rev: 1n },
+    { call: 'p', input: { kind: 'putl', value: 'x', lease: '7' } },
+    { ok: 'p', output: { kind: 'putl', prev: null }, rev: 2n },
+    { call: 'r', input: { kind: 'revoke', lease: '7' } },
+    { ok: 'r', output: { kind: 'revoke' }, rev: 3n },
+    { call: 'a', input: get },
+    { ok: 'a', output: got('x', 2n), rev: 3n },
+  ]);
+  assert.equal(checkKvLinearizable(kept.ops).length, 1, 'the value survived the revoke of its lease');
+  // A plain put detaches the key from its lease: the revoke leaves the new value.
+  const detached = history([
+    { call: 'g', input: { kind: 'grant', lease: '7' } },
+    { ok: 'g', output: { kind: 'grant' }, rev: 1n },
+    { call: 'p', input: { kind: 'putl', value: 'x', lease: '7' } },
+    { ok: 'p', output: { kind: 'putl', prev: null }, rev: 2n },
+    { call: 'b', input: put('y') },
+    { ok: 'b', output: putOk('x'), rev: 3n },
+    { call: 'r', input: { kind: 'revoke', lease: '7' } },
+    { ok: 'r', output: { kind: 'revoke' }, rev: 3n },
+    { call: 'a', input: get },
+    { ok: 'a', output: got('y', 3n), rev: 3n },
+  ]);
+  assert.deepEqual(checkKvLinearizable(detached.ops), []);
 });

@@ -7,7 +7,16 @@
  * (a crashed process answers nobody). A client stops waiting after `timeoutMs`; the op is
  * then 'unknown' (a write may still take effect later).
  */
-import { Compare_CompareResult, Compare_CompareTarget, type DeleteRangeResponse, type PutResponse, type TxnRequest, type TxnResponse } from '../../../proto/gen/etcd/rpc.js';
+import {
+  Compare_CompareResult,
+  Compare_CompareTarget,
+  type DeleteRangeResponse,
+  type LeaseGrantResponse,
+  type LeaseRevokeResponse,
+  type PutResponse,
+  type TxnRequest,
+  type TxnResponse,
+} from '../../../proto/gen/etcd/rpc.js';
 import type { Applied } from '../../../server/apply/applier.js';
 import { rangeAll } from '../../../server/apply/range-params.js';
 import type { Result } from '../../../server/errors/domain-error.js';
@@ -17,11 +26,17 @@ import { describeOp, type KvInput, type KvOutput, type OpRecord } from './histor
 import type { Incarnation } from './sim-node.js';
 import type { World } from './world.js';
 
-type Answer = { readonly ok: true; readonly output: KvOutput; readonly revision: bigint } | { readonly ok: false; readonly definite: boolean; readonly error: string };
+type Answer =
+  | { readonly ok: true; readonly output: KvOutput; readonly revision: bigint | undefined }
+  | { readonly ok: false; readonly definite: boolean; readonly error: string };
+
+/** Leases never expire during a run (nothing acts on expiry in the simulation anyway). */
+const LEASE_TTL_SECONDS = 3600n;
 
 const EMPTY = Buffer.alloc(0);
 
 function fromApplied<T>(r: Result<Applied>, read: (response: T) => { output: KvOutput; revision: bigint }): Answer {
+  if (!r.ok && r.error.kind === 'LeaseNotFound') return { ok: true, output: { kind: 'lease-missing' }, revision: undefined };
   if (!r.ok) return { ok: false, definite: r.error.kind === 'NoLeader', error: r.error.kind };
   const { output, revision } = read(r.value.response as T);
   return { ok: true, output, revision };
@@ -57,6 +72,18 @@ async function execute(inc: Incarnation, key: string, input: KvInput): Promise<A
         const current = !p.succeeded && rr?.$case === 'responseRange' ? str(rr.value.kvs[0]?.value) : null;
         return { output: { kind: 'cas', succeeded: p.succeeded, current }, revision: p.header!.revision };
       });
+    }
+    case 'grant': {
+      const r = await m.propose({ $case: 'leaseGrant', value: { ID: BigInt(input.lease), TTL: LEASE_TTL_SECONDS } });
+      return fromApplied<LeaseGrantResponse>(r, (p) => ({ output: { kind: 'grant' }, revision: p.header!.revision }));
+    }
+    case 'putl': {
+      const r = await m.propose({ $case: 'put', value: { key: k, value: Buffer.from(input.value), lease: BigInt(input.lease), prevKv: true, ignoreValue: false, ignoreLease: false } });
+      return fromApplied<PutResponse>(r, (p) => ({ output: { kind: 'putl', prev: str(p.prevKv?.value) }, revision: p.header!.revision }));
+    }
+    case 'revoke': {
+      const r = await m.propose({ $case: 'leaseRevoke', value: { ID: BigInt(input.lease) } });
+      return fromApplied<LeaseRevokeResponse>(r, (p) => ({ output: { kind: 'revoke' }, revision: p.header!.revision }));
     }
     case 'get': {
       const b = await m.readBarrier();
