@@ -49,6 +49,8 @@ const DEFAULT_RULES: ReadonlyArray<readonly [RegExp, string]> = [
   // Volatile numbers of -w json and -w fields output; non-zero lease ids of keys.
   [new RegExp(String.raw`"(${VOLATILE_JSON_FIELDS.join('|')})":-?\d+`, 'g'), '"$1":<n>'],
   [/^"(ClusterID|MemberID|RaftTerm|ID)" : \d+$/gm, '"$1" : <n>'],
+  // Table cells holding a member id: printed with %x, so a leading zero nibble makes it shorter.
+  [/\| [0-9a-f]{12,16} \|/g, '| <id> |'],
   // `defrag`/`snapshot` lines naming a member id, and remaining 16-hex ids (lease ids).
   [/\b[0-9a-f]{16}\b/g, '<id>'],
   [/"lease":[1-9]\d*/g, '"lease":<id>'],
