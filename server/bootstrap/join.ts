@@ -4,7 +4,7 @@
  * `/members` for the cluster id (header X-Etcd-Cluster-ID) and the member whose peer URLs are
  * its own --initial-advertise-peer-urls.
  */
-import { request } from 'node:http';
+import { getPeerJson, stringField } from '../peer/peer-get.js';
 import type { ServerConfig } from '../config/types.js';
 import { parseId } from '../config/index.js';
 import { majorMinor } from '../clusterversion/versions.js';
@@ -19,29 +19,12 @@ interface PeerMember {
   readonly peerURLs: readonly string[];
 }
 
-function fetchMembers(url: string, timeoutMs: number): Promise<{ clusterId: string | undefined; members: PeerMember[] } | undefined> {
-  return new Promise((resolve) => {
-    const req = request(new URL('/members', url), { timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        if (res.statusCode !== 200) return resolve(undefined);
-        try {
-          // Ids are exact 64-bit decimals: keep them as text before parsing.
-          const text = Buffer.concat(chunks).toString('utf8').replace(/"id":(\d+)/g, '"id":"$1"');
-          const raw = JSON.parse(text) as { id: string; peerURLs: string[] }[];
-          const header = res.headers['x-etcd-cluster-id'];
-          resolve({ clusterId: typeof header === 'string' ? header : undefined, members: raw.map((m) => ({ id: BigInt(m.id), peerURLs: m.peerURLs })) });
-        } catch {
-          resolve(undefined);
-        }
-      });
-      res.on('error', () => resolve(undefined));
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(undefined));
-    req.end();
-  });
+async function fetchMembers(url: string, timeoutMs: number): Promise<{ clusterId: string | undefined; members: PeerMember[] } | undefined> {
+  const doc = await getPeerJson(url, '/members', timeoutMs);
+  if (doc === undefined || !Array.isArray(doc.body)) return undefined;
+  const header = doc.headers['x-etcd-cluster-id'];
+  const members = (doc.body as { id: string; peerURLs: string[] }[]).map((m) => ({ id: BigInt(m.id), peerURLs: m.peerURLs }));
+  return { clusterId: typeof header === 'string' ? header : undefined, members };
 }
 
 /** Asks the other initial members until one answers; undefined when none does within `deadlineMs`. */
@@ -65,23 +48,8 @@ export async function discoverIdentity(config: ServerConfig, deadlineMs: number)
 export async function clusterVersionOfPeers(config: ServerConfig): Promise<string | undefined> {
   const urls = config.initialCluster.filter((m) => m.name !== config.name).flatMap((m) => m.peerUrls);
   for (const url of urls) {
-    const v = await new Promise<string | undefined>((resolve) => {
-      const req = request(new URL('/version', url), { timeout: 1000 }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          try {
-            const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { etcdcluster?: unknown };
-            resolve(typeof body.etcdcluster === 'string' ? majorMinor(body.etcdcluster) : undefined);
-          } catch {
-            resolve(undefined);
-          }
-        });
-      });
-      req.on('timeout', () => req.destroy());
-      req.on('error', () => resolve(undefined));
-      req.end();
-    });
+    const reported = stringField((await getPeerJson(url, '/version', 1000))?.body, 'etcdcluster');
+    const v = reported === undefined ? undefined : majorMinor(reported);
     if (v !== undefined) return v;
   }
   return undefined;

@@ -19,18 +19,17 @@ import { ok, fail, type Result } from '../errors/domain-error.js';
 import type { Lessor } from '../lease/lessor.js';
 import type { Member } from '../member/member.js';
 import { decodeMessage, encodeMessage } from '../member/message-codec.js';
-import { decodeMember, type Membership } from '../membership/membership.js';
+import type { Membership } from '../membership/membership.js';
 import { readMeta } from '../mvcc/meta.js';
 import type { MvccStoreImpl } from '../mvcc/store.js';
 import type { PeerTransport } from '../peer/index.js';
 import type { Message } from '../raft/index.js';
 import { imagePieces } from '../snapshot/stream.js';
 import { loadImage, receiveImage } from '../snapshot/image.js';
-import { Bucket, type Backend } from '../storage/backend.js';
-import { restoreLeases } from './lease-port.js';
+import type { Backend } from '../storage/backend.js';
+import { reloadAppliedState } from './reload-state.js';
 import type { ClusterVersionState } from '../clusterversion/cluster-version-state.js';
-import { V2Store } from '../v2store/index.js';
-import { V2_KEY } from '../apply/applier.js';
+import type { V2Store } from '../v2store/index.js';
 
 export interface SnapshotExchangeDeps {
   readonly member: () => Member;
@@ -61,22 +60,7 @@ export function imagePath(snapDir: string, index: bigint): string {
 export function snapshotExchange(d: SnapshotExchangeDeps): SnapshotExchange {
   const log = d.logger;
 
-  async function reloadFromBackend(): Promise<void> {
-    await d.store.reload();
-    const leases = await restoreLeases(d.lessor, d.backend, d.store);
-    if (!leases.ok) throw new Error(`cannot restore leases from the snapshot: ${leases.error.kind}`);
-    const alarmKeys: Buffer[] = [];
-    for await (const [k] of d.backend.iterate(Bucket.Alarm)) alarmKeys.push(Buffer.from(k));
-    d.alarms.replace(alarmKeys);
-    const members = [];
-    const removed: bigint[] = [];
-    for await (const [, v] of d.backend.iterate(Bucket.Members)) members.push(decodeMember(Buffer.from(v)));
-    for await (const [k] of d.backend.iterate(Bucket.MembersRemoved)) removed.push(k.readBigUInt64BE(0));
-    d.membership.replace(members, removed);
-    await d.clusterVersion.reload(d.backend);
-    const v2 = await d.backend.get(Bucket.Cluster, V2_KEY);
-    d.v2.restore(v2 === undefined ? new V2Store().toJSON() : JSON.parse(v2.toString('utf8')));
-  }
+
 
   return {
     async send(m) {
@@ -113,7 +97,7 @@ export function snapshotExchange(d: SnapshotExchangeDeps): SnapshotExchange {
       log.info({ 'remote-peer-id': formatId(from), 'snapshot-index': index.toString(), bytes }, 'received database snapshot');
       d.member().receiveSnapshot(m.value, async () => {
         await loadImage(d.backend, path);
-        await reloadFromBackend();
+        await reloadAppliedState(d);
         await rm(path, { force: true });
         log.info({ 'snapshot-index': index.toString() }, 'applied database snapshot');
       });

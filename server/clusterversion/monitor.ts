@@ -8,9 +8,9 @@
  *   cannot be asked) and proposes it through the log: first 3.0 in a multi-member cluster,
  *   then each raise.
  */
-import { request } from 'node:http';
 import type { Logger } from 'pino';
 import { formatId } from '../config/index.js';
+import { getPeerJson, stringField } from '../peer/peer-get.js';
 import type { Result } from '../errors/domain-error.js';
 import type { ClusterVersionState } from './cluster-version-state.js';
 import { compareVersions, decideVersion, majorMinor, nextClusterVersion } from './versions.js';
@@ -28,25 +28,8 @@ export interface VersionMonitorDeps {
 }
 
 /** GET <peerUrl>/version → its `etcdserver` field, or undefined. */
-export function fetchServerVersion(peerUrl: string, timeoutMs: number): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const req = request(new URL('/version', peerUrl), { timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        try {
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { etcdserver?: unknown };
-          resolve(res.statusCode === 200 && typeof body.etcdserver === 'string' ? body.etcdserver : undefined);
-        } catch {
-          resolve(undefined);
-        }
-      });
-      res.on('error', () => resolve(undefined));
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(undefined));
-    req.end();
-  });
+export async function fetchServerVersion(peerUrl: string, timeoutMs: number): Promise<string | undefined> {
+  return stringField((await getPeerJson(peerUrl, '/version', timeoutMs))?.body, 'etcdserver');
 }
 
 async function versionOf(urls: readonly string[]): Promise<string | undefined> {

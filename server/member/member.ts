@@ -410,6 +410,7 @@ export class Member {
         let outcome: Result<Applied>;
         try {
           outcome = await this.#d.applier.apply(req, this.#d.scheduler.now());
+          // Before the entry is released: a waiting flush then sees its changes and index together.
           this.#appliedIndex = entry.index;
         } finally {
           this.#midEntry = undefined;

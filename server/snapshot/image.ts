@@ -48,13 +48,17 @@ export function* imageRecords(image: Buffer): Generator<readonly [Bucket, Buffer
   }
 }
 
-/** Replaces the backend's contents with the image at `path` (one synced batch). */
-export async function loadImage(backend: Backend, path: string): Promise<void> {
-  const image = await readFile(path);
+/** Replaces everything `backend` holds with `image` (one synced batch). */
+export async function loadImageBytes(backend: Backend, image: Buffer): Promise<void> {
   const ops: BackendOp[] = [];
   for (const bucket of BUCKETS as Bucket[]) {
     for await (const [key] of backend.iterate(bucket)) ops.push({ type: 'del', bucket, key: Buffer.from(key) });
   }
   for (const [bucket, key, value] of imageRecords(image)) ops.push({ type: 'put', bucket, key, value });
   await backend.write(ops, { sync: true });
+}
+
+/** Replaces the backend's contents with the image at `path` (one synced batch). */
+export async function loadImage(backend: Backend, path: string): Promise<void> {
+  await loadImageBytes(backend, await readFile(path));
 }

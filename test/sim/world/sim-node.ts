@@ -28,7 +28,7 @@ import { createMemoryBackend, type MemoryBackend } from '../../../server/storage
 import { peerUrlOf, startMembership, type StartMode } from './member-start.js';
 import type { Prng } from './prng.js';
 import { SimBackend } from './sim-backend.js';
-import { loadImage } from './sim-snapshots.js';
+import { loadImageBytes } from '../../../server/snapshot/image.js';
 import type { Placed } from './log-image.js';
 import { SimDisk, type DiskOptions, type SimWal, type UnsyncedFate } from './sim-wal.js';
 import type { Life, VirtualScheduler } from './virtual-scheduler.js';
@@ -147,7 +147,7 @@ export class SimNode {
       // backend when the member stopped; finish that install from the kept image.
       const image = this.images.get(marker.index);
       if (!image) throw new Error(`the log holds a snapshot at index ${marker.index} but the backend is at ${store.consistentIndex} and its state image is missing`);
-      await loadImage(backend, image);
+      await loadImageBytes(backend, image);
       await store.reload();
       this.images.delete(marker.index);
       this.#observer.trace(`m${this.id} finished installing the snapshot at ${marker.index} interrupted by a stop`);

@@ -10,17 +10,13 @@
  * handed the message and an installer that replaces the backend's contents with the image
  * in one synced batch (as server/snapshot/image.ts loadImage does), rebuilds every view of
  * the backend (MVCC index, leases, alarms, members, cluster version, v2 key space) as
- * snapshot-exchange's reloadFromBackend does, and drops the kept image.
+ * the real member does (reloadAppliedState), and drops the kept image.
  */
-import { V2_KEY } from '../../../server/apply/applier.js';
-import { restoreLeases } from '../../../server/bootstrap/lease-port.js';
-import { V2Store } from '../../../server/v2store/index.js';
-import { decodeMember } from '../../../server/membership/membership.js';
 import { readMeta } from '../../../server/mvcc/meta.js';
 import type { Message } from '../../../server/raft/index.js';
-import { imageRecords } from '../../../server/snapshot/image.js';
+import { loadImageBytes } from '../../../server/snapshot/image.js';
+import { reloadAppliedState } from '../../../server/bootstrap/reload-state.js';
 import { imagePieces } from '../../../server/snapshot/stream.js';
-import { Bucket, type Backend, type BackendOp } from '../../../server/storage/backend.js';
 import type { Incarnation } from './sim-node.js';
 import { describeError } from './describe-error.js';
 
@@ -58,15 +54,6 @@ export async function sendSnapshot(inc: Incarnation, m: Message, transport: Snap
   if (inc.life.alive) inc.member.reportSnapshot(m.to, ok);
 }
 
-/** Replaces everything `backend` holds with `image`, in one synced batch. */
-export async function loadImage(backend: Backend, image: Buffer): Promise<void> {
-  const ops: BackendOp[] = [];
-  for (const bucket of Object.values(Bucket)) {
-    for await (const [key] of backend.iterate(bucket)) ops.push({ type: 'del', bucket, key: Buffer.from(key) });
-  }
-  for (const [bucket, key, value] of imageRecords(image)) ops.push({ type: 'put', bucket, key, value });
-  await backend.write(ops, { sync: true });
-}
 
 /** Follower side: `m` and its image arrived at incarnation `inc`, whose machine keeps images in `images`. */
 export function receiveSnapshot(inc: Incarnation, images: Map<bigint, Buffer>, m: Message, image: Buffer, trace: (line: string) => void): void {
@@ -76,21 +63,8 @@ export function receiveSnapshot(inc: Incarnation, images: Map<bigint, Buffer>, m
   inc.member.receiveSnapshot(m, async () => {
     const kept = images.get(index);
     if (kept === undefined) throw new Error(`the state image for index ${index} is missing`);
-    await loadImage(inc.backend, kept);
-    await inc.store.reload();
-    const leases = await restoreLeases(inc.lessor, inc.backend, inc.store);
-    if (!leases.ok) throw new Error(`cannot restore leases from the snapshot: ${leases.error.kind}`);
-    const alarmKeys: Buffer[] = [];
-    for await (const [k] of inc.backend.iterate(Bucket.Alarm)) alarmKeys.push(Buffer.from(k));
-    inc.alarms.replace(alarmKeys);
-    const members = [];
-    const removed: bigint[] = [];
-    for await (const [, v] of inc.backend.iterate(Bucket.Members)) members.push(decodeMember(Buffer.from(v)));
-    for await (const [k] of inc.backend.iterate(Bucket.MembersRemoved)) removed.push(k.readBigUInt64BE(0));
-    inc.membership.replace(members, removed);
-    await inc.clusterVersion.reload(inc.backend);
-    const v2 = await inc.backend.get(Bucket.Cluster, V2_KEY);
-    inc.v2.restore(v2 === undefined ? new V2Store().toJSON() : JSON.parse(v2.toString('utf8')));
+    await loadImageBytes(inc.backend, kept);
+    await reloadAppliedState(inc);
     if (!inc.life.alive) return;
     images.delete(index);
     trace(`m${m.to} installed snapshot at ${index}`);
