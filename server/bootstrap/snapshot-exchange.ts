@@ -13,34 +13,21 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { AlarmSet } from '../apply/alarms.js';
 import { formatId } from '../config/index.js';
 import { ok, fail, type Result } from '../errors/domain-error.js';
-import type { Lessor } from '../lease/lessor.js';
 import type { Member } from '../member/member.js';
 import { decodeMessage, encodeMessage } from '../member/message-codec.js';
-import type { Membership } from '../membership/membership.js';
 import { readMeta } from '../mvcc/meta.js';
-import type { MvccStoreImpl } from '../mvcc/store.js';
 import type { PeerTransport } from '../peer/index.js';
 import type { Message } from '../raft/index.js';
 import { imagePieces } from '../snapshot/stream.js';
 import { loadImage, receiveImage } from '../snapshot/image.js';
-import type { Backend } from '../storage/backend.js';
-import { reloadAppliedState } from './reload-state.js';
-import type { ClusterVersionState } from '../clusterversion/cluster-version-state.js';
-import type { V2Store } from '../v2store/index.js';
+import { reloadAppliedState, type AppliedState } from './reload-state.js';
 
-export interface SnapshotExchangeDeps {
+/** The applied state it reloads after an install, and what it needs to send and receive. */
+export interface SnapshotExchangeDeps extends AppliedState {
   readonly member: () => Member;
   readonly transport: () => PeerTransport;
-  readonly backend: Backend;
-  readonly store: MvccStoreImpl;
-  readonly lessor: Lessor;
-  readonly alarms: AlarmSet;
-  readonly membership: Membership;
-  readonly clusterVersion: ClusterVersionState;
-  readonly v2: V2Store;
   readonly snapDir: string;
   readonly logger: Logger;
 }
