@@ -1,0 +1,111 @@
+/**
+ * What one reconcile pass sees and what it decides: the boundary between the pure reconcile
+ * (operator/controller/reconcile.ts and the upgrade planner) and the executor that does I/O.
+ *
+ * `Observed` is gathered by observe.ts through the ports (platform + member admin calls);
+ * `reconcile(cluster, observed) → Plan` is pure and synchronous (no clock: `observed.now`);
+ * the executor carries out `plan.actions` in order, stops at the first failure, then writes
+ * `plan.status` and `plan.events`. A pass takes at most ONE membership or upgrade step.
+ */
+import type { KvstoreClusterStatus, SnapshotRecord } from '../api/types.js';
+
+/** What a member says about itself; absent fields = could not be read. */
+export interface MemberProbe {
+  /** `/version` → `etcdserver`. */
+  readonly serverVersion: string;
+  /** `/version` → `etcdcluster`. */
+  readonly clusterVersion: string;
+  /** `/health` answered `"health":"true"`. */
+  readonly healthy: boolean;
+  /** A linearizable Range was answered. */
+  readonly linearizableRead: boolean;
+  /** `/metrics` → `kvstore_server_is_leader == 1`. */
+  readonly isLeader: boolean;
+  /** `/metrics` → `kvstore_v2_store_size_bytes`; undefined when it cannot be read. */
+  readonly v2StoreBytes?: number;
+  /** Member id, 16 hex digits. */
+  readonly memberId: string;
+  /** Maintenance.Status header revision. */
+  readonly revision: number;
+  /** Active alarms (`NOSPACE`, `CORRUPT`). */
+  readonly alarms: readonly string[];
+  readonly isLearner: boolean;
+  /** Auth enabled on the cluster (Auth.AuthStatus; false when the server has no auth store). */
+  readonly authEnabled: boolean;
+}
+
+/** One member slot (ordinal) as the platform and the member itself show it. */
+export interface ObservedMember {
+  /** `<cluster>-<ordinal>`. */
+  readonly name: string;
+  readonly ordinal: number;
+  /** A pod / process exists for this slot. */
+  readonly exists: boolean;
+  /** The pod is Running / the process is alive. */
+  readonly running: boolean;
+  /** Version the platform runs this member with (pod image tag / process env); '' if none. */
+  readonly runVersion: string;
+  readonly clientURL: string;
+  readonly peerURL: string;
+  /** Undefined when the member could not be reached. */
+  readonly probe?: MemberProbe;
+}
+
+/** An entry of Cluster.MemberList as a reachable member reports it. */
+export interface ClusterMember {
+  readonly id: string;
+  readonly name: string;
+  readonly peerURLs: readonly string[];
+  readonly isLearner: boolean;
+}
+
+/** Outcome of a TakeSnapshot action of an earlier pass (kept by the engine until recorded). */
+export type SnapshotOutcome =
+  | { readonly ok: true; readonly forVersion: string; readonly record: SnapshotRecord }
+  | { readonly ok: false; readonly forVersion: string; readonly error: string };
+
+export interface Observed {
+  /** RFC 3339 time of this pass (injected clock). */
+  readonly now: string;
+  /** Owned objects (StatefulSet and services / local process table) exist. */
+  readonly objectsExist: boolean;
+  /** Version new or recreated members get (StatefulSet template / local desired); '' if none. */
+  readonly templateVersion: string;
+  /** Member slots by ordinal (0 … max(existing, spec.size) - 1). */
+  readonly members: readonly ObservedMember[];
+  /** Membership as a reachable member reports it; undefined when none answered. */
+  readonly clusterMembers?: readonly ClusterMember[];
+  readonly snapshotOutcome?: SnapshotOutcome;
+}
+
+export type Action =
+  /** Create or update the owned objects for `replicas` members, new members at `version`. */
+  | { readonly kind: 'EnsureObjects'; readonly version: string; readonly replicas: number }
+  /** Change the version recreated members get (StatefulSet template image / local desired). */
+  | { readonly kind: 'SetTemplateVersion'; readonly version: string }
+  /** Stop the member so the platform brings it back at the template version (delete the pod). */
+  | { readonly kind: 'RestartMember'; readonly name: string }
+  /** Stream a snapshot from `member` to `<file>.part`, verify SHA-256 + revision, rename to `<file>`. */
+  | { readonly kind: 'TakeSnapshot'; readonly member: string; readonly clientURL: string; readonly file: string; readonly forVersion: string }
+  /** Keep only the newest `keep` snapshot files of this cluster. */
+  | { readonly kind: 'PruneSnapshots'; readonly keep: number }
+  /** Cluster.MemberAdd as learner for slot `name` (then EnsureObjects starts it with state `existing`). */
+  | { readonly kind: 'AddLearner'; readonly name: string; readonly peerURL: string }
+  | { readonly kind: 'PromoteLearner'; readonly memberId: string }
+  | { readonly kind: 'RemoveMember'; readonly memberId: string; readonly name: string };
+
+export interface PlannedEvent {
+  readonly type: 'Normal' | 'Warning';
+  /** CamelCase, e.g. `UpgradeStarted`, `MemberUpgraded`, `DowngradeRefused`. */
+  readonly reason: string;
+  readonly message: string;
+}
+
+export interface Plan {
+  readonly actions: readonly Action[];
+  /** Status to write after the actions (also written when an action fails, with Degraded set). */
+  readonly status: KvstoreClusterStatus;
+  readonly events: readonly PlannedEvent[];
+  /** Pass again after this many seconds (absent: only on change). */
+  readonly requeueAfterSeconds?: number;
+}
