@@ -1,0 +1,22 @@
+/**
+ * The public shapes of the bbolt reader and writer (layout: FORMAT.md beside this file).
+ *
+ * Keys and values are raw bytes; within a bucket entries come in ascending unsigned byte order,
+ * and bucket names ascend the same way (bbolt's root bucket is itself a sorted B+tree).
+ */
+
+/** A bbolt database opened for reading; pages are read from the file on demand. */
+export interface BoltReader {
+  /** Names of the top-level buckets, ascending bytewise (latin1-decoded). */
+  bucketNames(): readonly string[];
+  /** The entries of one top-level bucket, ascending by key; nested buckets are skipped. Throws for an unknown bucket. */
+  entries(bucket: string): AsyncIterable<readonly [Buffer, Buffer]>;
+  /** Closes the file handle; iterations in progress then fail. */
+  close(): Promise<void>;
+}
+
+/** One bucket to write: its name and its entries, ascending by key (the writer checks the order). */
+export interface BoltBucketSource {
+  readonly name: string;
+  readonly entries: AsyncIterable<readonly [Buffer, Buffer]>;
+}
