@@ -59,7 +59,9 @@ export interface ClusterMember {
   readonly isLearner: boolean;
 }
 
-/** Outcome of a TakeSnapshot action of an earlier pass (kept by the engine until recorded). */
+/** Outcome of a TakeSnapshot action of an earlier pass (kept by the engine until recorded; a new
+ * TakeSnapshot replaces it). reconcile only uses an outcome whose `forVersion` is the upgrade's target
+ * and, when ok, whose `record.takenAt` is not before the upgrade's `startedAt`. */
 export type SnapshotOutcome =
   | { readonly ok: true; readonly forVersion: string; readonly record: SnapshotRecord }
   | { readonly ok: false; readonly forVersion: string; readonly error: string };
@@ -92,7 +94,11 @@ export type Action =
   /** Cluster.MemberAdd as learner for slot `name` (then EnsureObjects starts it with state `existing`). */
   | { readonly kind: 'AddLearner'; readonly name: string; readonly peerURL: string }
   | { readonly kind: 'PromoteLearner'; readonly memberId: string }
-  | { readonly kind: 'RemoveMember'; readonly memberId: string; readonly name: string };
+  | { readonly kind: 'RemoveMember'; readonly memberId: string; readonly name: string }
+  /** Replace a failed member's slot: delete its data (PVC / data dir) and its pod / process, so it comes
+   * back empty and joins the running cluster (`initial-cluster-state existing`) as the learner that an
+   * AddLearner of the same pass registered. Only planned right after AddLearner for the same `name`. */
+  | { readonly kind: 'ResetMember'; readonly name: string };
 
 export interface PlannedEvent {
   readonly type: 'Normal' | 'Warning';
