@@ -38,7 +38,7 @@ import { compareVersions, joinProblem } from '../clusterversion/versions.js';
 import { startVersionMonitor } from '../clusterversion/monitor.js';
 import { logVersionHistory } from '../clusterversion/history-log.js';
 import type { HttpHandler } from '../transport/client-listener.js';
-import { healthBodyFor, metricNamesFor } from './profile-impl.js';
+import { healthBodyFor, metricNamesFor, metricNamesForCluster } from './profile-impl.js';
 import { openWal, walExists } from '../wal/index.js';
 import { WatchHub } from '../watch/watch-hub.js';
 import { dataDirLayout, decodeWalMetadata, encodeWalMetadata } from './data-dir.js';
@@ -181,6 +181,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       if (from === undefined) log.info({ ...ids, 'cluster-version': to }, 'set initial cluster version');
       else log.info({ ...ids, from, to }, 'updated cluster version');
       metrics.setClusterVersion(to);
+      metrics.exposeNames(metricNamesForCluster(to));
       if (compareVersions(to, profile.minor) > 0) {
         log.fatal({ 'current-server-version': config.serverVersion, 'determined-cluster-version': to }, 'invalid downgrade; server version is lower than determined cluster version');
         process.exitCode = 1;
@@ -298,7 +299,10 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     bootstrapEntries: founding ? bootstrapEntries(initialMembers(config)) : [],
   });
   metrics.setServerId(formatId(memberId));
-  if (clusterVersion.current !== undefined) metrics.setClusterVersion(clusterVersion.current);
+  if (clusterVersion.current !== undefined) {
+    metrics.setClusterVersion(clusterVersion.current);
+    metrics.exposeNames(metricNamesForCluster(clusterVersion.current));
+  }
   metrics.quotaBackendBytes.set(config.effectiveQuotaBackendBytes);
 
   let dbSize = await backend.size();

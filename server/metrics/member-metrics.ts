@@ -10,9 +10,12 @@
  *   shape (1 for the current major.minor, 0 for the previous one); `setServerId` sets 1 for the
  *   hex member id (0 for a previous id);
  * - the mvcc counters and db size update both the `mvcc_` and the `debugging_mvcc_` metric
- *   (whichever of them the table exposes).
+ *   (whichever of them the table exposes);
+ * - `exposeNames(table)` changes which roles are visible at run time (a metric hidden by a
+ *   `null` entry keeps counting and reappears with its value when shown again) — the member
+ *   calls it when the cluster version changes, so names switch exactly then.
  */
-import { collectDefaultMetrics, type Gauge, type Registry } from 'prom-client';
+import { collectDefaultMetrics, type Gauge, type Metric, type Registry } from 'prom-client';
 import {
   counter,
   exponentialBuckets,
@@ -49,6 +52,8 @@ export interface MemberMetrics {
   setClusterVersion(version: string): void;
   /** Member id as etcd prints it (lower-case hex, no 0x). */
   setServerId(idHex: string): void;
+  /** Shows the roles `names` exposes and hides those it maps to null (names themselves never change). */
+  exposeNames(names: MemberMetricNames): void;
   // disk / WAL / snapshot
   readonly walFsyncDuration: HistogramHandle;
   /** A gauge in etcd, increased by the bytes written. */
@@ -141,17 +146,19 @@ export function createMemberMetrics(
   names: MemberMetricNames = MEMBER_METRIC_NAMES,
 ): MemberMetrics {
   collectDefaultMetrics({ register: registry });
-  const spec = (role: MemberMetricRole) => ({ registry, role, name: names[role], help: HELP[role] });
-  const c = (role: MemberMetricRole) => counter(spec(role));
-  const g = (role: MemberMetricRole) => gauge(spec(role));
-  const h = (role: MemberMetricRole, buckets: readonly number[]) => histogramHandle(histogram(spec(role), buckets));
+  // Every role is created under its full name; `visibility` then shows the ones `names` exposes.
+  const visibility = new MetricVisibility(registry);
+  const spec = (role: MemberMetricRole) => ({ registry, role, name: MEMBER_METRIC_NAMES[role], help: HELP[role] });
+  const c = (role: MemberMetricRole) => visibility.track(role, counter(spec(role)));
+  const g = (role: MemberMetricRole) => visibility.track(role, gauge(spec(role)));
+  const h = (role: MemberMetricRole, buckets: readonly number[]) => histogramHandle(visibility.track(role, histogram(spec(role), buckets)));
 
-  const serverVersion = labeledGauge(spec('serverVersion'), ['server_version']);
+  const serverVersion = visibility.track('serverVersion', labeledGauge(spec('serverVersion'), ['server_version']));
   serverVersion.set({ server_version: labels.serverVersion }, 1);
-  const clusterVersion = labeledGauge(spec('clusterVersion'), ['cluster_version']);
-  const serverId = labeledGauge(spec('serverId'), ['server_id']);
+  const clusterVersion = visibility.track('clusterVersion', labeledGauge(spec('clusterVersion'), ['cluster_version']));
+  const serverId = visibility.track('serverId', labeledGauge(spec('serverId'), ['server_id']));
 
-  return {
+  const handles: Omit<MemberMetrics, 'exposeNames'> = {
     hasLeader: g('hasLeader'),
     isLeader: g('isLeader'),
     isLearner: g('isLearner'),
@@ -195,6 +202,37 @@ export function createMemberMetrics(
     leaseRevoked: c('leaseRevoked'),
     leaseRenewed: c('leaseRenewed'),
   };
+  visibility.expose(names);
+  return { ...handles, exposeNames: (table) => visibility.expose(table) };
+}
+
+/** Which of the created metrics the registry shows, by role. */
+class MetricVisibility {
+  private readonly metrics = new Map<MemberMetricRole, Metric>();
+  private readonly shown = new Set<MemberMetricRole>();
+
+  constructor(private readonly registry: Registry) {}
+
+  /** Records a metric created on the registry (it starts shown). */
+  track<M extends Metric>(role: MemberMetricRole, metric: M): M {
+    this.metrics.set(role, metric);
+    this.shown.add(role);
+    return metric;
+  }
+
+  expose(names: MemberMetricNames): void {
+    for (const [role, metric] of this.metrics) {
+      const show = names[role] !== null;
+      if (show === this.shown.has(role)) continue;
+      if (show) {
+        this.registry.registerMetric(metric);
+        this.shown.add(role);
+      } else {
+        this.registry.removeSingleMetric(MEMBER_METRIC_NAMES[role]);
+        this.shown.delete(role);
+      }
+    }
+  }
 }
 
 /** "3.4.0" → "3.4"; undefined when the text has no major.minor (e.g. "not_decided"). */

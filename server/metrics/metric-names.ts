@@ -64,11 +64,15 @@ export type MemberMetricRole = keyof typeof MEMBER_METRIC_NAMES;
 /** A name per role; `null` = do not expose. */
 export type MemberMetricNames = { readonly [K in MemberMetricRole]: string | null };
 
-/** etcd 3.5's set: the deprecated debugging_mvcc names (except range_total) are gone. */
+/**
+ * The 3.5 set: SPEC "Metric renames" deprecates the five `debugging_mvcc` names completely
+ * (db_total_size_in_bytes, put, delete, txn and range), so 3.5 shows only the promoted ones.
+ */
 export const MEMBER_METRIC_NAMES_35: MemberMetricNames = {
   ...MEMBER_METRIC_NAMES,
   debuggingDbTotalSize: null,
   debuggingPut: null,
   debuggingDelete: null,
   debuggingTxn: null,
+  debuggingRange: null,
 };

@@ -2,7 +2,8 @@
  * Rolling upgrade 3.4 → 3.5 (SPEC "Breaking changes to 3.5", "gRPC gateway", "Health response"):
  * the JSON gateway moves from `/v3beta` (3.4 also answers `/v3`) to `/v3` only, `/v3beta` then
  * answers 404; `/health` gains `"reason"` on members running the 3.5 binary; Auth.AuthStatus (a
- * 3.5 method) is not capable until the cluster runs 3.5.
+ * 3.5 method) is not capable until the cluster runs 3.5; the `kvstore_debugging_mvcc_*` metric
+ * names disappear exactly when the cluster version becomes 3.5.
  * The flow and its checks are described in test/support/rolling-upgrade.ts.
  */
 import { credentials, Metadata } from '@grpc/grpc-js';
@@ -10,6 +11,9 @@ import { AuthClient } from '../../proto/gen/etcd/rpc.js';
 import { rollingUpgradeSuite } from '../support/rolling-upgrade.js';
 import { grpcOutcome } from '../support/upgrade-steps.js';
 import type { Member } from '../support/processes.js';
+
+const DEBUGGING_NAMES = ['put_total', 'delete_total', 'txn_total', 'range_total', 'db_total_size_in_bytes'].map((n) => `kvstore_debugging_mvcc_${n}`);
+const PROMOTED_NAMES = DEBUGGING_NAMES.map((n) => n.replace('kvstore_debugging_mvcc_', 'kvstore_mvcc_'));
 
 /** Auth.AuthStatus through `m`. */
 async function authStatus(m: Member): Promise<string> {
@@ -27,6 +31,11 @@ rollingUpgradeSuite({
   gatewayBefore: { '/v3beta': 'serves', '/v3': 'serves', '/v3alpha': 'absent' },
   gatewayAfter: { '/v3': 'serves', '/v3beta': 'absent', '/v3alpha': 'absent' },
   healthBody: { from: '{"health":"true"}', to: '{"health":"true","reason":""}' },
+  // SPEC "Metric renames": the debugging_mvcc names go when the cluster version reaches 3.5.
+  metrics: {
+    before: { present: [...DEBUGGING_NAMES, ...PROMOTED_NAMES], absent: [] },
+    after: { present: PROMOTED_NAMES, absent: DEBUGGING_NAMES },
+  },
   // kvstore has no auth store yet (Auth answers Unimplemented): only the capability gate is checked.
   newRpc: { name: 'Auth.AuthStatus', call: (m) => authStatus(m) },
 });

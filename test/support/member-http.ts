@@ -39,6 +39,13 @@ export function healthOf(m: Member): Promise<HttpAnswer> {
   return call(`${m.clientUrl}/health`);
 }
 
+/** GET /metrics: the names of the metric families the member exposes (from `# TYPE` lines). */
+export async function metricNamesOf(m: Member): Promise<ReadonlySet<string>> {
+  const a = await call(`${m.clientUrl}/metrics`);
+  if (a.status !== 200) throw new Error(`GET ${m.clientUrl}/metrics answered ${a.status}: ${a.body}`);
+  return new Set([...a.body.matchAll(/^# TYPE (\S+) /gm)].map((x) => x[1]!));
+}
+
 /** POST `<prefix>/kv/range` with `{"key": base64(key)}` (the gateway's JSON mapping of Range). */
 export function gatewayRange(m: Member, prefix: string, key: string): Promise<HttpAnswer> {
   return call(`${m.clientUrl}${prefix}/kv/range`, {

@@ -35,7 +35,8 @@ import { PutStream, type PutStreamReport } from './put-stream.js';
 import { unmatchedAcks } from './write-load.js';
 import type { Member } from './server-process.js';
 import {
-  assertClusterHealthy, expectGateway, expectHealthBody, lineOf, replaceMember, versionEnv, waitUntil, type GatewayRow,
+  assertClusterHealthy, expectGateway, expectHealthBody, expectMetricNames, lineOf, replaceMember, versionEnv, waitUntil,
+  type GatewayRow, type MetricNameRows,
 } from './upgrade-steps.js';
 
 /** An RPC the target line introduced, probed through one member: `ok` or the error text. */
@@ -62,6 +63,8 @@ export interface UpgradeRows {
   readonly gatewayAfter: Readonly<Record<string, GatewayRow>>;
   /** `/health` body of a member by its binary's line. */
   readonly healthBody: { readonly from: string; readonly to: string };
+  /** Metric names while the cluster version is `from`'s line and once it is `to`'s (every member). */
+  readonly metrics?: { readonly before: MetricNameRows; readonly after: MetricNameRows };
   /** Answers `etcdserver: not capable` until the cluster version reaches `to`'s line. */
   readonly newRpc: NewRpcProbe;
 }
@@ -177,6 +180,7 @@ export function rollingUpgradeSuite(rows: UpgradeRows): void {
           await expectVersions(`${fromLine}.0`);
           await expectHealthBodies();
           for (const m of members) await expectGateway(m, rows.gatewayBefore, PROBE_KEY, PROBE_VALUE);
+          if (rows.metrics !== undefined) for (const m of members) await expectMetricNames(m, rows.metrics.before);
           for (const m of onTo()) {
             assert.match(await rows.newRpc.call(m), NOT_CAPABLE, `${rows.newRpc.name} through ${m.name} (on ${rows.to})`);
           }
@@ -204,6 +208,7 @@ export function rollingUpgradeSuite(rows: UpgradeRows): void {
     void it(`serves the ${toLine} interface on every member`, async () => {
       await expectHealthBodies();
       for (const m of members) await expectGateway(m, rows.gatewayAfter, PROBE_KEY, PROBE_VALUE);
+      if (rows.metrics !== undefined) for (const m of members) await expectMetricNames(m, rows.metrics.after);
       for (const m of members) {
         const outcome = await rows.newRpc.call(m);
         assert.doesNotMatch(outcome, NOT_CAPABLE, `${rows.newRpc.name} through ${m.name}`);

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceError } from '@grpc/grpc-js';
 import { etcdctl } from './etcdctl.js';
 import { eventually } from './eventually.js';
-import { gatewayRange, healthOf } from './member-http.js';
+import { gatewayRange, healthOf, metricNamesOf } from './member-http.js';
 import type { Member } from './server-process.js';
 
 /** Upper bound of every wait of the upgrade tests (a generous multiple of the 4 s version-monitor period). */
@@ -121,4 +121,18 @@ export async function exitCodeWithin(m: Member, timeoutMs = WAIT_MS): Promise<nu
   } finally {
     timer.abort();
   }
+}
+
+/** Metric names a member must and must not expose while the cluster runs one line. */
+export interface MetricNameRows {
+  readonly present: readonly string[];
+  readonly absent: readonly string[];
+}
+
+/** Asserts `/metrics` of `m` exposes every `present` name and none of the `absent` ones. */
+export async function expectMetricNames(m: Member, rows: MetricNameRows): Promise<void> {
+  const names = await metricNamesOf(m);
+  const where = `/metrics of ${m.name} (binary ${m.env.KVSTORE_SERVER_VERSION ?? 'default'})`;
+  assert.deepEqual(rows.present.filter((n) => !names.has(n)), [], `${where}: names missing`);
+  assert.deepEqual(rows.absent.filter((n) => names.has(n)), [], `${where}: names that should be gone`);
 }

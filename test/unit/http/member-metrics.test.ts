@@ -5,6 +5,8 @@ import { Registry } from 'prom-client';
 import { createMemberMetrics, majorMinor } from '../../../server/metrics/member-metrics.js';
 import { MEMBER_METRIC_NAMES, MEMBER_METRIC_NAMES_35 } from '../../../server/metrics/metric-names.js';
 
+const DEBUGGING_MVCC = ['put_total', 'delete_total', 'txn_total', 'range_total', 'db_total_size_in_bytes'].map((n) => `kvstore_debugging_mvcc_${n}`);
+
 async function metricValue(registry: Registry, name: string, labels: Record<string, string> = {}): Promise<number | undefined> {
   const metric = registry.getSingleMetric(name);
   if (!metric) return undefined;
@@ -45,12 +47,24 @@ void test('the 3.5 table drops the deprecated debugging_mvcc names; handles stil
   m.txn.inc();
   m.range.inc();
   assert.equal(await metricValue(registry, 'kvstore_mvcc_put_total'), 1);
-  for (const gone of ['put', 'delete', 'txn', 'db_total_size_in_bytes']) {
-    const name = gone === 'db_total_size_in_bytes' ? 'kvstore_debugging_mvcc_db_total_size_in_bytes' : `kvstore_debugging_mvcc_${gone}_total`;
-    assert.equal(registry.getSingleMetric(name), undefined, name);
-  }
-  assert.equal(await metricValue(registry, 'kvstore_debugging_mvcc_range_total'), 1);
+  for (const name of DEBUGGING_MVCC) assert.equal(registry.getSingleMetric(name), undefined, name);
+  assert.equal(await metricValue(registry, 'kvstore_mvcc_range_total'), 1);
   assert.doesNotMatch(await registry.metrics(), /unexposed_/);
+});
+
+void test('exposeNames switches the visible names at run time; hidden metrics keep counting', async () => {
+  const registry = new Registry();
+  const m = createMemberMetrics(registry, { serverVersion: '3.5.0' }, MEMBER_METRIC_NAMES);
+  m.put.inc();
+  assert.equal(await metricValue(registry, 'kvstore_debugging_mvcc_put_total'), 1);
+  m.exposeNames(MEMBER_METRIC_NAMES_35);
+  m.put.inc();
+  for (const name of DEBUGGING_MVCC) assert.doesNotMatch(await registry.metrics(), new RegExp(`^# TYPE ${name} `, 'm'), name);
+  assert.equal(await metricValue(registry, 'kvstore_mvcc_put_total'), 2);
+  m.exposeNames(MEMBER_METRIC_NAMES);
+  assert.equal(await metricValue(registry, 'kvstore_debugging_mvcc_put_total'), 2);
+  m.exposeNames(MEMBER_METRIC_NAMES);
+  assert.match(await registry.metrics(), /^kvstore_debugging_mvcc_put_total 2$/m);
 });
 
 void test('server_version is 1; cluster_version and server_id keep the current label at 1, previous at 0', async () => {
