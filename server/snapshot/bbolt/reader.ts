@@ -1,7 +1,124 @@
-/** Reading a bbolt file page by page (stub until the reader lands). */
+/**
+ * Reading a bbolt database file page by page (layout: FORMAT.md) through a file handle: the
+ * whole file is never loaded. Of the two meta pages the valid one with the higher txid wins
+ * (as bbolt chooses). Bytes after the last page (the 32-byte SHA-256 of a snapshot file) are
+ * never read. Only top-level buckets are listed; nested buckets inside them are skipped.
+ *
+ * Errors: a file that is not bbolt (no valid meta page) or whose pages are inconsistent
+ * (wrong page id, wrong page type, a page past the end of the file) → rejects/throws Error.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+import {
+  BUCKET_HEADER_SIZE,
+  BUCKET_LEAF_FLAG,
+  DEFAULT_PAGE_SIZE,
+  PAGE_HEADER_SIZE,
+  PageFlag,
+  branchElements,
+  decodeBucketHeader,
+  decodeMeta,
+  leafElements,
+  readPageHeader,
+  type Meta,
+} from './layout.js';
 import type { BoltReader } from './types.js';
 
-/** Opens the bbolt database at `path`; a trailing 32-byte SHA-256 after the last page is ignored. */
-export function openBolt(path: string): Promise<BoltReader> {
-  return Promise.reject(new Error(`bbolt reader not implemented yet (${path})`));
+class PageFile {
+  constructor(
+    private readonly fh: FileHandle,
+    readonly pageSize: number,
+    private readonly fileSize: number,
+    private readonly highWater: number,
+  ) {}
+
+  private async readAt(offset: number, length: number): Promise<Buffer> {
+    if (offset + length > this.fileSize) throw new Error(`bbolt: page at offset ${offset} runs past the end of the file`);
+    const buf = Buffer.alloc(length);
+    const { bytesRead } = await this.fh.read(buf, 0, length, offset);
+    if (bytesRead !== length) throw new Error(`bbolt: short read at offset ${offset}`);
+    return buf;
+  }
+
+  /** Page `id` with its overflow pages. */
+  async page(id: number): Promise<Buffer> {
+    if (id < 2 || id >= this.highWater) throw new Error(`bbolt: page ${id} outside 2..${this.highWater - 1}`);
+    const first = await this.readAt(id * this.pageSize, this.pageSize);
+    const h = readPageHeader(first);
+    if (h.id !== id) throw new Error(`bbolt: page ${id} carries id ${h.id}`);
+    if (h.overflow === 0) return first;
+    const rest = await this.readAt((id + 1) * this.pageSize, h.overflow * this.pageSize);
+    return Buffer.concat([first, rest]);
+  }
+}
+
+/** Leaf elements of the tree rooted at page `root`, in key order (depth first). */
+async function* walk(file: PageFile, root: number): AsyncGenerator<{ flags: number; key: Buffer; value: Buffer }> {
+  const page = await file.page(root);
+  const h = readPageHeader(page);
+  if (h.flags === PageFlag.Leaf) {
+    yield* leafElements(page, 0, h.count);
+  } else if (h.flags === PageFlag.Branch) {
+    for (const child of branchElements(page, h.count)) yield* walk(file, child.pgid);
+  } else {
+    throw new Error(`bbolt: page ${root} has flags 0x${h.flags.toString(16)} inside a tree`);
+  }
+}
+
+/** Entries of a bucket given its value in the parent (inline page or own tree). */
+async function* bucketElements(file: PageFile, value: Buffer): AsyncGenerator<{ flags: number; key: Buffer; value: Buffer }> {
+  const { root } = decodeBucketHeader(value);
+  if (root !== 0) {
+    yield* walk(file, root);
+    return;
+  }
+  const inline = Buffer.from(value.subarray(BUCKET_HEADER_SIZE));
+  if (inline.length < PAGE_HEADER_SIZE) throw new Error('bbolt: inline bucket shorter than a page header');
+  const h = readPageHeader(inline);
+  if (h.flags !== PageFlag.Leaf) throw new Error(`bbolt: inline bucket page has flags 0x${h.flags.toString(16)}`);
+  yield* leafElements(inline, 0, h.count);
+}
+
+async function readMeta(fh: FileHandle, fileSize: number): Promise<Meta> {
+  const head = Buffer.alloc(Math.min(fileSize, DEFAULT_PAGE_SIZE));
+  await fh.read(head, 0, head.length, 0);
+  const m0 = decodeMeta(head, PAGE_HEADER_SIZE);
+  const pageSize = m0.kind === 'Ok' ? m0.meta.pageSize : DEFAULT_PAGE_SIZE;
+  const second = Buffer.alloc(PAGE_HEADER_SIZE + 64);
+  const { bytesRead } = await fh.read(second, 0, second.length, pageSize);
+  const m1 = bytesRead === second.length ? decodeMeta(second, PAGE_HEADER_SIZE) : ({ kind: 'Invalid', reason: 'file too short' } as const);
+  if (m0.kind === 'Ok' && m1.kind === 'Ok') return m1.meta.txid > m0.meta.txid ? m1.meta : m0.meta;
+  if (m0.kind === 'Ok') return m0.meta;
+  if (m1.kind === 'Ok') return m1.meta;
+  throw new Error(`bbolt: not a bbolt database (meta 0: ${m0.reason}; meta 1: ${m1.reason})`);
+}
+
+/** Opens the bbolt database at `path` for reading; a trailing 32-byte SHA-256 after the last page is ignored. */
+export async function openBolt(path: string): Promise<BoltReader> {
+  const fh = await open(path, 'r');
+  try {
+    const { size } = await fh.stat();
+    const meta = await readMeta(fh, size);
+    const file = new PageFile(fh, meta.pageSize, size, meta.pgid);
+    const buckets = new Map<string, Buffer>();
+    for await (const e of walk(file, meta.root)) {
+      if ((e.flags & BUCKET_LEAF_FLAG) !== 0) buckets.set(e.key.toString('utf8'), Buffer.from(e.value));
+    }
+    const names = [...buckets.keys()];
+    return {
+      bucketNames: () => names,
+      entries: (bucket) => {
+        const value = buckets.get(bucket);
+        if (value === undefined) throw new Error(`bbolt: no bucket ${JSON.stringify(bucket)}`);
+        return (async function* () {
+          for await (const e of bucketElements(file, value)) {
+            if ((e.flags & BUCKET_LEAF_FLAG) === 0) yield [e.key, e.value] as const;
+          }
+        })();
+      },
+      close: () => fh.close(),
+    };
+  } catch (err) {
+    await fh.close();
+    throw new Error(`bbolt: cannot open ${path}`, { cause: err });
+  }
 }

@@ -1,0 +1,70 @@
+/**
+ * Building one B+tree bottom-up from ascending elements: leaf pages are filled and appended
+ * to the sink as they fill (an element bigger than a page gets a page with overflow pages of
+ * its own), then `finish` writes the branch levels (one first key + page id per child) until
+ * one root page is left, and returns the root's id. An empty tree is one empty leaf page.
+ *
+ * Memory: one leaf page of elements plus one (key, id) pair per leaf page written.
+ * Invariant: keys strictly ascend (bytewise); `add` throws otherwise.
+ */
+import { ELEMENT_SIZE, MAX_KEY_SIZE, PAGE_HEADER_SIZE, type BranchElement, type LeafElement } from './layout.js';
+import { branchSize, encodeBranch, encodeLeaf } from './page-encode.js';
+import type { PageSink } from './page-sink.js';
+
+export class TreeBuilder {
+  private leaf: LeafElement[] = [];
+  private leafBytes = PAGE_HEADER_SIZE;
+  private readonly children: BranchElement[] = [];
+  private last: Buffer | undefined;
+
+  constructor(private readonly sink: PageSink) {}
+
+  async add(key: Buffer, value: Buffer, flags = 0): Promise<void> {
+    if (key.length > MAX_KEY_SIZE) throw new Error(`bbolt: key of ${key.length} bytes exceeds ${MAX_KEY_SIZE}`);
+    if (this.last !== undefined && Buffer.compare(this.last, key) >= 0) {
+      throw new Error(`bbolt: keys must strictly ascend (${this.last.toString('hex')} then ${key.toString('hex')})`);
+    }
+    this.last = key;
+    const bytes = ELEMENT_SIZE + key.length + value.length;
+    if (this.leaf.length > 0 && (this.leafBytes + bytes > this.sink.pageSize || this.leaf.length === 0xffff)) await this.flushLeaf();
+    this.leaf.push({ flags, key, value });
+    this.leafBytes += bytes;
+  }
+
+  /** Writes what is left and the branch levels; returns the root page id. */
+  async finish(): Promise<number> {
+    if (this.leaf.length > 0 || this.children.length === 0) await this.flushLeaf();
+    let level = this.children;
+    while (level.length > 1) level = await this.writeLevel(level);
+    const root = level[0];
+    if (root === undefined) throw new Error('bbolt: tree without a root');
+    return root.pgid;
+  }
+
+  private async flushLeaf(): Promise<void> {
+    const id = this.sink.next;
+    await this.sink.append(encodeLeaf(this.leaf, id, this.sink.pageSize));
+    this.children.push({ key: this.leaf[0]?.key ?? Buffer.alloc(0), pgid: id });
+    this.leaf = [];
+    this.leafBytes = PAGE_HEADER_SIZE;
+  }
+
+  private async writeLevel(children: readonly BranchElement[]): Promise<BranchElement[]> {
+    const parents: BranchElement[] = [];
+    let page: BranchElement[] = [];
+    const emit = async (): Promise<void> => {
+      const id = this.sink.next;
+      await this.sink.append(encodeBranch(page, id, this.sink.pageSize));
+      parents.push({ key: page[0]!.key, pgid: id });
+      page = [];
+    };
+    for (const child of children) {
+      const grown = branchSize(page) + ELEMENT_SIZE + child.key.length;
+      // at least two children per branch page, so every level shrinks
+      if (page.length >= 2 && (grown > this.sink.pageSize || page.length === 0xffff)) await emit();
+      page.push(child);
+    }
+    if (page.length > 0) await emit();
+    return parents;
+  }
+}
