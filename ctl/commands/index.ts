@@ -26,7 +26,9 @@ import { memberRemoveCommand } from './member/remove.js';
 import { memberUpdateCommand } from './member/update.js';
 import { moveLeaderCommand } from './move-leader.js';
 import { putCommand } from './put.js';
+import { snapshotRestoreCommand } from './snapshot/restore.js';
 import { snapshotSaveCommand } from './snapshot/save.js';
+import { snapshotStatusCommand } from './snapshot/status.js';
 import { txnCommand } from './txn.js';
 import { versionCommand } from './version.js';
 import { watchCommand } from './watch.js';
@@ -49,6 +51,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   leaseListCommand,
   leaseKeepAliveCommand,
   snapshotSaveCommand,
+  snapshotStatusCommand,
+  snapshotRestoreCommand,
   txnCommand,
   watchCommand,
   compactionCommand,
