@@ -7,6 +7,7 @@ import {
   type AuthDisableResponse,
   type AuthEnableResponse,
   type AuthRoleAddResponse,
+  type AuthStatusResponse,
   type AuthUserAddResponse,
   type AuthUserGrantRoleResponse,
   type AuthenticateResponse,
@@ -22,6 +23,8 @@ export interface Auth {
   userAdd(name: string, password: string, opts?: CallOptions): Promise<Result<AuthUserAddResponse>>;
   userGrantRole(user: string, role: string, opts?: CallOptions): Promise<Result<AuthUserGrantRoleResponse>>;
   roleAdd(name: string, opts?: CallOptions): Promise<Result<AuthRoleAddResponse>>;
+  /** Whether auth is enabled (Unimplemented on a server without an auth store). */
+  status(opts?: CallOptions): Promise<Result<AuthStatusResponse>>;
 }
 
 export function makeAuth(inv: Invoker): Auth {
@@ -33,5 +36,7 @@ export function makeAuth(inv: Invoker): Auth {
       inv.unary(AuthService.userAdd, { name, password, options: { noPassword: false }, hashedPassword: '' }, 'mutable', opts),
     userGrantRole: (user, role, opts = {}) => inv.unary(AuthService.userGrantRole, { user, role }, 'mutable', opts),
     roleAdd: (name, opts = {}) => inv.unary(AuthService.roleAdd, { name }, 'mutable', opts),
+    // Not retried on a server-side Unavailable: before 3.5 the answer is `not capable` (Unavailable).
+    status: (opts = {}) => inv.unary(AuthService.authStatus, {}, 'mutable', opts),
   };
 }

@@ -17,6 +17,7 @@ export type { Lease, KeepAliveOptions } from './lease.js';
 export type { Cluster } from './cluster.js';
 export { AlarmType, type Maintenance, type SnapshotChunk } from './maintenance.js';
 export type { Auth } from './auth.js';
+export { SnapshotChecksum } from './snapshot-checksum.js';
 export type { WatchOptions, WatchUpdate, Watcher } from './watch.js';
 export { newSession, DEFAULT_SESSION_TTL, type Session } from './concurrency/session.js';
 export { newMutex, type Mutex } from './concurrency/mutex.js';

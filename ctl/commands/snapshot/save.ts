@@ -12,7 +12,7 @@ import type { Client } from '../../client/index.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 import { toolInfo } from '../../cli/zap-log.js';
 import { humanizeBytes } from '../../printer/humanize.js';
-import { SnapshotChecksum } from './checksum.js';
+import { SnapshotChecksum } from '../../client/snapshot-checksum.js';
 import { ProgressBar } from './progress-bar.js';
 
 const ERRNO_TEXT: Readonly<Record<string, string>> = {

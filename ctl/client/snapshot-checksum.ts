@@ -2,6 +2,7 @@
  * The SHA-256 trailer of a snapshot stream: etcd appends the 32-byte digest of every preceding
  * byte, and the image before it is a whole number of 512-byte pages. `push` every chunk in
  * order; `verify` at the end gives the error text etcdctl would print, or undefined.
+ * Shared by `kvstorectl snapshot save` and the operator's pre-upgrade snapshot.
  */
 import { createHash, type Hash } from 'node:crypto';
 
@@ -22,6 +23,11 @@ export class SnapshotChecksum {
 
   get size(): number {
     return this.total;
+  }
+
+  /** The trailer (the digest the stream carries), hex; meaningful once `verify()` passed. */
+  get trailerHex(): string {
+    return this.tail.toString('hex');
   }
 
   verify(): string | undefined {

@@ -1,0 +1,40 @@
+/**
+ * `MemberAdmin` over real members: plain HTTP (fetch) for /version, /health, /metrics and the
+ * typed etcd client (ctl/client, the one kvstorectl uses) for the gRPC calls and the snapshot.
+ *
+ * Contract: see ports.ts. Clients are kept per member URL until `close()`.
+ */
+import type { MemberAdmin } from '../ports.js';
+import { ClientPool } from './client-pool.js';
+import { GrpcCalls } from './grpc-calls.js';
+import { fetchHealth, fetchMetrics, fetchVersion } from './http-probes.js';
+import { snapshotToFile } from './snapshot-to-file.js';
+
+export interface MemberAdminOptions {
+  /** Bound of each HTTP probe and each unary gRPC call (default 3 s). */
+  readonly callTimeoutMs?: number;
+  /** Bound of a whole snapshot stream (default 10 min). */
+  readonly snapshotTimeoutMs?: number;
+}
+
+export function createMemberAdmin(o: MemberAdminOptions = {}): MemberAdmin {
+  const callMs = o.callTimeoutMs ?? 3000;
+  const snapMs = o.snapshotTimeoutMs ?? 600_000;
+  const pool = new ClientPool(callMs, callMs);
+  const calls = new GrpcCalls(pool);
+  return {
+    version: (url, signal) => fetchVersion(url, callMs, signal),
+    health: (url, signal) => fetchHealth(url, callMs, signal),
+    metrics: (url, signal) => fetchMetrics(url, callMs, signal),
+    status: (url, signal) => calls.status(url, signal),
+    alarms: (url, signal) => calls.alarms(url, signal),
+    linearizableRead: (url, signal) => calls.linearizableRead(url, signal),
+    authEnabled: (url, signal) => calls.authEnabled(url, signal),
+    memberList: (url, signal) => calls.memberList(url, signal),
+    addLearner: (url, peerURL) => calls.addLearner(url, peerURL),
+    promote: (url, id) => calls.promote(url, id),
+    remove: (url, id) => calls.remove(url, id),
+    snapshot: (url, file, signal) => snapshotToFile(pool, calls, url, file, snapMs, signal),
+    close: () => pool.close(),
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Streams Maintenance.Snapshot from one member into a file, the way `kvstorectl snapshot save`
+ * does: write `<file>.part` (mode 0600), check the 32-byte SHA-256 trailer (the stream is the
+ * database image followed by the digest of the image), fsync, rename to `<file>`, fsync the
+ * directory.
+ *
+ * Contract: the result's `sha256` is the image's digest (hex, equal to the file's trailer),
+ * `size` the whole file's bytes, `revision` the member's revision (Maintenance.Status) read
+ * just before the stream opened (the image holds at least that revision). On any failure the
+ * `.part` file is removed, nothing is written at `<file>`, and the failure is a value.
+ */
+import { open, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { SnapshotChecksum } from '../../../ctl/client/index.js';
+import { portFail, portOk, type PortResult, type SnapshotFile } from '../ports.js';
+import type { ClientPool } from './client-pool.js';
+import type { GrpcCalls } from './grpc-calls.js';
+
+async function syncDir(dir: string): Promise<void> {
+  const d = await open(dir, 'r');
+  try {
+    await d.sync();
+  } finally {
+    await d.close();
+  }
+}
+
+async function streamInto(pool: ClientPool, url: string, part: string, timeoutMs: number, signal?: AbortSignal): Promise<PortResult<SnapshotChecksum>> {
+  const sum = new SnapshotChecksum();
+  const f = await open(part, 'w', 0o600);
+  try {
+    for await (const r of pool.of(url).maintenance.snapshot({ timeoutMs, ...(signal === undefined ? {} : { signal }) })) {
+      if (!r.ok) return portFail(`Maintenance.Snapshot at ${url}: ${r.error.message}`);
+      await f.write(r.value.blob);
+      sum.push(r.value.blob);
+    }
+    const bad = sum.verify();
+    if (bad !== undefined) return portFail(`snapshot from ${url}: ${bad}`);
+    await f.sync();
+    return portOk(sum);
+  } finally {
+    await f.close();
+  }
+}
+
+export async function snapshotToFile(
+  pool: ClientPool,
+  calls: GrpcCalls,
+  url: string,
+  file: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<PortResult<SnapshotFile>> {
+  const part = `${file}.part`;
+  let done = false;
+  try {
+    const st = await calls.status(url, signal);
+    if (!st.ok) return st;
+    const got = await streamInto(pool, url, part, timeoutMs, signal);
+    if (!got.ok) return got;
+    await rename(part, file);
+    await syncDir(dirname(file));
+    done = true;
+    return portOk({ file, sha256: got.value.trailerHex, revision: st.value.revision, size: got.value.size });
+  } catch (err) {
+    return portFail(`snapshot from ${url} to ${file}: ${(err as Error).message}`);
+  } finally {
+    if (!done) await rm(part, { force: true });
+  }
+}

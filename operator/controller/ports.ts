@@ -1,0 +1,177 @@
+/**
+ * The ports the operator engine (observe → reconcile → execute) talks through. Two worlds
+ * implement them: Kubernetes (StatefulSet with OnDelete updates, pods, the status subresource,
+ * core/v1 Events) and local mode (one `kvstore` process per member, the manifest file).
+ *
+ * Contract shared by every port:
+ * - expected failures are values (`PortResult`), never throws; a throw is a bug;
+ * - every call that can hang takes an AbortSignal or has its own bound (the engine additionally
+ *   bounds observe calls so a dead member never stalls a pass);
+ * - a port holds no cluster-wide state the engine depends on: everything the engine needs to
+ *   decide is re-read on each pass (level-triggered).
+ */
+import type { KvstoreCluster, KvstoreClusterStatus } from '../api/types.js';
+import type { ClusterMember, Observed, Plan, PlannedEvent } from './model.js';
+
+export type PortResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
+
+export const portOk = <T>(value: T): PortResult<T> => ({ ok: true, value });
+export const portFail = <T = never>(error: string): PortResult<T> => ({ ok: false, error });
+
+/** One member slot (ordinal) as the platform sees it (pod / process), without asking the member. */
+export interface PlatformSlot {
+  /** `<cluster>-<ordinal>`. */
+  readonly name: string;
+  readonly ordinal: number;
+  /** A pod / process exists for the slot. */
+  readonly exists: boolean;
+  /** Pod Running / process alive. */
+  readonly running: boolean;
+  /** Version the slot runs with (pod image tag / process env), '' when none. */
+  readonly runVersion: string;
+  /** `http://host:port` the operator reaches the member's client listener at. */
+  readonly clientURL: string;
+  readonly peerURL: string;
+}
+
+/** What the platform holds for one cluster. */
+export interface PlatformView {
+  /** The owned objects (StatefulSet + services / the local process table) exist. */
+  readonly objectsExist: boolean;
+  /** Version new or recreated members get ('' when no objects). */
+  readonly templateVersion: string;
+  /** Replicas the platform is asked to run (StatefulSet spec.replicas / local desired). */
+  readonly replicas: number;
+  /** Slots 0 … max(replicas, existing) - 1, by ordinal. */
+  readonly slots: readonly PlatformSlot[];
+}
+
+/**
+ * Where members run. Kubernetes: a StatefulSet with `updateStrategy: OnDelete` (a deleted pod
+ * comes back with the CURRENT template, the same name, PVC, URLs and initial-cluster flags).
+ * Local: `kvstore` processes supervised by the operator process.
+ */
+export interface MemberPlatform {
+  observe(cluster: KvstoreCluster, signal: AbortSignal): Promise<PortResult<PlatformView>>;
+  /** Create or update the owned objects for `replicas` members; new members at `version`. */
+  ensureObjects(cluster: KvstoreCluster, version: string, replicas: number): Promise<PortResult<void>>;
+  /** Version recreated members get from now on (StatefulSet template image + env). */
+  setTemplateVersion(cluster: KvstoreCluster, version: string): Promise<PortResult<void>>;
+  /**
+   * Stop one member so the platform brings it back at the template version (delete the pod /
+   * SIGTERM the process and start it again with the same name, data dir, URLs, cluster flags).
+   * Resolves once the stop was issued (Kubernetes) or done and the new run spawned (local);
+   * readiness is observed on later passes.
+   */
+  restartMember(cluster: KvstoreCluster, name: string): Promise<PortResult<void>>;
+}
+
+export interface MemberVersion {
+  /** `etcdserver`. */
+  readonly server: string;
+  /** `etcdcluster`. */
+  readonly cluster: string;
+}
+
+export interface MemberMetrics {
+  /** `kvstore_server_is_leader == 1`. */
+  readonly isLeader: boolean;
+  /** `kvstore_v2_store_size_bytes`; undefined when the member does not expose it. */
+  readonly v2StoreBytes?: number;
+}
+
+export interface MemberStatusInfo {
+  /** 16 hex digits. */
+  readonly memberId: string;
+  /** 16 hex digits, '0000000000000000' when there is no leader. */
+  readonly leaderId: string;
+  /** Header revision. */
+  readonly revision: number;
+  readonly raftIndex: number;
+  readonly isLearner: boolean;
+  /** Server version Maintenance.Status reports. */
+  readonly version: string;
+}
+
+/** A snapshot file written, verified and renamed into place. */
+export interface SnapshotFile {
+  readonly file: string;
+  readonly sha256: string;
+  /** Revision of the member when the stream was opened (Maintenance.Status header). */
+  readonly revision: number;
+  readonly size: number;
+}
+
+/** Calls to one member, addressed by its client URL (`http://host:port`). */
+export interface MemberAdmin {
+  version(clientURL: string, signal?: AbortSignal): Promise<PortResult<MemberVersion>>;
+  /** `/health` answered 200 with `"health":"true"`. */
+  health(clientURL: string, signal?: AbortSignal): Promise<PortResult<boolean>>;
+  metrics(clientURL: string, signal?: AbortSignal): Promise<PortResult<MemberMetrics>>;
+  status(clientURL: string, signal?: AbortSignal): Promise<PortResult<MemberStatusInfo>>;
+  /** Active alarms of the cluster as `<memberId>:<NOSPACE|CORRUPT>`. */
+  alarms(clientURL: string, signal?: AbortSignal): Promise<PortResult<readonly string[]>>;
+  /** A linearizable Range of one key, answered (its content does not matter). */
+  linearizableRead(clientURL: string, signal?: AbortSignal): Promise<PortResult<void>>;
+  /** Auth.AuthStatus `enabled` (false when the server does not implement Auth). */
+  authEnabled(clientURL: string, signal?: AbortSignal): Promise<PortResult<boolean>>;
+  memberList(clientURL: string, signal?: AbortSignal): Promise<PortResult<readonly ClusterMember[]>>;
+  /** Cluster.MemberAdd as learner; the new member's id. */
+  addLearner(clientURL: string, peerURL: string): Promise<PortResult<string>>;
+  promote(clientURL: string, memberId: string): Promise<PortResult<void>>;
+  remove(clientURL: string, memberId: string): Promise<PortResult<void>>;
+  /**
+   * Maintenance.Snapshot into `<file>.part`, SHA-256 trailer verified, fsynced, renamed to
+   * `<file>`. On any failure the `.part` file is removed and nothing is left at `<file>`.
+   */
+  snapshot(clientURL: string, file: string, signal?: AbortSignal): Promise<PortResult<SnapshotFile>>;
+  /** Closes every connection. */
+  close(): void;
+}
+
+/** Where pre-upgrade snapshot files of one cluster go. */
+export interface SnapshotStore {
+  /** Absolute path (or path inside the snapshot volume) for a snapshot file name chosen by reconcile. */
+  pathOf(cluster: KvstoreCluster, fileName: string): string;
+  /** Makes sure the directory exists. */
+  prepare(cluster: KvstoreCluster): Promise<PortResult<void>>;
+  /** Snapshot files of this cluster, oldest first. */
+  list(cluster: KvstoreCluster): Promise<PortResult<readonly string[]>>;
+  /** Removes all but the newest `keep` files; the removed paths. */
+  prune(cluster: KvstoreCluster, keep: number): Promise<PortResult<readonly string[]>>;
+}
+
+/** Writes the status (local: into the manifest file; Kubernetes: the status subresource). */
+export interface StatusSink {
+  write(cluster: KvstoreCluster, status: KvstoreClusterStatus): Promise<PortResult<void>>;
+}
+
+/** Records events (local: log lines + an events file; Kubernetes: core/v1 Events). */
+export interface EventSink {
+  emit(cluster: KvstoreCluster, event: PlannedEvent): Promise<void>;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+/** Operator metrics the engine counts (prom-client behind it; no default registry). */
+export interface EngineMetrics {
+  upgradeStarted(cluster: string): void;
+  upgradeCompleted(cluster: string): void;
+  upgradeBlocked(cluster: string): void;
+  memberUpgradeDuration(cluster: string, seconds: number): void;
+  reconcileError(cluster: string): void;
+}
+
+/** The structured logger the engine writes to (a pino logger fits). */
+export interface EngineLogger {
+  info(fields: Readonly<Record<string, unknown>>, msg: string): void;
+  warn(fields: Readonly<Record<string, unknown>>, msg: string): void;
+  error(fields: Readonly<Record<string, unknown>>, msg: string): void;
+  debug(fields: Readonly<Record<string, unknown>>, msg: string): void;
+}
+
+/** The reconcile function the engine calls (operator/controller/reconcile.ts). */
+export type ReconcileFn = (cluster: KvstoreCluster, observed: Observed) => Plan;
