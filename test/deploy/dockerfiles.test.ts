@@ -100,7 +100,7 @@ for (const image of IMAGES) {
   const vars = globalArgDefaults(df);
   const final = finalStage(df);
 
-  test(`${image.file}: multi-stage, build then runtime on the same Node LTS slim base`, () => {
+  void test(`${image.file}: multi-stage, build then runtime on the same Node LTS slim base`, () => {
     assert.ok(df.stages.length >= 2, 'at least a build stage and a runtime stage');
     const bases = df.stages.map((s) => substitute(s.from, vars));
     for (const base of bases) {
@@ -115,14 +115,14 @@ for (const image of IMAGES) {
     assert.ok(runs.some((r) => /\bnpm run build\b/.test(r)), 'the build stage runs npm run build');
   });
 
-  test(`${image.file}: the build needs no protoc (generated code is committed)`, () => {
+  void test(`${image.file}: the build needs no protoc (generated code is committed)`, () => {
     assert.match(pkg.scripts.build ?? '', /^tsc\b/);
     assert.ok(existsSync(repoPath('proto/gen')), 'proto/gen is committed');
     const build = df.stages[0] as Stage;
     for (const r of instructions(build, 'RUN')) assert.doesNotMatch(r.args, /protoc|proto:gen|apt-get/);
   });
 
-  test(`${image.file}: the final stage runs as a non-root numeric user`, () => {
+  void test(`${image.file}: the final stage runs as a non-root numeric user`, () => {
     const users = instructions(final, 'USER');
     assert.ok(users.length > 0, 'USER in the final stage');
     const user = (users[users.length - 1] as { args: string }).args;
@@ -133,7 +133,7 @@ for (const image of IMAGES) {
     assert.ok(final.instructions.slice(userAt).every((i) => i.keyword !== 'RUN'), 'USER comes after the last RUN (the image user cannot write outside its volume)');
   });
 
-  test(`${image.file}: the final stage has production dependencies only`, () => {
+  void test(`${image.file}: the final stage has production dependencies only`, () => {
     const runs = instructions(final, 'RUN').map((r) => r.args);
     const installs = runs.filter((r) => /\bnpm (ci|install|i)\b/.test(r));
     assert.ok(installs.length > 0, 'dependencies installed in the final stage');
@@ -145,7 +145,7 @@ for (const image of IMAGES) {
     assert.ok(keyValues(instructions(final, 'ENV').map((e) => e.args).join(' ')).get('NODE_ENV') === 'production');
   });
 
-  test(`${image.file}: the entry point and the linked binaries are files the final stage copies`, () => {
+  void test(`${image.file}: the entry point and the linked binaries are files the final stage copies`, () => {
     const ep = instructions(final, 'ENTRYPOINT');
     assert.equal(ep.length, 1);
     assert.deepEqual(execForm((ep[0] as { args: string }).args), [image.entrypoint], 'exec form, the binary');
@@ -159,7 +159,7 @@ for (const image of IMAGES) {
     }
   });
 
-  test(`${image.file}: the copied build output holds everything the entry points load, and production dependencies cover their packages`, (t) => {
+  void test(`${image.file}: the copied build output holds everything the entry points load, and production dependencies cover their packages`, (t) => {
     const dirs = copiedBuildDirs(df, final);
     const build = df.stages[0] as Stage;
     const sourceDirs = instructions(build, 'COPY').flatMap((c) => copyParts(c.args).sources);
@@ -180,7 +180,7 @@ for (const image of IMAGES) {
     }
   });
 
-  test(`${image.file}: ports and the data volume`, () => {
+  void test(`${image.file}: ports and the data volume`, () => {
     const exposed = instructions(final, 'EXPOSE').flatMap((e) => e.args.split(/\s+/));
     assert.deepEqual([...exposed].sort(), [...image.ports].sort());
     const volumes = instructions(final, 'VOLUME').flatMap((v) => execForm(v.args) ?? v.args.split(/\s+/));
@@ -191,7 +191,7 @@ for (const image of IMAGES) {
   });
 }
 
-test('member image: the KVSTORE_SERVER_VERSION build argument becomes the environment; KVSTORE_DATA_DIR is the volume', () => {
+void test('member image: the KVSTORE_SERVER_VERSION build argument becomes the environment; KVSTORE_DATA_DIR is the volume', () => {
   const df = load('deploy/docker/member.Dockerfile');
   const final = finalStage(df);
   const args = new Map<string, string | undefined>();
@@ -212,14 +212,14 @@ test('member image: the KVSTORE_SERVER_VERSION build argument becomes the enviro
   assert.ok(volumes.includes(dataDir), 'KVSTORE_DATA_DIR is a VOLUME');
 });
 
-test('operator image: `run` by default, the snapshot directory the Deployment mounts', () => {
+void test('operator image: `run` by default, the snapshot directory the Deployment mounts', () => {
   const final = finalStage(load('deploy/docker/operator.Dockerfile'));
   assert.deepEqual(execForm(instructions(final, 'CMD').pop()?.args ?? ''), ['run']);
   const deployment = readRepoFile('deploy/operator/deployment.yaml');
   assert.ok(deployment.includes('/var/lib/kvstore-operator/snapshots'));
 });
 
-test('.dockerignore keeps dependencies, builds, VCS data and data dirs out of the context, and every COPY source in', () => {
+void test('.dockerignore keeps dependencies, builds, VCS data and data dirs out of the context, and every COPY source in', () => {
   const rules = parseDockerignore(readRepoFile('.dockerignore'));
   for (const p of ['node_modules', 'node_modules/koa/index.js', 'dist/server/main.js', 'dist-ship/x.js', '.git/HEAD', 'default.kvstore/wal', 'server/x.kvstore/db', 'test/unit/a.test.ts']) {
     assert.ok(isIgnored(p, rules), `${p} is excluded`);
