@@ -1,0 +1,196 @@
+// The test API server against the real @kubernetes/client-node: create/get/list/replace/patch,
+// 409 on stale writes and on existing names, the status subresource, finalizers, owner-reference
+// garbage collection, custom resources from a CRD (with schema defaults) and discovery.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, ApiextensionsV1Api, KubernetesObjectApi,
+  PatchStrategy, setHeaderOptions, type KubeConfig, type V1ConfigMap,
+} from '@kubernetes/client-node';
+import { startKubeApi, type KubeApi } from '../../support/kube-api/server.js';
+import { eventually } from '../../support/eventually.js';
+
+let api: KubeApi;
+let kc: KubeConfig;
+const ns = 'default';
+
+before(async () => {
+  api = await startKubeApi();
+  kc = api.kubeConfig();
+});
+after(async () => {
+  await api.close();
+});
+
+/** The HTTP code and Kubernetes Status body of a failed call. */
+async function failure(p: Promise<unknown>): Promise<{ code: number; body: Record<string, unknown> }> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof ApiException) {
+      const body = (typeof err.body === 'string' ? JSON.parse(err.body) : err.body) as Record<string, unknown>;
+      return { code: err.code, body };
+    }
+    throw err;
+  }
+  assert.fail('the call succeeded');
+}
+
+void test('create fills metadata; get and list with selectors; resourceVersion in list metadata', async () => {
+  const core = kc.makeApiClient(CoreV1Api);
+  const cm = await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'one', labels: { app: 'a', tier: 'x' } }, data: { k: 'v' } } });
+  assert.equal(cm.metadata?.name, 'one');
+  assert.equal(cm.metadata?.namespace, ns);
+  assert.match(cm.metadata?.uid ?? '', /^[0-9a-f-]{36}$/);
+  assert.match(cm.metadata?.resourceVersion ?? '', /^\d+$/);
+  assert.equal(cm.metadata?.generation, 1);
+  assert.ok(cm.metadata?.creationTimestamp instanceof Date);
+  const gen = await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { generateName: 'gen-', labels: { app: 'b' } } } });
+  assert.match(gen.metadata?.name ?? '', /^gen-[a-z0-9]{5}$/);
+
+  const got = await core.readNamespacedConfigMap({ name: 'one', namespace: ns });
+  assert.deepEqual(got.data, { k: 'v' });
+  const byLabel = await core.listNamespacedConfigMap({ namespace: ns, labelSelector: 'app in (a,c),tier' });
+  assert.deepEqual(byLabel.items.map((i) => i.metadata?.name), ['one']);
+  const notA = await core.listNamespacedConfigMap({ namespace: ns, labelSelector: 'app!=a' });
+  assert.deepEqual(notA.items.map((i) => i.metadata?.name), [gen.metadata?.name]);
+  const byName = await core.listNamespacedConfigMap({ namespace: ns, fieldSelector: 'metadata.name=one' });
+  assert.equal(byName.items.length, 1);
+  assert.match(byName.metadata?.resourceVersion ?? '', /^\d+$/);
+  assert.ok(BigInt(byName.metadata?.resourceVersion ?? '0') >= BigInt(gen.metadata?.resourceVersion ?? '0'));
+  const all = await core.listConfigMapForAllNamespaces();
+  assert.equal(all.items.length, 2);
+});
+
+void test('errors are Kubernetes Status objects: 404, 409 AlreadyExists, 422 Invalid', async () => {
+  const core = kc.makeApiClient(CoreV1Api);
+  const missing = await failure(core.readNamespacedConfigMap({ name: 'nope', namespace: ns }));
+  assert.equal(missing.code, 404);
+  assert.deepEqual(missing.body, {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'configmaps "nope" not found',
+    reason: 'NotFound', details: { name: 'nope', kind: 'configmaps' }, code: 404,
+  });
+  await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'dup' } } });
+  const dup = await failure(core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'dup' } } }));
+  assert.equal(dup.code, 409);
+  assert.equal(dup.body.reason, 'AlreadyExists');
+  assert.equal(dup.body.message, 'configmaps "dup" already exists');
+  const apps = kc.makeApiClient(AppsV1Api);
+  const noName = await failure(apps.createNamespacedStatefulSet({ namespace: ns, body: { metadata: {}, spec: { selector: {}, serviceName: 's', template: {} } } }));
+  assert.equal(noName.code, 422);
+  assert.equal(noName.body.reason, 'Invalid');
+  assert.deepEqual((noName.body.details as { causes: unknown[] }).causes, [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }]);
+});
+
+void test('replace with a stale resourceVersion is a 409 Conflict; generation follows spec changes only', async () => {
+  const apps = kc.makeApiClient(AppsV1Api);
+  const body = {
+    metadata: { name: 'web', labels: { app: 'web' } },
+    spec: { replicas: 0, serviceName: 'web', selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'img:1' }] } } },
+  };
+  await apps.createNamespacedStatefulSet({ namespace: ns, body });
+  // The StatefulSet controller writes status right after the create: read what it left.
+  const v1 = await eventually('status observed', async () => {
+    const s = await apps.readNamespacedStatefulSet({ name: 'web', namespace: ns });
+    return s.status?.observedGeneration === 1 ? s : undefined;
+  });
+  const v2 = await apps.replaceNamespacedStatefulSet({ name: 'web', namespace: ns, body: { ...v1, metadata: { ...v1.metadata, labels: { app: 'web', x: 'y' } } } });
+  assert.equal(v2.metadata?.generation, 1, 'a label change does not bump generation');
+  assert.ok(BigInt(v2.metadata?.resourceVersion ?? '0') > BigInt(v1.metadata?.resourceVersion ?? '0'));
+  const stale = await failure(apps.replaceNamespacedStatefulSet({ name: 'web', namespace: ns, body: v1 }));
+  assert.equal(stale.code, 409);
+  assert.equal(stale.body.reason, 'Conflict');
+  assert.equal(stale.body.message, 'Operation cannot be fulfilled on statefulsets.apps "web": the object has been modified; please apply your changes to the latest version and try again');
+  assert.deepEqual(stale.body.details, { name: 'web', group: 'apps', kind: 'statefulsets' });
+  const v3 = await apps.replaceNamespacedStatefulSet({ name: 'web', namespace: ns, body: { ...v2, spec: { ...v2.spec!, replicas: 0, minReadySeconds: 5 } } });
+  assert.equal(v3.metadata?.generation, 2);
+});
+
+void test('patches: merge, strategic (as merge), JSON patch; a patch naming a stale resourceVersion conflicts', async () => {
+  const core = kc.makeApiClient(CoreV1Api);
+  await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'p' }, data: { a: '1', b: '2' } } });
+  const merged = await core.patchNamespacedConfigMap({ name: 'p', namespace: ns, body: { data: { a: null, c: '3' } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+  assert.deepEqual(merged.data, { b: '2', c: '3' });
+  const strategic = await core.patchNamespacedConfigMap({ name: 'p', namespace: ns, body: { metadata: { labels: { l: 'v' } } } }, setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch));
+  assert.deepEqual(strategic.metadata?.labels, { l: 'v' });
+  const jp = await core.patchNamespacedConfigMap({ name: 'p', namespace: ns, body: [{ op: 'replace', path: '/data/b', value: '20' }, { op: 'add', path: '/data/d', value: '4' }] });
+  assert.deepEqual(jp.data, { b: '20', c: '3', d: '4' });
+  const failedTest = await failure(core.patchNamespacedConfigMap({ name: 'p', namespace: ns, body: [{ op: 'test', path: '/data/b', value: 'no' }] }));
+  assert.equal(failedTest.code, 422);
+  const stale = await failure(core.patchNamespacedConfigMap({ name: 'p', namespace: ns, body: { metadata: { resourceVersion: merged.metadata?.resourceVersion }, data: { e: '5' } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch)));
+  assert.equal(stale.code, 409);
+});
+
+const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'kvstoreclusters.kvstore.io' },
+  spec: {
+    group: 'kvstore.io',
+    scope: 'Namespaced',
+    names: { plural: 'kvstoreclusters', singular: 'kvstorecluster', kind: 'KvstoreCluster', listKind: 'KvstoreClusterList', shortNames: ['kvc'] },
+    versions: [{
+      name: 'v1alpha1', served: true, storage: true, subresources: { status: {} },
+      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer', _default: 3 }, version: { type: 'string' }, upgrade: { type: 'object', _default: {}, properties: { v2WaitSeconds: { type: 'integer', _default: 120 } } } } }, status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } },
+    }],
+  },
+};
+
+void test('custom resources: CRD established, defaults applied, status subresource separate from main writes, discovery', async () => {
+  const ext = kc.makeApiClient(ApiextensionsV1Api);
+  await ext.createCustomResourceDefinition({ body: crd as never });
+  const established = await ext.readCustomResourceDefinition({ name: 'kvstoreclusters.kvstore.io' });
+  assert.ok(established.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True'));
+
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  const target = { group: 'kvstore.io', version: 'v1alpha1', namespace: ns, plural: 'kvstoreclusters' };
+  const created = (await custom.createNamespacedCustomObject({ ...target, body: { apiVersion: 'kvstore.io/v1alpha1', kind: 'KvstoreCluster', metadata: { name: 'c1' }, spec: { version: '3.4.0' }, status: { phase: 'ignored' } } })) as { metadata: { resourceVersion: string; generation: number }; spec: unknown; status?: unknown };
+  assert.deepEqual(created.spec, { version: '3.4.0', size: 3, upgrade: { v2WaitSeconds: 120 } });
+  assert.equal(created.status, undefined, 'status is not written on create');
+
+  const withStatus = (await custom.patchNamespacedCustomObjectStatus({ ...target, name: 'c1', body: { status: { phase: 'Creating' }, spec: { size: 5 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch))) as { spec: { size: number }; status: { phase: string }; metadata: { generation: number } };
+  assert.equal(withStatus.status.phase, 'Creating');
+  assert.equal(withStatus.spec.size, 3, 'a status write does not change spec');
+  assert.equal(withStatus.metadata.generation, 1);
+
+  const replaced = (await custom.replaceNamespacedCustomObject({ ...target, name: 'c1', body: { ...withStatus, spec: { ...withStatus.spec, version: '3.5.0' }, status: { phase: 'lost' } } })) as { status: { phase: string }; metadata: { generation: number } };
+  assert.equal(replaced.status.phase, 'Creating', 'a main write does not change status');
+  assert.equal(replaced.metadata.generation, 2);
+
+  const replacedStatus = (await custom.replaceNamespacedCustomObjectStatus({ ...target, name: 'c1', body: { ...replaced, status: { phase: 'Upgrading' } } })) as { status: { phase: string } };
+  assert.equal(replacedStatus.status.phase, 'Upgrading');
+  const staleStatus = await failure(custom.replaceNamespacedCustomObjectStatus({ ...target, name: 'c1', body: { ...replaced, status: { phase: 'x' } } }));
+  assert.equal(staleStatus.code, 409);
+
+  const list = (await custom.listNamespacedCustomObject(target)) as { items: unknown[]; metadata: { resourceVersion: string } };
+  assert.equal(list.items.length, 1);
+
+  // Discovery lists the new type; KubernetesObjectApi (which uses discovery) reads it.
+  const objects = KubernetesObjectApi.makeApiClient(kc);
+  const read = await objects.read({ apiVersion: 'kvstore.io/v1alpha1', kind: 'KvstoreCluster', metadata: { name: 'c1', namespace: ns } });
+  assert.equal((read as { status?: { phase?: string } }).status?.phase, 'Upgrading');
+});
+
+void test('finalizers hold a deletion until removed; owner references cascade in the background', async () => {
+  const core = kc.makeApiClient(CoreV1Api);
+  const owner = await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'owner', finalizers: ['kvstore.io/cleanup'] } } });
+  const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata?.uid ?? '', controller: true };
+  await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'dependent', ownerReferences: [ref] } } });
+  await core.createNamespacedService({ namespace: ns, body: { metadata: { name: 'dep-svc', ownerReferences: [ref] }, spec: { clusterIP: 'None' } } });
+
+  await core.deleteNamespacedConfigMap({ name: 'owner', namespace: ns });
+  const deleting = await core.readNamespacedConfigMap({ name: 'owner', namespace: ns });
+  assert.ok(deleting.metadata?.deletionTimestamp instanceof Date);
+  const cannotAdd: V1ConfigMap = { ...deleting, metadata: { ...deleting.metadata, finalizers: ['kvstore.io/cleanup', 'other'] } };
+  const after1 = await core.replaceNamespacedConfigMap({ name: 'owner', namespace: ns, body: cannotAdd });
+  assert.deepEqual(after1.metadata?.finalizers, ['kvstore.io/cleanup'], 'no new finalizer once deleting');
+  assert.ok((await core.readNamespacedConfigMap({ name: 'dependent', namespace: ns })).metadata, 'dependents stay while the owner exists');
+
+  await core.patchNamespacedConfigMap({ name: 'owner', namespace: ns, body: [{ op: 'remove', path: '/metadata/finalizers' }] });
+  assert.equal((await failure(core.readNamespacedConfigMap({ name: 'owner', namespace: ns }))).code, 404);
+  await eventually('dependents collected', async () => {
+    const cms = await core.listNamespacedConfigMap({ namespace: ns, fieldSelector: 'metadata.name=dependent' });
+    const svcs = await core.listNamespacedService({ namespace: ns });
+    return cms.items.length === 0 && svcs.items.every((s) => s.metadata?.name !== 'dep-svc') ? true : undefined;
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * The in-process Kubernetes API test server: node:http on 127.0.0.1 and a random port, serving
+ * discovery, the resource verbs and watches over one object store, with the CRD controller and
+ * the garbage collector always on, the StatefulSet controller on unless disabled, and a kubelet
+ * when a pod runner is given (README.md lists what is and is not implemented).
+ *
+ * Lifecycle: `startKubeApi()` resolves once listening; `close()` ends every watch stream, stops
+ * the controllers and the kubelet (which stops every pod process it started) and the listener.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
+import { runCrdController } from './crd-controller.js';
+import { coreVersions, groupList, groupOf, resourceList, versionInfo } from './discovery.js';
+import { runGarbageCollector } from './garbage-collector.js';
+import { handleResource } from './handlers.js';
+import { runKubelet, type PodRunner } from './kubelet.js';
+import { ObjectStore } from './object-store.js';
+import { ResourceRegistry } from './resources.js';
+import { parseRoute } from './routes.js';
+import { selectorsOf } from './selectors.js';
+import { runStatefulSetController } from './statefulset-controller.js';
+import { badRequest, methodNotAllowed, noRoute, type ApiError } from './status.js';
+import type { Json } from './types.js';
+import { serveWatch } from './watch-stream.js';
+
+/** Options of `startKubeApi`. */
+export interface KubeApiOptions {
+  /** Events kept for watches to resume from (older → 410). Default 5000. */
+  readonly historyLimit?: number;
+  /** Run the StatefulSet controller (default true). */
+  readonly statefulSets?: boolean;
+  /** A kubelet that starts pods through this port (none: pods stay Pending and delete at once). */
+  readonly podRunner?: PodRunner;
+  /** How often the kubelet probes readiness (default 500 ms). */
+  readonly probeIntervalMs?: number;
+  /** Interval of BOOKMARK events on watches that allow them (default 1000 ms). */
+  readonly bookmarkMs?: number;
+}
+
+/** A running test API server. */
+export interface KubeApi {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  readonly store: ObjectStore;
+  /** A client-node KubeConfig pointing at this server (namespace `default`). */
+  kubeConfig(namespace?: string): KubeConfig;
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+  });
+}
+
+function reply(res: ServerResponse, code: number, body: Json): void {
+  const text = JSON.stringify(body);
+  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function replyError(res: ServerResponse, e: ApiError): void {
+  reply(res, e.code, e.body);
+}
+
+/** Starts the server (see the file header). */
+export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> {
+  const registry = new ResourceRegistry();
+  const kubeletOn = opts.podRunner !== undefined;
+  const store = new ObjectStore(registry, {
+    historyLimit: opts.historyLimit ?? 5000,
+    gracefulDelete: (t, o) => kubeletOn && t.group === '' && t.plural === 'pods' && o.spec !== undefined,
+  });
+  const watches = new Set<() => void>();
+  const stops: (() => void | Promise<void>)[] = [runCrdController(store), runGarbageCollector(store)];
+  if (opts.statefulSets !== false) stops.push(runStatefulSetController(store));
+  if (opts.podRunner !== undefined) stops.push(runKubelet(store, opts.podRunner, { probeIntervalMs: opts.probeIntervalMs ?? 500 }));
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = req.method ?? 'GET';
+    const body = await readBody(req);
+    const route = parseRoute(url.pathname);
+    const docs: Record<string, () => Json | undefined> = {
+      root: () => ({ paths: ['/api', '/api/v1', '/apis', '/version'] }),
+      version: versionInfo,
+      'core-versions': coreVersions,
+      groups: () => groupList(registry),
+      group: () => (route.kind === 'group' ? groupOf(registry, route.group) : undefined),
+      resources: () => (route.kind === 'resources' ? resourceList(registry, route.group, route.version) : undefined),
+    };
+    const doc = docs[route.kind];
+    if (doc !== undefined) {
+      if (method !== 'GET') return replyError(res, methodNotAllowed());
+      const d = doc();
+      return d === undefined ? replyError(res, noRoute()) : reply(res, 200, d);
+    }
+    if (route.kind !== 'resource') return replyError(res, noRoute());
+    const type = registry.lookup(route.group, route.version, route.plural);
+    const badScope = type !== undefined && !type.namespaced && route.namespace !== undefined;
+    const badSub = route.subresource !== undefined && (route.subresource !== 'status' || type?.hasStatus !== true);
+    if (type === undefined || badScope || badSub) return replyError(res, noRoute());
+    const isWatch = method === 'GET' && (route.watchPath || url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1');
+    if (isWatch) {
+      const match = selectorsOf(url.searchParams);
+      if ('error' in match) return replyError(res, badRequest(match.error));
+      const byName = route.name === undefined ? match : (o: Parameters<typeof match>[0]) => o.metadata.name === route.name && match(o);
+      const timeout = url.searchParams.get('timeoutSeconds');
+      const end = serveWatch(store, {
+        selection: { type, namespace: route.namespace, match: byName },
+        version: route.version,
+        resourceVersion: url.searchParams.get('resourceVersion'),
+        timeoutSeconds: timeout === null ? undefined : Number(timeout),
+        bookmarks: url.searchParams.get('allowWatchBookmarks') === 'true',
+        bookmarkMs: opts.bookmarkMs ?? 1000,
+      }, res);
+      watches.add(end);
+      res.on('close', () => watches.delete(end));
+      return;
+    }
+    const r = handleResource(store, {
+      method, type, version: route.version, namespace: route.namespace, name: route.name,
+      mode: route.subresource === 'status' ? 'status' : 'main', query: url.searchParams,
+      contentType: req.headers['content-type'] ?? 'application/json', body,
+    });
+    reply(res, r.code, r.body);
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) reply(res, 500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: String(err), reason: 'InternalError', code: 500 });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port: 0 }, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+
+  return {
+    url,
+    port,
+    store,
+    kubeConfig(namespace = 'default'): KubeConfig {
+      const kc = new KubeConfig();
+      kc.loadFromOptions({
+        clusters: [{ name: 'test', server: url, skipTLSVerify: true }],
+        users: [{ name: 'test' }],
+        contexts: [{ name: 'test', cluster: 'test', user: 'test', namespace }],
+        currentContext: 'test',
+      });
+      return kc;
+    },
+    async close(): Promise<void> {
+      for (const end of [...watches]) end();
+      for (const stop of stops.reverse()) await stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
