@@ -1,0 +1,44 @@
+/**
+ * reconcile(cluster, observed) → Plan: the operator's whole decision for one pass. Pure and
+ * synchronous (no clock — observed.now —, no I/O). At most one membership or upgrade step per
+ * pass. Rules, first that applies:
+ *   paused → observe and report only;
+ *   no owned objects → create;
+ *   an upgrade / rollback under way (status.upgrade) → continue it (upgrade/planner.ts);
+ *   creation not finished → wait;
+ *   membership ≠ spec.size or a learner pending → one membership step (membership/scale.ts);
+ *   spec.version ≠ the members' version → start, refuse or roll back (upgrade/new-change.ts);
+ *   a member unreachable for long → replace it (membership/replace.ts);
+ *   else steady.
+ * The status (status/build-status.ts) is always recomputed from the observation and the step.
+ * `cluster` must be defaulted (operator/api defaults applied).
+ */
+import type { KvstoreCluster } from '../api/types.js';
+import type { Observed, Plan } from './model.js';
+import { makeContext, type PlanContext } from './context.js';
+import type { Step } from './step.js';
+import { pausedStep, steadyStep } from './steady.js';
+import { createStep, creatingStep } from './membership/create.js';
+import { planMembership } from './membership/scale.js';
+import { planReplace } from './membership/replace.js';
+import { isActive, planVersion } from './upgrade/planner.js';
+import { buildStatus } from './status/build-status.js';
+
+function decide(ctx: PlanContext): Step {
+  if (ctx.spec.paused) return pausedStep(ctx);
+  if (!ctx.observed.objectsExist) return createStep(ctx);
+  if (isActive(ctx.prev?.upgrade)) return planVersion(ctx) ?? steadyStep(ctx);
+  return creatingStep(ctx) ?? planMembership(ctx) ?? planVersion(ctx) ?? planReplace(ctx) ?? steadyStep(ctx);
+}
+
+export function reconcile(cluster: KvstoreCluster, observed: Observed): Plan {
+  const ctx = makeContext(cluster, observed);
+  const step = decide(ctx);
+  const status = buildStatus(ctx, step);
+  return {
+    actions: step.actions,
+    events: step.events,
+    status,
+    ...(step.requeueAfterSeconds === undefined ? {} : { requeueAfterSeconds: step.requeueAfterSeconds }),
+  };
+}
