@@ -1,19 +1,30 @@
 /**
- * The Maintenance.Snapshot stream: a consistent point-in-time image of the backend, sent in
- * 32 KiB chunks with `remaining_bytes` counting down, then one message whose blob is the
- * SHA-256 of every byte sent before it. The image is a multiple of 512 bytes (clients
- * check total size mod 512 == 32). Image layout: FORMAT.md beside this file.
+ * The Maintenance.Snapshot stream: a consistent point-in-time image of the backend in etcd's
+ * snapshot layout — a bbolt database (server/snapshot/bbolt/FORMAT.md) holding every backend
+ * bucket with its etcd encodings — sent in 32 KiB chunks with `remaining_bytes` counting down,
+ * then one message whose blob is the SHA-256 of every byte sent before it. The image is a
+ * whole number of 4096-byte pages, so clients find total size mod 512 == 32.
  *
- * Writes go on while it streams: the image comes from a pinned view, read twice (once
- * to size it, once to send it), never held whole in memory.
+ * Writes go on while it streams: a pinned view is written to a temporary file
+ * (`tmp-<random>.snapshot.db` in `tmpDir`), the view is released, and the file is sent from
+ * disk — never held whole in memory — then removed (also when the client goes away; leftovers
+ * of a crash are removed by `removeSnapshotTemps` at start).
+ *
+ * `imagePieces` is the interim KVSNAP01 image (server/snapshot/FORMAT.md) still used by the
+ * leader-to-follower state image (server/bootstrap/snapshot-exchange.ts).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { open, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type * as pb from '../../proto/gen/etcd/rpc.js';
 import { Bucket, type Backend, type ReadView } from '../storage/backend.js';
+import { writeBolt, type BoltBucketSource } from './bbolt/index.js';
 
 const CHUNK = 32 * 1024;
 const MAGIC = Buffer.from('KVSNAP01', 'latin1');
 const BUCKETS = Object.values(Bucket);
+const TEMP_NAME = /^tmp-[0-9a-f]+\.snapshot\.db$/;
 
 function recordHeader(bucket: string, key: Buffer, value: Buffer): Buffer {
   const name = Buffer.from(bucket, 'latin1');
@@ -26,7 +37,7 @@ function recordHeader(bucket: string, key: Buffer, value: Buffer): Buffer {
   return Buffer.concat([h, key, v]);
 }
 
-/** The image of `view` as a sequence of buffers (unpadded; see FORMAT.md). */
+/** The interim KVSNAP01 image of `view` as a sequence of buffers (unpadded; see FORMAT.md). */
 export async function* imagePieces(view: ReadView): AsyncGenerator<Buffer> {
   yield MAGIC;
   for (const bucket of BUCKETS) {
@@ -38,43 +49,96 @@ export async function* imagePieces(view: ReadView): AsyncGenerator<Buffer> {
   yield Buffer.from([0]);
 }
 
-async function imageSize(view: ReadView): Promise<number> {
-  let n = 0;
-  for await (const p of imagePieces(view)) n += p.length;
-  return n;
+/** Every backend bucket of `view`, names ascending bytewise (as bbolt orders them). */
+export function backendBuckets(view: ReadView): BoltBucketSource[] {
+  return [...BUCKETS]
+    .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+    .map((name) => ({ name, entries: view.iterate(name) }));
 }
 
-export async function* streamSnapshot(backend: Backend, flush: () => Promise<void>): AsyncGenerator<pb.SnapshotResponse> {
+/** Writes the bbolt image of `backend` (after `flush`) to `path`; the pinned view is released before it resolves. */
+export async function writeSnapshotFile(backend: Backend, flush: () => Promise<void>, path: string): Promise<number> {
   await flush();
   const view = await backend.snapshot();
   try {
-    const raw = await imageSize(view);
-    const total = Math.ceil(raw / 512) * 512;
-    const hash = createHash('sha256');
-    let remaining = total;
-    let buffered: Buffer[] = [];
-    let bufferedBytes = 0;
-    const emit = (final: boolean): pb.SnapshotResponse | undefined => {
-      if (bufferedBytes === 0 || (!final && bufferedBytes < CHUNK)) return undefined;
-      const blob = Buffer.concat(buffered, bufferedBytes);
-      buffered = [];
-      bufferedBytes = 0;
-      hash.update(blob);
-      remaining -= blob.length;
-      return { header: undefined, remainingBytes: BigInt(remaining), blob };
-    };
-    for await (const p of imagePieces(view)) {
-      buffered.push(p);
-      bufferedBytes += p.length;
-      const msg = emit(false);
-      if (msg) yield msg;
-    }
-    buffered.push(Buffer.alloc(total - raw));
-    bufferedBytes += total - raw;
-    const last = emit(true);
-    if (last) yield last;
-    yield { header: undefined, remainingBytes: 0n, blob: hash.digest() };
+    const { size } = await writeBolt(path, backendBuckets(view), { sync: false });
+    return size;
   } finally {
     await view.close();
+  }
+}
+
+/** Removes temporary snapshot files left in `dir` by a process that stopped mid-stream. */
+export async function removeSnapshotTemps(dir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw new Error(`cannot list ${dir}`, { cause: e });
+  }
+  const stale = names.filter((n) => TEMP_NAME.test(n));
+  for (const n of stale) await rm(join(dir, n), { force: true });
+  return stale.length;
+}
+
+/** The subset of the member's logger the stream uses (pino calling form: fields, message). */
+export interface SnapshotLog {
+  info(fields: Readonly<Record<string, unknown>>, msg: string): void;
+}
+
+export interface SnapshotStreamOptions {
+  /** Where the temporary image is written (the member's `<data-dir>/member/snap`); default the OS temp dir. */
+  readonly tmpDir?: string;
+  readonly log?: SnapshotLog;
+  /** Monotonic milliseconds, for the `took` of the final log line. */
+  readonly now?: () => number;
+}
+
+function humanBytes(n: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let u = 0;
+  while (v >= 1000 && u < units.length - 1) {
+    v /= 1000;
+    u++;
+  }
+  return `${u === 0 ? v : Math.round(v)} ${units[u]}`;
+}
+
+export async function* streamSnapshot(
+  backend: Backend,
+  flush: () => Promise<void>,
+  options: SnapshotStreamOptions = {},
+): AsyncGenerator<pb.SnapshotResponse> {
+  const now = options.now ?? (() => performance.now());
+  const started = now();
+  const path = join(options.tmpDir ?? tmpdir(), `tmp-${randomBytes(8).toString('hex')}.snapshot.db`);
+  try {
+    const total = await writeSnapshotFile(backend, flush, path);
+    options.log?.info({ 'total-bytes': total, size: humanBytes(total) }, 'sending database snapshot to client');
+    const hash = createHash('sha256');
+    const fh = await open(path, 'r');
+    try {
+      let remaining = total;
+      while (remaining > 0) {
+        const blob = Buffer.alloc(Math.min(CHUNK, remaining));
+        const { bytesRead } = await fh.read(blob, 0, blob.length, total - remaining);
+        if (bytesRead !== blob.length) throw new Error(`snapshot file ${path} shrank while being sent`);
+        hash.update(blob);
+        remaining -= blob.length;
+        yield { header: undefined, remainingBytes: BigInt(remaining), blob };
+      }
+    } finally {
+      await fh.close();
+    }
+    options.log?.info({ 'total-bytes': total, 'checksum-size': 32 }, 'sending database sha256 checksum to client');
+    yield { header: undefined, remainingBytes: 0n, blob: hash.digest() };
+    options.log?.info(
+      { 'total-bytes': total, size: humanBytes(total), took: `${((now() - started) / 1000).toFixed(3)}s` },
+      'successfully sent database snapshot to client',
+    );
+  } finally {
+    await rm(path, { force: true });
   }
 }
