@@ -1,0 +1,67 @@
+/**
+ * Checks a JSON schema cannot express, on a spec that passed the structural checks: names that
+ * must fit the Kubernetes objects derived from them, options a version line cannot take,
+ * option combinations, non-zero storage. Pure.
+ */
+import type { KvstoreClusterSpec } from './types.js';
+import type { ValidationError } from './validation-error.js';
+
+/** How the cluster is run: Kubernetes objects, or local processes (`kvstore-operator local`). */
+export type Target = 'kubernetes' | 'local';
+
+/**
+ * Longest cluster name: StatefulSet pods get a `controller-revision-hash` label
+ * `<name>-<10 chars>`, and label values are at most 63 characters.
+ */
+export const MAX_NAME_LENGTH = 52;
+const DNS_1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** Minor line of `3.<minor>.<patch>` as a number (`3.4.2` → 4). */
+export function minorOf(version: string): number {
+  return Number(version.split('.')[1]);
+}
+
+/** Options and the first minor line that accepts them as flags. */
+const OPTION_SINCE = [
+  ['autoCompactionMode', 3, '--auto-compaction-mode'],
+  ['maxRequestBytes', 3, '--max-request-bytes'],
+  ['enableV2', 3, '--enable-v2 (3.2 always serves v2)'],
+] as const;
+
+export function nameErrors(name: string): ValidationError[] {
+  if (!DNS_1035_LABEL.test(name)) {
+    return [{ path: 'metadata.name', message: 'must be lower-case letters, digits and "-", starting with a letter and ending with a letter or digit (it names Services and Pods)' }];
+  }
+  if (name.length > MAX_NAME_LENGTH) {
+    return [{ path: 'metadata.name', message: `must be at most ${MAX_NAME_LENGTH} characters (pod labels carry <name>-<revision hash>)` }];
+  }
+  return [];
+}
+
+export function specErrors(spec: KvstoreClusterSpec, target: Target): ValidationError[] {
+  const out: ValidationError[] = [];
+  const minor = minorOf(spec.version);
+  const o = spec.options;
+  for (const [key, since, flag] of OPTION_SINCE) {
+    if (o[key] !== undefined && minor < since) {
+      out.push({ path: `spec.options.${key}`, message: `${flag} needs version 3.${since} or later (spec.version is ${spec.version})` });
+    }
+  }
+  if ((o.logLevel === 'warn' || o.logLevel === 'error') && minor < 4) {
+    out.push({ path: 'spec.options.logLevel', message: `must be debug or info before 3.4 (--log-level came in 3.4; spec.version is ${spec.version})` });
+  }
+  if (o.autoCompactionMode === 'revision' && o.autoCompactionRetention !== undefined && !/^[0-9]+$/.test(o.autoCompactionRetention)) {
+    out.push({ path: 'spec.options.autoCompactionRetention', message: 'must be a number of revisions (an integer) when autoCompactionMode is revision' });
+  }
+  if (minor < 3 && o.autoCompactionRetention !== undefined && !/^[0-9]+$/.test(o.autoCompactionRetention)) {
+    out.push({ path: 'spec.options.autoCompactionRetention', message: 'must be a number of hours (an integer) before 3.3' });
+  }
+  if (/^0*(\.0*)?([KMGTPE]i|[numkMGTPE])?$/.test(spec.storage.size)) {
+    out.push({ path: 'spec.storage.size', message: 'must be more than zero' });
+  }
+  if (target === 'kubernetes' && !(DNS_1123_SUBDOMAIN.test(spec.upgrade.snapshot.volume) && spec.upgrade.snapshot.volume.length <= 253)) {
+    out.push({ path: 'spec.upgrade.snapshot.volume', message: 'must be a PersistentVolumeClaim name (lower-case letters, digits, "-" and ".")' });
+  }
+  return out;
+}
