@@ -13,7 +13,7 @@ import { ExitCode } from '../../cli/exit-codes.js';
 import { humanizeBytes } from '../../printer/humanize.js';
 import { renderTable } from '../../printer/table-writer.js';
 import { openBolt } from '../../../server/snapshot/bbolt/index.js';
-import { boltSize } from '../../../server/snapshot/restore/bolt-size.js';
+import { inspectBolt } from '../../../server/snapshot/restore/bolt-size.js';
 import { dbStatus, type DbStatus } from '../../../server/snapshot/restore/db-status.js';
 import { goPathError } from '../../../server/snapshot/restore/go-errors.js';
 
@@ -41,17 +41,18 @@ export const snapshotStatusCommand: CommandSpec = {
   run: async (ctx, args) => {
     if (args.length !== 1) return ctx.fail(ExitCode.BadArgs, 'snapshot status requires exactly one argument');
     const path = args[0];
-    let fileSize: number;
     try {
-      fileSize = (await stat(path)).size;
+      await stat(path);
     } catch (err) {
       return ctx.fail(ExitCode.Error, goPathError('stat', path, err));
     }
     let status: DbStatus;
     try {
+      const inspected = await inspectBolt(path);
+      if (!inspected.ok) return ctx.fail(ExitCode.Error, inspected.problem);
       const db = await openBolt(path);
       try {
-        status = await dbStatus(db, (await boltSize(path)) ?? fileSize);
+        status = await dbStatus(db, inspected.size);
       } finally {
         await db.close();
       }

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Crc32c } from '../../../server/snapshot/restore/crc32c.js';
 import { dbStatus, type BucketSource } from '../../../server/snapshot/restore/db-status.js';
-import { boltSizeOf } from '../../../server/snapshot/restore/bolt-size.js';
+import { inspectPages } from '../../../server/snapshot/restore/bolt-size.js';
 import { formatDbStatus } from '../../../ctl/commands/snapshot/status.js';
 
 function fake(buckets: Record<string, [Buffer, Buffer][]>): BucketSource {
@@ -63,11 +63,19 @@ function metaPage(pageSize: number, pgid: bigint, txid: bigint, corrupt = false)
   return b;
 }
 
-void test('bbolt size: the valid meta with the larger txid gives pgid × page size', () => {
-  assert.equal(boltSizeOf(metaPage(4096, 5n, 10n), metaPage(4096, 4n, 9n)), 20480);
-  assert.equal(boltSizeOf(metaPage(4096, 5n, 10n), metaPage(4096, 7n, 11n)), 28672);
-  assert.equal(boltSizeOf(metaPage(4096, 5n, 10n), metaPage(4096, 7n, 11n, true)), 20480);
-  assert.equal(boltSizeOf(Buffer.alloc(80), Buffer.alloc(80)), undefined);
+void test('bbolt size: the valid meta with the larger txid gives pgid × page size; bbolt\'s open errors', () => {
+  const size = (a: Buffer, b: Buffer, fileSize = 1 << 20) => {
+    const r = inspectPages(a, b, fileSize);
+    return r.ok ? r.size : r.problem;
+  };
+  assert.equal(size(metaPage(4096, 5n, 10n), metaPage(4096, 4n, 9n)), 20480);
+  assert.equal(size(metaPage(4096, 5n, 10n), metaPage(4096, 7n, 11n)), 28672);
+  assert.equal(size(metaPage(4096, 5n, 10n), metaPage(4096, 7n, 11n, true)), 20480);
+  assert.equal(size(metaPage(4096, 5n, 10n, true), metaPage(4096, 7n, 11n)), 28672);
+  assert.equal(size(Buffer.alloc(80), Buffer.alloc(80)), 'invalid database');
+  assert.equal(size(metaPage(4096, 5n, 10n, true), metaPage(4096, 7n, 11n, true)), 'checksum error');
+  assert.equal(size(metaPage(4096, 5n, 10n), metaPage(4096, 4n, 9n), 4096), 'file size too small');
+  assert.equal(size(Buffer.alloc(80), Buffer.alloc(80), 4096), 'file size too small');
 });
 
 void test('printed as etcdctl 3.4 prints it', () => {
