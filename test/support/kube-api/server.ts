@@ -46,6 +46,12 @@ export interface KubeApi {
   readonly store: ObjectStore;
   /** A client-node KubeConfig pointing at this server (namespace `default`). */
   kubeConfig(namespace?: string): KubeConfig;
+  /**
+   * Ends every open watch stream now (as an API server restart would); clients reconnect from
+   * the last resourceVersion they saw. Writes made through `store` in the same tick, followed
+   * by `store.compactHistory()`, are then missed by those watches and answered with 410.
+   */
+  endWatches(): void;
   close(): Promise<void>;
 }
 
@@ -158,6 +164,9 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
         currentContext: 'test',
       });
       return kc;
+    },
+    endWatches(): void {
+      for (const end of [...watches]) end();
     },
     async close(): Promise<void> {
       for (const end of [...watches]) end();
