@@ -16,6 +16,7 @@ import type { KubeClient, KubeError } from './kube/types.js';
 import {
   LEASE_API_VERSION,
   LEASE_KIND,
+  asMicroTime,
   decideAttempt,
   microTime,
   observe,
@@ -176,7 +177,14 @@ export class LeaderElector {
   async #release(): Promise<void> {
     const read = await this.#o.kube.get<Lease>(this.#ref());
     if (!read.ok || read.value.spec?.holderIdentity !== this.#o.identity) return;
-    const spec: LeaseSpec = { ...read.value.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(this.#o.timers.now()) };
+    const held = read.value.spec;
+    const spec: LeaseSpec = {
+      ...held,
+      ...(held.acquireTime !== undefined ? { acquireTime: asMicroTime(held.acquireTime) } : {}),
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      renewTime: microTime(this.#o.timers.now()),
+    };
     const released = await this.#o.kube.replace<Lease>({ ...read.value, spec });
     if (!released.ok) this.#o.onError?.(released.error);
   }

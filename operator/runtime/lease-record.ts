@@ -29,6 +29,13 @@ export function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
+/** A timestamp read back from a Lease (client-node gives 3 fractional digits) as a MicroTime. */
+export function asMicroTime(time: string): string {
+  if (/\.\d{6}Z$/.test(time)) return time;
+  const ms = Date.parse(time);
+  return Number.isNaN(ms) ? time : microTime(ms);
+}
+
 /** What a candidate remembers of the last record it saw, and when (its own clock). */
 export interface Observation {
   readonly record: string;
@@ -64,7 +71,7 @@ export function decideAttempt(identity: string, spec: LeaseSpec | undefined, see
       spec: {
         holderIdentity: identity,
         leaseDurationSeconds: durationSeconds,
-        acquireTime: spec?.acquireTime ?? renewTime,
+        acquireTime: spec?.acquireTime !== undefined ? asMicroTime(spec.acquireTime) : renewTime,
         renewTime,
         leaseTransitions: spec?.leaseTransitions ?? 0,
       },
