@@ -65,11 +65,20 @@ function track(value: unknown, path: string, visits: Visit[]): unknown {
   });
 }
 
+/**
+ * Keys the generated validators never read although the API defines them: the generator drops
+ * properties named `description` (CRD columns, JSONSchemaProps) and the `x-kubernetes-*`
+ * extensions of JSONSchemaProps. They are not judged.
+ */
+function exempt(key: string): boolean {
+  return key === 'description' || key.startsWith('x-kubernetes-');
+}
+
 function unknownFields(visits: readonly Visit[]): string[] {
   const out: string[] = [];
   for (const v of visits) {
     if (v.enumerated || Array.isArray(v.value) || v.read.size === 0) continue;
-    for (const key of Object.keys(v.value)) if (!v.read.has(key)) out.push(`${v.path || '/'}${v.path ? '/' : ''}${key}: unknown field`);
+    for (const key of Object.keys(v.value)) if (!v.read.has(key) && !exempt(key)) out.push(`${v.path || '/'}${v.path ? '/' : ''}${key}: unknown field`);
   }
   return out;
 }
