@@ -64,6 +64,12 @@ export interface MemberPlatform {
    * readiness is observed on later passes.
    */
   restartMember(cluster: KvstoreCluster, name: string): Promise<PortResult<void>>;
+  /**
+   * Replace a failed member's slot: delete its data (PVC / data dir) and its pod / process, so it
+   * comes back empty and joins the running cluster (`--initial-cluster-state existing`) as the
+   * learner an earlier AddLearner registered.
+   */
+  resetMember(cluster: KvstoreCluster, name: string): Promise<PortResult<void>>;
 }
 
 export interface MemberVersion {

@@ -1,0 +1,159 @@
+/**
+ * One reconcile pass of one cluster: observe → reconcile → execute → status + events.
+ *
+ * Contract:
+ * - `pass(cluster)` never throws: a platform failure, a reconcile bug (a throw) or a failed
+ *   action is logged, counted as a reconcile error and turns into a short requeue;
+ * - actions run in order and stop at the first failure; the plan's status is still written,
+ *   with `Degraded` True (reason `ActionFailed`, the action and the error) and a Warning event;
+ * - the outcome of a TakeSnapshot is kept in memory for the NEXT pass (`observed.snapshotOutcome`)
+ *   until a pass that saw it has written its status (reconcile records it there), or a newer
+ *   snapshot replaces it; the status, not this memory, is what survives an operator restart;
+ * - the status is written only when it differs from the cluster's current one;
+ * - metrics: upgrades started / completed / blocked from the plan's events, the member upgrade
+ *   duration from `status.upgrade.currentMember` → `membersDone`, reconcile errors.
+ * One Engine serves many clusters; its memory is keyed by `<namespace>/<name>`.
+ */
+import type { Condition, KvstoreCluster, KvstoreClusterStatus } from '../api/types.js';
+import { execute, type ExecuteResult } from './execute.js';
+import type { Plan, SnapshotOutcome } from './model.js';
+import { observe } from './observe.js';
+import type { Clock, EngineLogger, EngineMetrics, EventSink, MemberAdmin, MemberPlatform, ReconcileFn, SnapshotStore, StatusSink } from './ports.js';
+
+export interface EngineDeps {
+  readonly platform: MemberPlatform;
+  readonly admin: MemberAdmin;
+  readonly snapshots: SnapshotStore;
+  readonly status: StatusSink;
+  readonly events: EventSink;
+  readonly clock: Clock;
+  readonly metrics: EngineMetrics;
+  readonly logger: EngineLogger;
+  readonly reconcile: ReconcileFn;
+  /** Bound of one observation (default 5 s). */
+  readonly observeTimeoutMs?: number;
+  /** Requeue after a failed pass (default 5 s). */
+  readonly errorRequeueSeconds?: number;
+}
+
+export interface PassResult {
+  /** Pass again after this many seconds (undefined: only on change). */
+  readonly requeueAfterSeconds?: number;
+  /** The status written (or that would have been: unchanged); undefined when the pass failed before reconcile. */
+  readonly status?: KvstoreClusterStatus;
+  /** Why the pass did not complete cleanly. */
+  readonly error?: string;
+}
+
+const keyOf = (c: KvstoreCluster): string => `${c.metadata.namespace ?? ''}/${c.metadata.name}`;
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The plan's status with Degraded True for a failed action (transition time kept when already True). */
+function degraded(status: KvstoreClusterStatus, message: string, now: string, generation: number | undefined): KvstoreClusterStatus {
+  const prev = status.conditions.find((c) => c.type === 'Degraded');
+  const cond: Condition = {
+    type: 'Degraded',
+    status: 'True',
+    reason: 'ActionFailed',
+    message,
+    lastTransitionTime: prev?.status === 'True' ? prev.lastTransitionTime : now,
+    ...(generation === undefined ? {} : { observedGeneration: generation }),
+  };
+  const others = status.conditions.filter((c) => c.type !== 'Degraded');
+  return { ...status, conditions: [...others, cond] };
+}
+
+export class Engine {
+  private readonly outcomes = new Map<string, SnapshotOutcome>();
+  private readonly memberStarted = new Map<string, number>();
+
+  constructor(private readonly deps: EngineDeps) {}
+
+  /** Forget a deleted cluster's memory. */
+  forget(cluster: KvstoreCluster): void {
+    const key = keyOf(cluster);
+    this.outcomes.delete(key);
+    for (const k of [...this.memberStarted.keys()]) if (k.startsWith(`${key}#`)) this.memberStarted.delete(k);
+  }
+
+  async pass(cluster: KvstoreCluster): Promise<PassResult> {
+    const d = this.deps;
+    const key = keyOf(cluster);
+    const log = { cluster: key };
+    const retry = d.errorRequeueSeconds ?? 5;
+    const now = iso(d.clock.now());
+    const seen = this.outcomes.get(key);
+    const obs = await observe(cluster, { platform: d.platform, admin: d.admin, timeoutMs: d.observeTimeoutMs ?? 5000 }, now, seen);
+    if (!obs.ok) return this.failed(key, obs.error, retry);
+    let plan: Plan;
+    try {
+      plan = d.reconcile(cluster, obs.value);
+    } catch (err) {
+      return this.failed(key, `reconcile threw: ${(err as Error).stack ?? String(err)}`, retry);
+    }
+    d.logger.debug({ ...log, actions: plan.actions.map((a) => a.kind), phase: plan.status.phase }, 'planned');
+    const result = await execute(cluster, plan.actions, obs.value, {
+      platform: d.platform,
+      admin: d.admin,
+      snapshots: d.snapshots,
+      now: () => iso(d.clock.now()),
+      onAction: (a) => d.logger.info({ ...log, action: a.kind, ...('name' in a ? { member: a.name } : 'member' in a ? { member: a.member } : {}) }, 'executing'),
+    });
+    if (result.snapshotOutcome !== undefined) this.outcomes.set(key, result.snapshotOutcome);
+    const status = result.failure === undefined ? plan.status : degraded(plan.status, `${result.failure.action.kind} failed: ${result.failure.error}`, now, cluster.metadata.generation);
+    const written = await this.writeStatus(cluster, status);
+    if (written && seen !== undefined && result.snapshotOutcome === undefined && this.outcomes.get(key) === seen) this.outcomes.delete(key);
+    await this.emit(cluster, plan, result);
+    this.countMembers(key, cluster.status, status);
+    if (result.failure !== undefined) {
+      d.metrics.reconcileError(key);
+      d.logger.warn({ ...log, action: result.failure.action.kind, error: result.failure.error }, 'action failed');
+      return { requeueAfterSeconds: Math.min(plan.requeueAfterSeconds ?? retry, retry), status, error: result.failure.error };
+    }
+    if (!written) return { requeueAfterSeconds: retry, status, error: 'status not written' };
+    return { ...(plan.requeueAfterSeconds === undefined ? {} : { requeueAfterSeconds: plan.requeueAfterSeconds }), status };
+  }
+
+  private failed(key: string, error: string, retry: number): PassResult {
+    this.deps.metrics.reconcileError(key);
+    this.deps.logger.error({ cluster: key, error }, 'reconcile pass failed');
+    return { requeueAfterSeconds: retry, error };
+  }
+
+  private async writeStatus(cluster: KvstoreCluster, status: KvstoreClusterStatus): Promise<boolean> {
+    if (cluster.status !== undefined && JSON.stringify(cluster.status) === JSON.stringify(status)) return true;
+    const w = await this.deps.status.write(cluster, status);
+    if (!w.ok) this.deps.logger.error({ cluster: keyOf(cluster), error: w.error }, 'status write failed');
+    else this.deps.logger.info({ cluster: keyOf(cluster), phase: status.phase, upgrade: status.upgrade?.state }, 'status written');
+    return w.ok;
+  }
+
+  private async emit(cluster: KvstoreCluster, plan: Plan, result: ExecuteResult): Promise<void> {
+    const key = keyOf(cluster);
+    for (const e of plan.events) {
+      this.deps.logger.info({ cluster: key, event: e.reason, type: e.type }, e.message);
+      if (e.reason === 'UpgradeStarted') this.deps.metrics.upgradeStarted(key);
+      else if (e.reason === 'UpgradeCompleted') this.deps.metrics.upgradeCompleted(key);
+      else if (e.reason === 'UpgradeBlocked' || e.reason === 'DowngradeRefused') this.deps.metrics.upgradeBlocked(key);
+      await this.deps.events.emit(cluster, e);
+    }
+    if (result.failure !== undefined) {
+      await this.deps.events.emit(cluster, { type: 'Warning', reason: 'ActionFailed', message: `${result.failure.action.kind} failed: ${result.failure.error}` });
+    }
+  }
+
+  /** Member upgrade durations: from the pass that names a member in flight to the one that lists it done. */
+  private countMembers(key: string, before: KvstoreClusterStatus | undefined, after: KvstoreClusterStatus): void {
+    const up = after.upgrade;
+    const now = this.deps.clock.now();
+    if (up?.currentMember !== undefined && !this.memberStarted.has(`${key}#${up.currentMember}`)) this.memberStarted.set(`${key}#${up.currentMember}`, now);
+    const doneBefore = new Set(before?.upgrade?.membersDone ?? []);
+    for (const m of up?.membersDone ?? []) {
+      const started = this.memberStarted.get(`${key}#${m}`);
+      if (doneBefore.has(m) || started === undefined) continue;
+      this.memberStarted.delete(`${key}#${m}`);
+      this.deps.metrics.memberUpgradeDuration(key, (now - started) / 1000);
+      this.deps.logger.info({ cluster: key, member: m, seconds: (now - started) / 1000 }, 'member upgraded');
+    }
+  }
+}

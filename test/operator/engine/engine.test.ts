@@ -1,0 +1,152 @@
+/**
+ * The engine with fake ports and a stand-in reconcile: a pass executes the plan in order and
+ * writes status + events; a failed action stops the rest and sets Degraded; a snapshot's
+ * outcome reaches the next pass; a hung member does not stall observation; metrics counted.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Engine, type EngineDeps } from '../../../operator/controller/engine.js';
+import type { Observed, Plan } from '../../../operator/controller/model.js';
+import type { ReconcileFn } from '../../../operator/controller/ports.js';
+import { cluster, emptyStatus, FakeAdmin, FakePlatform, FakeSnapshots, Recorder, urlOf } from './fakes.js';
+
+function setup(reconcile: ReconcileFn, opts: { admin?: FakeAdmin; platform?: FakePlatform } = {}) {
+  const rec = new Recorder();
+  const platform = opts.platform ?? new FakePlatform();
+  const admin = opts.admin ?? new FakeAdmin();
+  const snapshots = new FakeSnapshots();
+  let now = Date.parse('2026-11-21T10:00:00Z');
+  const deps: EngineDeps = {
+    platform, admin, snapshots, status: rec.status, events: rec.eventSink, clock: { now: () => now }, metrics: rec.metrics, logger: rec.logger, reconcile,
+    observeTimeoutMs: 300,
+  };
+  return { engine: new Engine(deps), rec, platform, admin, snapshots, tick: (ms: number) => (now += ms) };
+}
+
+const plan = (p: Partial<Plan>): Plan => ({ actions: [], status: emptyStatus(), events: [], ...p });
+
+void test('a pass runs the plan in order, writes the status and the events, returns the requeue', async () => {
+  const seen: Observed[] = [];
+  const { engine, rec, platform, snapshots } = setup((_c, o) => {
+    seen.push(o);
+    return plan({
+      actions: [{ kind: 'SetTemplateVersion', version: '3.5.0' }, { kind: 'RestartMember', name: 'demo-1' }, { kind: 'PruneSnapshots', keep: 3 }],
+      status: { ...emptyStatus(), phase: 'Upgrading' },
+      events: [{ type: 'Normal', reason: 'UpgradeStarted', message: 'from 3.4.0 to 3.5.0' }],
+      requeueAfterSeconds: 2,
+    });
+  });
+  const r = await engine.pass(cluster());
+  assert.equal(r.error, undefined);
+  assert.equal(r.requeueAfterSeconds, 2);
+  assert.deepEqual(platform.calls, ['template 3.5.0', 'restart demo-1']);
+  assert.deepEqual(snapshots.pruned, [3]);
+  assert.equal(rec.statuses.length, 1);
+  assert.equal(rec.statuses[0].phase, 'Upgrading');
+  assert.deepEqual(rec.events.map((e) => e.reason), ['UpgradeStarted']);
+  assert.deepEqual(rec.counted, ['started ns/demo']);
+  // What reconcile saw: three probed members, one leader, the membership.
+  const o = seen[0];
+  assert.equal(o.members.length, 3);
+  assert.deepEqual(o.members.map((m) => m.probe?.isLeader), [true, false, false]);
+  assert.equal(o.members[1].probe?.memberId, '0000000000000002');
+  assert.equal(o.clusterMembers?.length, 3);
+  assert.ok(rec.lines.some((l) => l.includes('"action":"RestartMember"') && l.includes('"member":"demo-1"')));
+});
+
+void test('a failed action stops the rest; the status is written with Degraded and a Warning event', async () => {
+  const platform = new FakePlatform();
+  platform.failOn = 'restart demo-1';
+  const { engine, rec } = setup(
+    () => plan({ actions: [{ kind: 'RestartMember', name: 'demo-1' }, { kind: 'RestartMember', name: 'demo-2' }], requeueAfterSeconds: 60 }),
+    { platform },
+  );
+  const r = await engine.pass(cluster());
+  assert.match(r.error ?? '', /restart demo-1 refused/);
+  assert.equal(r.requeueAfterSeconds, 5);
+  assert.deepEqual(platform.calls, ['restart demo-1']);
+  const deg = rec.statuses[0].conditions.find((c) => c.type === 'Degraded');
+  assert.equal(deg?.status, 'True');
+  assert.equal(deg?.reason, 'ActionFailed');
+  assert.match(deg?.message ?? '', /RestartMember failed: restart demo-1 refused/);
+  assert.deepEqual(rec.events.map((e) => `${e.type} ${e.reason}`), ['Warning ActionFailed']);
+  assert.deepEqual(rec.counted, ['error ns/demo']);
+});
+
+void test('the outcome of a snapshot is fed to the next pass, then dropped once a status was written', async () => {
+  const seen: (Observed['snapshotOutcome'])[] = [];
+  let passes = 0;
+  const { engine, admin } = setup((_c, o) => {
+    seen.push(o.snapshotOutcome);
+    passes++;
+    return passes === 1
+      ? plan({ actions: [{ kind: 'TakeSnapshot', member: 'demo-0', clientURL: urlOf(0), file: 'demo-3.4.0-to-3.5.0.db', forVersion: '3.5.0' }] })
+      : plan({});
+  });
+  await engine.pass(cluster());
+  await engine.pass(cluster());
+  await engine.pass(cluster());
+  assert.deepEqual(admin.snapshots, [`${urlOf(0)} /snap/demo-3.4.0-to-3.5.0.db`]);
+  assert.equal(seen[0], undefined);
+  const o = seen[1];
+  assert.ok(o?.ok === true);
+  assert.equal(o.forVersion, '3.5.0');
+  assert.deepEqual({ ...o.record, takenAt: '' }, { file: '/snap/demo-3.4.0-to-3.5.0.db', sha256: 'ab'.repeat(32), revision: 100, size: 4128, member: 'demo-0', takenAt: '' });
+  assert.equal(seen[2], undefined);
+});
+
+void test('a failed snapshot stops the pass and its failure reaches the next pass', async () => {
+  const admin = new FakeAdmin();
+  admin.snapshotError = 'Maintenance.Snapshot at x: connection refused';
+  const seen: (Observed['snapshotOutcome'])[] = [];
+  let passes = 0;
+  const { engine, platform } = setup((_c, o) => {
+    seen.push(o.snapshotOutcome);
+    return ++passes === 1
+      ? plan({ actions: [{ kind: 'TakeSnapshot', member: 'demo-0', clientURL: urlOf(0), file: 'x.db', forVersion: '3.5.0' }, { kind: 'RestartMember', name: 'demo-1' }] })
+      : plan({});
+  }, { admin });
+  const r = await engine.pass(cluster());
+  assert.match(r.error ?? '', /connection refused/);
+  assert.deepEqual(platform.calls, []);
+  await engine.pass(cluster());
+  assert.deepEqual(seen[1], { ok: false, forVersion: '3.5.0', error: 'Maintenance.Snapshot at x: connection refused' });
+});
+
+void test('a hung member does not stall the observation: it is reported without a probe', async () => {
+  const admin = new FakeAdmin();
+  admin.hung.add(urlOf(2));
+  const seen: Observed[] = [];
+  const { engine } = setup((_c, o) => (seen.push(o), plan({})), { admin });
+  await engine.pass(cluster());
+  assert.equal(seen[0].members[2].probe, undefined);
+  assert.equal(seen[0].members[0].probe?.healthy, true);
+});
+
+void test('a reconcile that throws is a counted error, not a crash', async () => {
+  const { engine, rec } = setup(() => {
+    throw new Error('bug');
+  });
+  const r = await engine.pass(cluster());
+  assert.match(r.error ?? '', /reconcile threw: Error: bug/);
+  assert.deepEqual(rec.counted, ['error ns/demo']);
+  assert.equal(rec.statuses.length, 0);
+});
+
+void test('member upgrade duration: from in flight to done; an unchanged status is not rewritten', async () => {
+  let step = 0;
+  const { engine, rec, tick } = setup(() => {
+    step++;
+    const upgrade = { from: '3.4.0', to: '3.5.0', state: 'UpgradingMembers' as const, startedAt: '2026-11-21T10:00:00Z' };
+    return step === 1
+      ? plan({ status: { ...emptyStatus(), upgrade: { ...upgrade, currentMember: 'demo-1', membersDone: [] } } })
+      : plan({ status: { ...emptyStatus(), upgrade: { ...upgrade, membersDone: ['demo-1'] } } });
+  });
+  const c1 = cluster(emptyStatus());
+  await engine.pass(c1);
+  tick(7000);
+  await engine.pass(cluster(rec.statuses[0]));
+  assert.deepEqual(rec.counted, ['duration ns/demo 7']);
+  await engine.pass(cluster(rec.statuses[1]));
+  assert.equal(rec.statuses.length, 2);
+});
