@@ -1,0 +1,143 @@
+// Table tests: create, scale up (learner first, promote when caught up), scale down (highest
+// ordinal), replace a removed or long-unreachable member.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { reconcile } from '../../../operator/controller/reconcile.js';
+import type { Observed } from '../../../operator/controller/model.js';
+import { cluster, clusterMembers, condition, healthy, idOf, kinds, member, NOW, reasons, status, withMember } from './fixtures.js';
+
+const LATER = '2026-03-01T10:10:00Z';
+
+void test('create: no owned objects → EnsureObjects for spec.size members at spec.version, phase Creating', () => {
+  const observed: Observed = { now: NOW, objectsExist: false, templateVersion: '', members: [] };
+  const plan = reconcile(cluster({ version: '3.4.0' }), observed);
+  assert.deepEqual(plan.actions, [{ kind: 'EnsureObjects', version: '3.4.0', replicas: 3 }]);
+  assert.deepEqual(reasons(plan), ['ClusterCreating']);
+  assert.equal(plan.status.phase, 'Creating');
+  assert.equal(plan.status.readyMembers, '0/3');
+  assert.equal(condition(plan, 'Available').status, 'False');
+  assert.equal(condition(plan, 'Progressing').reason, 'Creating');
+});
+
+void test('creating: wait until every member is ready, then ClusterCreated once and Running', () => {
+  const starting = withMember(healthy('3.4.0'), member(2, '3.4.0', { probe: null }));
+  const wait = reconcile(cluster({}, status({ phase: 'Creating' })), starting);
+  assert.deepEqual(wait.actions, []);
+  assert.equal(wait.status.phase, 'Creating');
+  assert.equal(condition(wait, 'Degraded').status, 'False');
+  const ready = reconcile(cluster({}, wait.status), healthy('3.4.0'));
+  assert.deepEqual(reasons(ready), ['ClusterCreated']);
+  assert.equal(ready.status.phase, 'Running');
+  const steady = reconcile(cluster({}, ready.status), healthy('3.4.0'));
+  assert.deepEqual(steady.events, []);
+  assert.deepEqual(steady.actions, []);
+  assert.equal(condition(steady, 'Progressing').status, 'False');
+});
+
+/** 5 slots, the first `members` are voting members; slots beyond do not exist yet. */
+function growing(members: number, learner?: { ordinal: number; revision: number; exists: boolean }): Observed {
+  const o = healthy('3.4.0', members);
+  const slots = o.members.map((m) => member(m.ordinal, '3.4.0', { probe: { isLeader: m.ordinal === 0, revision: 1000 } }));
+  for (let i = members; i < 5; i++) {
+    const isLearner = learner?.ordinal === i;
+    slots.push(isLearner && learner.exists ? member(i, '3.4.0', { probe: { isLearner: true, revision: learner.revision } }) : member(i, '', { exists: false, running: false, probe: null }));
+  }
+  const cm = [...clusterMembers(o.members)];
+  if (learner !== undefined) cm.push({ id: idOf(learner.ordinal), name: learner.exists ? `demo-${learner.ordinal}` : '', peerURLs: [`http://127.0.0.${learner.ordinal + 10}:2380`], isLearner: true });
+  return { ...o, members: slots, clusterMembers: cm };
+}
+
+void test('scale up: one member at a time, as a learner first (AddLearner + EnsureObjects replicas+1)', () => {
+  const plan = reconcile(cluster({ size: 5 }, status()), growing(3));
+  assert.deepEqual(plan.actions, [
+    { kind: 'AddLearner', name: 'demo-3', peerURL: 'http://127.0.0.13:2380' },
+    { kind: 'EnsureObjects', version: '3.4.0', replicas: 4 },
+  ]);
+  assert.deepEqual(reasons(plan), ['MemberAdded']);
+  assert.equal(plan.status.phase, 'Scaling');
+  assert.equal(plan.status.readyMembers, '3/5');
+});
+
+void test('scale up: a learner registered but not started → its slot is started', () => {
+  const plan = reconcile(cluster({ size: 5 }, status()), growing(3, { ordinal: 3, revision: 0, exists: false }));
+  assert.deepEqual(plan.actions, [{ kind: 'EnsureObjects', version: '3.4.0', replicas: 4 }]);
+});
+
+void test('scale up: the learner behind the leader waits; caught up it is promoted', () => {
+  const behind = reconcile(cluster({ size: 5 }, status()), growing(3, { ordinal: 3, revision: 2, exists: true }));
+  assert.deepEqual(behind.actions, []);
+  assert.equal(condition(behind, 'Progressing').reason, 'LearnerCatchingUp');
+  const caught = reconcile(cluster({ size: 5 }, status()), growing(3, { ordinal: 3, revision: 995, exists: true }));
+  assert.deepEqual(caught.actions, [{ kind: 'PromoteLearner', memberId: idOf(3) }]);
+  assert.deepEqual(reasons(caught), ['MemberPromoted']);
+});
+
+void test('scale up waits for a healthy cluster', () => {
+  const plan = reconcile(cluster({ size: 5 }, status()), withMember(growing(3), member(1, '3.4.0', { probe: { healthy: false } })));
+  assert.deepEqual(plan.actions, []);
+  assert.equal(condition(plan, 'Progressing').reason, 'WaitingForHealthyCluster');
+});
+
+void test('scale down: RemoveMember of the highest ordinal, then EnsureObjects with fewer replicas', () => {
+  const plan = reconcile(cluster({ size: 3 }, status()), healthy('3.4.0', 5));
+  assert.deepEqual(plan.actions, [
+    { kind: 'RemoveMember', memberId: idOf(4), name: 'demo-4' },
+    { kind: 'EnsureObjects', version: '3.4.0', replicas: 4 },
+  ]);
+  assert.deepEqual(reasons(plan), ['MemberRemoved']);
+});
+
+void test('scale down: a slot beyond spec.size that is no longer a member is stopped', () => {
+  const o = healthy('3.4.0', 4);
+  const plan = reconcile(cluster({ size: 3 }, status()), { ...o, clusterMembers: (o.clusterMembers ?? []).slice(0, 3) });
+  assert.deepEqual(plan.actions, [{ kind: 'EnsureObjects', version: '3.4.0', replicas: 3 }]);
+});
+
+void test('new members get the version the members run, not a pending spec.version', () => {
+  const plan = reconcile(cluster({ size: 5, version: '3.5.0' }, status()), growing(3));
+  assert.deepEqual(plan.actions[1], { kind: 'EnsureObjects', version: '3.4.0', replicas: 4 });
+});
+
+void test('replace: a member removed from the membership whose slot still runs → AddLearner + ResetMember (rejoins empty)', () => {
+  const o = healthy('3.4.0');
+  const plan = reconcile(cluster({}, status()), { ...o, clusterMembers: (o.clusterMembers ?? []).filter((c) => c.name !== 'demo-1') });
+  assert.deepEqual(plan.actions, [
+    { kind: 'AddLearner', name: 'demo-1', peerURL: 'http://127.0.0.11:2380' },
+    { kind: 'ResetMember', name: 'demo-1' },
+  ]);
+  assert.deepEqual(reasons(plan), ['MemberReplaced']);
+});
+
+const degradedSince = (t: string) =>
+  status({ phase: 'Degraded', conditions: [{ type: 'Degraded', status: 'True', reason: 'MemberUnreachable', message: '', lastTransitionTime: t }] });
+
+void test('replace: unreachable for less than memberHealthTimeoutSeconds → only Degraded', () => {
+  const o = withMember(healthy('3.4.0'), member(2, '3.4.0', { probe: null }));
+  const plan = reconcile(cluster({}, degradedSince(NOW)), { ...o, now: '2026-03-01T10:04:00Z' });
+  assert.deepEqual(plan.actions, []);
+  assert.equal(condition(plan, 'Degraded').status, 'True');
+  assert.equal(condition(plan, 'Degraded').reason, 'MemberUnreachable');
+  assert.equal(condition(plan, 'Degraded').lastTransitionTime, NOW);
+  assert.equal(plan.status.phase, 'Degraded');
+  assert.equal(condition(plan, 'Available').status, 'True');
+});
+
+void test('replace: unreachable for longer, the others healthy with a leader → RemoveMember (re-added empty next)', () => {
+  const o = withMember(healthy('3.4.0'), member(2, '3.4.0', { probe: null }));
+  const plan = reconcile(cluster({}, degradedSince(NOW)), { ...o, now: LATER });
+  assert.deepEqual(plan.actions, [{ kind: 'RemoveMember', memberId: idOf(2), name: 'demo-2' }]);
+  assert.deepEqual(plan.events.map((e) => [e.type, e.reason]), [['Warning', 'MemberReplacing']]);
+});
+
+void test('replace: two members unreachable → never replaced automatically', () => {
+  let o = withMember(healthy('3.4.0', 5), member(3, '3.4.0', { probe: null }));
+  o = withMember(o, member(4, '3.4.0', { probe: null }));
+  const plan = reconcile(cluster({ size: 5 }, degradedSince(NOW)), { ...o, now: LATER });
+  assert.deepEqual(kinds(plan), []);
+});
+
+void test('membership changes wait while an upgrade is under way', () => {
+  const up = { from: '3.4.0', to: '3.5.0', state: 'UpgradingMembers', membersDone: [], startedAt: NOW } as const;
+  const plan = reconcile(cluster({ size: 5, version: '3.5.0' }, status({}, up)), growing(3));
+  assert.ok(!kinds(plan).includes('AddLearner'));
+});
