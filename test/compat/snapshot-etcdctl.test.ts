@@ -12,24 +12,7 @@ import { before, describe, it } from 'node:test';
 import { openBolt } from '../../server/snapshot/bbolt/index.js';
 import { ctlFor, etcdctl, makeTempDir, reserveAddress, startEtcd, startKvstore, type BoundCtl, type Member } from '../support/processes.js';
 import { checkBolt } from '../unit/snapshot/bbolt-check.js';
-
-interface GetJson {
-  header: { revision: number };
-  kvs?: { key: string; create_revision: number; mod_revision: number; version: number; value: string; lease?: number }[];
-}
-
-/** Every key with its metadata, from `get "" --from-key -w json` (keys and values decoded). */
-export async function everyKey(ctl: BoundCtl, rev?: number): Promise<{ revision: number; kvs: Map<string, string> }> {
-  const args = ['get', '', '--from-key', '-w', 'json', ...(rev === undefined ? [] : [`--rev=${rev}`])];
-  const out = JSON.parse(await ctl.ok(args, { timeoutMs: 60_000 })) as GetJson;
-  const kvs = new Map<string, string>();
-  for (const kv of out.kvs ?? []) {
-    const key = Buffer.from(kv.key, 'base64').toString();
-    const value = Buffer.from(kv.value, 'base64').toString();
-    kvs.set(key, `${value}|c${kv.create_revision}|m${kv.mod_revision}|v${kv.version}|l${kv.lease ?? 0}`);
-  }
-  return { revision: out.header.revision, kvs };
-}
+import { everyKey } from './snapshot-keys.js';
 
 async function countEntries(path: string): Promise<number> {
   const r = await openBolt(path);
