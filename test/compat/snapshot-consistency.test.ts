@@ -8,29 +8,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { KeyValue } from '../../proto/gen/etcd/kv.js';
-import { openBolt } from '../../server/snapshot/bbolt/index.js';
 import { ctlFor, etcdctl, eventually, makeTempDir, startKvstore, WriteLoad, type BoundCtl, type Member } from '../support/processes.js';
-import { everyKey } from './snapshot-keys.js';
-
-/** The live keys of a snapshot's `key` bucket, formatted like `everyKey`, and its last revision. */
-async function snapshotKeys(path: string): Promise<{ revision: number; kvs: Map<string, string> }> {
-  const r = await openBolt(path);
-  try {
-    const kvs = new Map<string, string>();
-    let revision = 0;
-    for await (const [k, v] of r.entries('key')) {
-      revision = Number(k.readBigUInt64BE(0));
-      const kv = KeyValue.decode(v);
-      const key = kv.key.toString();
-      if (k.length === 18 && k[17] === 0x74) kvs.delete(key);
-      else kvs.set(key, `${kv.value.toString()}|c${kv.createRevision}|m${kv.modRevision}|v${kv.version}|l${kv.lease}`);
-    }
-    return { revision, kvs };
-  } finally {
-    await r.close();
-  }
-}
+import { everyKey, snapshotKeys } from './snapshot-keys.js';
 
 void describe('a snapshot under a concurrent write load', () => {
   let member: Member;

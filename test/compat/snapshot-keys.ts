@@ -1,4 +1,9 @@
-/** Snapshot tests' view of a member's keys: every key with its metadata, as one comparable string per key. */
+/**
+ * Snapshot tests' view of keys: every key with its metadata as one comparable string per key,
+ * read from a member (etcdctl get) or replayed from a snapshot file's `key` bucket.
+ */
+import { KeyValue } from '../../proto/gen/etcd/kv.js';
+import { openBolt } from '../../server/snapshot/bbolt/index.js';
 import { parseCtlJson, type BoundCtl } from '../support/processes.js';
 
 interface GetJson {
@@ -17,4 +22,23 @@ export async function everyKey(ctl: BoundCtl, rev?: number): Promise<{ revision:
     kvs.set(key, `${value}|c${kv.create_revision}|m${kv.mod_revision}|v${kv.version}|l${BigInt(kv.lease ?? 0)}`);
   }
   return { revision: out.header.revision, kvs };
+}
+
+/** The live keys of a snapshot's `key` bucket, formatted like `everyKey`, and its last revision. */
+export async function snapshotKeys(path: string): Promise<{ revision: number; kvs: Map<string, string> }> {
+  const r = await openBolt(path);
+  try {
+    const kvs = new Map<string, string>();
+    let revision = 0;
+    for await (const [k, v] of r.entries('key')) {
+      revision = Number(k.readBigUInt64BE(0));
+      const kv = KeyValue.decode(v);
+      const key = kv.key.toString();
+      if (k.length === 18 && k[17] === 0x74) kvs.delete(key);
+      else kvs.set(key, `${kv.value.toString()}|c${kv.createRevision}|m${kv.modRevision}|v${kv.version}|l${kv.lease}`);
+    }
+    return { revision, kvs };
+  } finally {
+    await r.close();
+  }
 }
