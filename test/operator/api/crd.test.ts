@@ -107,3 +107,8 @@ void test('the CRD schema (ajv) and validateCluster reject the same structural m
     assert.notDeepEqual(validateCluster(doc), [], `validateCluster accepts ${JSON.stringify(patch)}`);
   }
 });
+
+void test('the finalizer name', async () => {
+  const { SNAPSHOTS_FINALIZER } = await import('../../../operator/api/types.js');
+  assert.equal(SNAPSHOTS_FINALIZER, 'kvstore.io/snapshots');
+});
