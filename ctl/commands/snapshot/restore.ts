@@ -35,11 +35,11 @@ function progressDrawer(ctx: CommandContext): ((phase: 'verify' | 'copy', done: 
 export const snapshotRestoreCommand: CommandSpec = {
   path: ['snapshot', 'restore'],
   usage: '<filename> [options]',
-  summary: 'Restores an etcd member snapshot to an etcd directory',
+  summary: 'Restores an etcd or kvstore snapshot to a new kvstore data directory',
   options: (cmd) => {
     cmd
-      .option('--data-dir <dir>', 'Path to the data directory', '')
-      .option('--wal-dir <dir>', 'Path to the WAL directory (use --data-dir if none given)', '')
+      .option('--data-dir <dir>', 'Path to the data directory (default: <name>.kvstore)')
+      .option('--wal-dir <dir>', 'Path to the WAL directory (use --data-dir if none given)')
       .option('--initial-cluster <cluster>', 'Initial cluster configuration for restore bootstrap', 'default=http://localhost:2380')
       .option('--initial-cluster-token <token>', 'Initial cluster token for the etcd cluster during restore bootstrap', 'etcd-cluster')
       .option('--initial-advertise-peer-urls <urls>', "List of this member's peer URLs to advertise to the rest of the cluster", 'http://localhost:2380')
