@@ -1,0 +1,155 @@
+/**
+ * The kvstore implementation of the kubelet's pod runner port: each Pod is a real kvstore
+ * member process (`node <build>/server/main.js`) on the pod's own 127.x address.
+ *
+ * - the kvstore container's command/args/env become the member's flags and environment
+ *   (pod-command.ts): fieldRefs and `$(VAR)` expanded, the image tag `kvstore/kvstore:X.Y.Z` as
+ *   KVSTORE_SERVER_VERSION=X.Y.Z;
+ * - URLs naming pods (`http://<pod>.<svc>.<ns>.svc:2380`, `http://0.0.0.0:2379`, …) are mapped
+ *   to the pods' local hosts and ports (pod-addresses.ts), stable per pod name, so a recreated
+ *   pod keeps its address;
+ * - a PersistentVolumeClaim volume is the directory `<root>/pvc/<ns>/<claim>` (so it outlives
+ *   the pod: same claim, same data), an emptyDir is per pod uid; mount paths in flags and env are
+ *   replaced by those directories; without --data-dir the member's default `<name>.kvstore`
+ *   lives in `<root>/pods/<ns>/<pod>` (kept across restarts of the pod);
+ * - readiness: the readiness probe's httpGet (mapped), else GET /health on the first
+ *   --listen-client-urls URL, answering 200;
+ * - stop: SIGTERM, SIGKILL after the grace period.
+ *
+ * Processes are registered with the test harness (registry.ts): none outlives the test file.
+ */
+import { mkdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import type { MemberAddress } from '../addresses.js';
+import { KVSTORE_MAIN } from '../paths.js';
+import { makeTempDir } from '../registry.js';
+import { ServerProcess } from '../server-process.js';
+import type { PodRunner, RunningPod } from './kubelet.js';
+import { PodAddressBook, type UrlContext } from './pod-addresses.js';
+import { containerCommand, type VolumeView } from './pod-command.js';
+import type { KubeObject } from './types.js';
+
+/** Options of the kvstore pod runner. */
+export interface KvstorePodRunnerOptions {
+  /** Where volumes and working directories live (default: a temp dir removed after the test file). */
+  readonly rootDir?: string;
+  /** kvstore's main.js (default: the build's server/main.js). */
+  readonly kvstoreMain?: string;
+  /** Environment added to every member (the pod's own env wins). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+function httpStatus(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(url, { method: 'GET', timeout: 2000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('timeout', () => req.destroy(new Error('probe timed out')));
+    req.on('error', () => resolve(0));
+    req.end();
+  });
+}
+
+function flagValue(args: readonly string[], env: Readonly<Record<string, string>>, flag: string): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? '';
+    if (a.startsWith(`--${flag}=`)) return a.slice(flag.length + 3);
+    if (a === `--${flag}`) return args[i + 1];
+  }
+  return env[`KVSTORE_${flag.toUpperCase().replaceAll('-', '_')}`];
+}
+
+export class KvstorePodRunner implements PodRunner {
+  /** The pods' addresses: `resolve(url)` maps pod DNS URLs for clients outside the "cluster". */
+  readonly addresses = new PodAddressBook();
+  private readonly root: string;
+  private readonly main: string;
+  private readonly processes = new Map<string, ServerProcess[]>();
+
+  constructor(private readonly opts: KvstorePodRunnerOptions = {}) {
+    this.root = opts.rootDir ?? makeTempDir('kube-pods');
+    this.main = opts.kvstoreMain ?? KVSTORE_MAIN;
+  }
+
+  /** Every process run for a pod (namespace/name), oldest first. */
+  runsOf(pod: string, namespace = 'default'): readonly ServerProcess[] {
+    return this.processes.get(`${namespace}/${pod}`) ?? [];
+  }
+
+  /** The output of every run of a pod. */
+  logs(pod: string, namespace = 'default'): string {
+    return this.runsOf(pod, namespace).map((p) => p.logs()).join('');
+  }
+
+  /** `http://<host>:<port>` a client here uses for a pod's container port. */
+  async urlOf(pod: string, containerPort: number, namespace = 'default'): Promise<string> {
+    const port = await this.addresses.portOf(namespace, pod, containerPort);
+    return `http://${this.addresses.addressOf(namespace, pod).host}:${port}`;
+  }
+
+  async start(pod: KubeObject): Promise<RunningPod> {
+    const ns = pod.metadata.namespace ?? 'default';
+    const name = pod.metadata.name ?? '';
+    const spec = (pod.spec ?? {}) as { hostname?: string; subdomain?: string };
+    const address = this.addresses.addressOf(ns, name);
+    const workDir = join(this.root, 'pods', ns, name);
+    mkdirSync(workDir, { recursive: true });
+    const hostPathOf = (v: VolumeView): string | undefined => {
+      const dir = v.persistentVolumeClaim !== undefined
+        ? join(this.root, 'pvc', ns, v.persistentVolumeClaim.claimName)
+        : v.emptyDir !== undefined ? join(this.root, 'empty', ns, pod.metadata.uid ?? name, v.name) : undefined;
+      if (dir !== undefined) mkdirSync(dir, { recursive: true });
+      return dir;
+    };
+    const cmd = containerCommand(pod, address.host, hostPathOf);
+    if ('error' in cmd) throw new Error(`pod ${ns}/${name}: ${cmd.error}`);
+    const ctx: UrlContext = { namespace: ns, self: { name: spec.hostname ?? name, subdomain: spec.subdomain } };
+    const env = { ...this.opts.env, ...cmd.env };
+    await this.addresses.prepare([...cmd.args, ...Object.values(env)], ctx);
+    const args = cmd.args.map((a) => this.addresses.rewrite(a, ctx));
+    for (const k of Object.keys(env)) env[k] = this.addresses.rewrite(env[k] ?? '', ctx);
+
+    // kvstore's default data dir is `<name>.kvstore` in the working directory: put it in the pod's.
+    if (flagValue(args, env, 'data-dir') === undefined && flagValue(args, env, 'config-file') === undefined) {
+      env.KVSTORE_DATA_DIR = join(workDir, `${flagValue(args, env, 'name') ?? 'default'}.kvstore`);
+    }
+    const listen = flagValue(args, env, 'listen-client-urls')?.split(',')[0];
+    let probeUrl: string;
+    if (cmd.readiness !== undefined) {
+      probeUrl = `http://${address.host}:${await this.addresses.portOf(ns, name, cmd.readiness.port)}${cmd.readiness.path}`;
+    } else {
+      probeUrl = `${listen ?? `http://${address.host}:${await this.addresses.portOf(ns, name, 2379)}`}/health`;
+    }
+    const clientUrl = listen ?? probeUrl.replace(/\/[^/]*$/, '');
+    const peerUrl = flagValue(args, env, 'listen-peer-urls')?.split(',')[0] ?? clientUrl;
+    const port = (u: string): number => Number(new URL(u).port);
+    const member: MemberAddress = {
+      name, host: address.host, clientPort: port(clientUrl), peerPort: port(peerUrl),
+      clientUrl, peerUrl, endpoint: `${address.host}:${port(clientUrl)}`,
+    };
+    const proc = new ServerProcess({
+      kind: 'kvstore', address: member, dataDir: flagValue(args, env, 'data-dir') ?? env.KVSTORE_DATA_DIR ?? workDir,
+      command: process.execPath, args: [this.main, ...args], env, readyTimeoutMs: 0, waitReady: false,
+    });
+    const runs = this.processes.get(`${ns}/${name}`) ?? [];
+    runs.push(proc);
+    this.processes.set(`${ns}/${name}`, runs);
+    await proc.start(false);
+    return {
+      podIP: address.host,
+      ready: async () => proc.running && (await httpStatus(probeUrl)) === 200,
+      exited: proc.exited(),
+      stop: async (graceSeconds: number) => {
+        if (!proc.running) return;
+        const timer = setTimeout(() => void proc.kill9(), Math.max(graceSeconds, 0) * 1000);
+        try {
+          await proc.stop('SIGTERM');
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+    };
+  }
+}
