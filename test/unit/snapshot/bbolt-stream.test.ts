@@ -1,0 +1,128 @@
+/**
+ * The Maintenance.Snapshot stream (server/snapshot/stream.ts) over a memory backend: chunks of
+ * at most 32 KiB with remaining_bytes counting down to 0, then the SHA-256 of everything sent;
+ * the image is whole pages and reads back (bbolt reader) as the backend's buckets at the time
+ * the stream started — writes made while it streams are not in it; the temporary file is gone
+ * afterwards, also when the client stops early; stale temporary files are removed on demand.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { openBolt } from '../../../server/snapshot/bbolt/index.js';
+import { removeSnapshotTemps, streamSnapshot } from '../../../server/snapshot/stream.js';
+import { Bucket, type BackendOp } from '../../../server/storage/backend.js';
+import { createMemoryBackend } from '../../../server/storage/memory-backend.js';
+import { checkBolt } from './bbolt-check.js';
+
+const root = mkdtempSync(join(tmpdir(), 'bbolt-stream-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+let dirNo = 0;
+const freshDir = (): string => mkdtempSync(join(root, `d${++dirNo}-`));
+
+function rev(main: number): Buffer {
+  const k = Buffer.alloc(17);
+  k.writeBigUInt64BE(BigInt(main), 0);
+  k[8] = 0x5f;
+  return k;
+}
+
+async function filledBackend(records: number): Promise<ReturnType<typeof createMemoryBackend>> {
+  const backend = createMemoryBackend();
+  const ops: BackendOp[] = [];
+  for (let i = 0; i < records; i++) ops.push({ type: 'put', bucket: Bucket.Key, key: rev(i + 2), value: Buffer.alloc(100, i % 251) });
+  ops.push({ type: 'put', bucket: Bucket.Meta, key: Buffer.from('consistent_index'), value: Buffer.from('0000000000000007', 'hex') });
+  ops.push({ type: 'put', bucket: Bucket.Cluster, key: Buffer.from('clusterVersion'), value: Buffer.from('3.5.0') });
+  await backend.write(ops);
+  return backend;
+}
+
+void test('chunks count down to 0, then the SHA-256; the image reads back as the backend', async () => {
+  const real = await filledBackend(2000);
+  // writes land right after the view is pinned, before the image is written: not part of it
+  const backend = new Proxy(real, {
+    get(target, prop) {
+      if (prop === 'snapshot') {
+        return async () => {
+          const view = await target.snapshot();
+          await target.write([{ type: 'put', bucket: Bucket.Key, key: rev(999_999), value: Buffer.from('late') }]);
+          await target.write([{ type: 'del', bucket: Bucket.Key, key: rev(2) }]);
+          return view;
+        };
+      }
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  const dir = freshDir();
+  let flushed = 0;
+  const chunks: Buffer[] = [];
+  const remaining: bigint[] = [];
+  for await (const msg of streamSnapshot(backend, async () => void flushed++, { tmpDir: dir })) {
+    chunks.push(msg.blob);
+    remaining.push(msg.remainingBytes);
+  }
+  assert.equal(flushed, 1);
+  const image = Buffer.concat(chunks.slice(0, -1));
+  assert.equal(image.length % 4096, 0);
+  assert.ok(chunks.slice(0, -1).every((c) => c.length > 0 && c.length <= 32 * 1024));
+  let left = image.length;
+  chunks.slice(0, -1).forEach((c, i) => {
+    left -= c.length;
+    assert.equal(remaining[i], BigInt(left));
+  });
+  assert.equal(remaining.at(-1), 0n);
+  assert.deepEqual(chunks.at(-1), createHash('sha256').update(image).digest());
+  assert.deepEqual(readdirSync(dir), [], 'temporary file removed');
+
+  checkBolt(image);
+  const file = join(dir, 'got.db');
+  writeFileSync(file, Buffer.concat(chunks));
+  const r = await openBolt(file);
+  try {
+    assert.deepEqual(r.bucketNames(), ['alarm', 'auth', 'authRoles', 'authUsers', 'cluster', 'key', 'lease', 'members', 'members_removed', 'meta']);
+    const keys: Buffer[] = [];
+    for await (const [k, v] of r.entries('key')) {
+      keys.push(k);
+      assert.equal(v.length, 100);
+    }
+    assert.equal(keys.length, 2000, 'the late writes are not in the image');
+    assert.deepEqual(keys[0], rev(2));
+    const meta: string[] = [];
+    for await (const [k, v] of r.entries('meta')) meta.push(`${k.toString()}=${v.toString('hex')}`);
+    assert.deepEqual(meta, ['consistent_index=0000000000000007']);
+  } finally {
+    await r.close();
+  }
+});
+
+void test('a client that stops early leaves no temporary file', async () => {
+  const backend = await filledBackend(2000);
+  const dir = freshDir();
+  for await (const msg of streamSnapshot(backend, () => Promise.resolve(), { tmpDir: dir })) {
+    assert.ok(msg.blob.length > 0);
+    assert.equal(readdirSync(dir).length, 1);
+    break;
+  }
+  assert.deepEqual(readdirSync(dir), []);
+});
+
+void test('an empty backend gives a valid image of empty buckets', async () => {
+  const chunks: Buffer[] = [];
+  for await (const msg of streamSnapshot(createMemoryBackend(), () => Promise.resolve(), { tmpDir: freshDir() })) chunks.push(msg.blob);
+  const image = Buffer.concat(chunks.slice(0, -1));
+  assert.equal(image.length, 4 * 4096, 'meta, meta, root leaf (all buckets inline), free list');
+  checkBolt(image);
+});
+
+void test('removeSnapshotTemps removes only leftover temporary images', async () => {
+  const dir = freshDir();
+  writeFileSync(join(dir, 'tmp-0123abcd.snapshot.db'), 'x');
+  writeFileSync(join(dir, 'db'), 'x');
+  writeFileSync(join(dir, '0000000000000001-0000000000000002.snap'), 'x');
+  assert.equal(await removeSnapshotTemps(dir), 1);
+  assert.deepEqual(readdirSync(dir).sort(), ['0000000000000001-0000000000000002.snap', 'db']);
+  assert.equal(await removeSnapshotTemps(join(dir, 'missing')), 0);
+});
