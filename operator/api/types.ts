@@ -10,7 +10,7 @@
  * required here; quantities and retention are strings (withDefaults() turns YAML integers into text).
  */
 import type { Static } from 'typebox';
-import type { API_VERSION, KIND } from './constants.js';
+import type { API_VERSION, CLUSTER_SIZES, CONDITION_TYPES, KIND, PHASES, UPGRADE_STATES } from './constants.js';
 import type {
   ConditionSchema,
   KvstoreClusterSpecSchema,
@@ -23,7 +23,6 @@ import type {
   UpgradeSpecSchema,
   UpgradeStatusSchema,
 } from './schema.js';
-import type { CLUSTER_SIZES, CONDITION_TYPES, PHASES, UPGRADE_STATES } from './constants.js';
 
 export {
   API_VERSION,

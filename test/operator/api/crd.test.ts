@@ -112,3 +112,20 @@ void test('the finalizer name', async () => {
   const { SNAPSHOTS_FINALIZER } = await import('../../../operator/api/types.js');
   assert.equal(SNAPSHOTS_FINALIZER, 'kvstore.io/snapshots');
 });
+
+void test('scripts/crd-gen.mjs writes the same file from a build', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { dirname, resolve } = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const dist = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+  const dir = mkdtempSync(join(tmpdir(), 'kvstore-crd-'));
+  try {
+    const out = join(dir, 'crd.yaml');
+    execFileSync(process.execPath, [join(repoRoot(), 'scripts', 'crd-gen.mjs'), dist, out], { stdio: 'pipe' });
+    assert.equal(readFileSync(out, 'utf8'), readFileSync(join(repoRoot(), CRD_FILE), 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

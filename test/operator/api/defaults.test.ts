@@ -52,3 +52,12 @@ void test('defaulting twice changes nothing', () => {
   const once = withDefaults(fixture('full') as unknown as KvstoreClusterInput);
   assert.deepEqual(withDefaults(once), once);
 });
+
+void test('a defaulted example has the full (static) shape of types.ts', async () => {
+  const { Value } = await import('typebox/value');
+  const { KvstoreClusterSpecSchema } = await import('../../../operator/api/schema.js');
+  for (const name of ['minimal', 'full', 'v2', 'with-status']) {
+    const spec = withDefaults(fixture(name) as unknown as KvstoreClusterInput).spec;
+    assert.ok(Value.Check(KvstoreClusterSpecSchema, spec), name);
+  }
+});
