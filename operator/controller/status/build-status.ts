@@ -28,7 +28,10 @@ function available(ctx: PlanContext): Verdict {
 function observedDegraded(ctx: PlanContext, step: Step): Verdict {
   if (step.phase === 'Creating') return verdict('False', 'Creating', 'the members are starting');
   const inFlight = isActiveState(step.upgrade?.state) ? step.upgrade?.currentMember : undefined;
-  const problems = ctx.slots.filter((m) => m.name !== inFlight).flatMap((m) => {
+  const cm = ctx.observed.clusterMembers;
+  // A slot that does not exist and is not a member yet is being added (scale up), not failed.
+  const known = (name: string, exists: boolean): boolean => exists || cm === undefined || cm.some((c) => c.name === name);
+  const problems = ctx.slots.filter((m) => m.name !== inFlight && known(m.name, m.exists)).flatMap((m) => {
     const g = memberGate(m);
     return g.ok || g.reason === 'LearnerPresent' ? [] : [g];
   });

@@ -56,6 +56,8 @@ void test('scale up: one member at a time, as a learner first (AddLearner + Ensu
   assert.deepEqual(reasons(plan), ['MemberAdded']);
   assert.equal(plan.status.phase, 'Scaling');
   assert.equal(plan.status.readyMembers, '3/5');
+  assert.equal(condition(plan, 'Degraded').status, 'False');
+  assert.equal(condition(plan, 'Available').status, 'True');
 });
 
 void test('scale up: a learner registered but not started → its slot is started', () => {
