@@ -12,7 +12,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { renderChart, type RenderOptions } from '../support/chart-render/render.js';
 import { crdValidators } from '../deploy/support/crd-schema.js';
-import { assertOperatorInstall, only, validateAll, type InstallExpectations } from '../deploy/support/operator-install.js';
+import { assertOperatorInstall, nameProblems, only, validateAll, type InstallExpectations } from '../deploy/support/operator-install.js';
 import { readRepoFile, repoPath } from '../deploy/support/repo.js';
 import { parseDocs, parseObjects, type K8sObject } from '../deploy/support/yaml-docs.js';
 
@@ -268,4 +268,17 @@ void test('the chart KvstoreCluster with minimal values is valid against the CRD
   const cluster = only(r.objects, 'KvstoreCluster');
   assert.deepEqual(cluster.spec, { size: 3, version: '3.4.0', image: 'kvstore/kvstore', storage: { size: '1Gi' }, paused: false });
   assert.deepEqual(await validateAll([cluster], validators), []);
+});
+
+void test('the longest release name Helm allows (53 characters): every name and label stays valid', async () => {
+  const releaseName = 'a-very-long-release-name-for-the-kvstore-operator-x01';
+  assert.equal(releaseName.length, 53);
+  const r = render({ releaseName, values: [{ cluster: { enabled: true, name: 'kv', version: '3.4.0' }, serviceMonitor: { enabled: true } }] });
+  assert.deepEqual(nameProblems(r.objects), []);
+  assert.deepEqual(await validateAll(r.objects, validators, EXTRA), []);
+  const fullname = only(r.objects, 'Deployment').metadata.name;
+  assert.equal(fullname, releaseName, 'a release name containing the chart name is the full name');
+  const other = render({ releaseName: 'r'.repeat(53) });
+  assert.deepEqual(nameProblems(other.objects), []);
+  assert.ok(only(other.objects, 'Deployment').metadata.name.length <= 63);
 });

@@ -52,3 +52,8 @@ app.kubernetes.io/component: operator
 {{- define "kvstore-operator.snapshotClaimName" -}}
 {{- default (printf "%s-snapshots" (include "kvstore-operator.fullname" .)) .Values.snapshots.persistence.existingClaim }}
 {{- end }}
+
+{{/* The metrics Service: a DNS-1035 label, so at most 63 characters with its suffix. */}}
+{{- define "kvstore-operator.metricsServiceName" -}}
+{{- printf "%s-metrics" (include "kvstore-operator.fullname" . | trunc 55 | trimSuffix "-") }}
+{{- end }}

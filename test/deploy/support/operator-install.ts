@@ -74,9 +74,40 @@ export interface InstallExpectations {
   readonly image: string;
 }
 
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/**
+ * Names and labels the API server would refuse: object names are DNS-1123 subdomains (at most
+ * 253 characters), Service names DNS-1035 labels (at most 63), label values at most 63 characters
+ * of the allowed alphabet. (kubernetes-models checks types, not these formats.)
+ */
+export function nameProblems(objects: readonly K8sObject[]): string[] {
+  const out: string[] = [];
+  const labelSets = (o: K8sObject): Record<string, unknown>[] => {
+    const sets = [o.metadata.labels as Record<string, unknown> | undefined];
+    const template = (o.spec as Obj | undefined)?.template as Obj | undefined;
+    sets.push((template?.metadata as Obj | undefined)?.labels as Record<string, unknown> | undefined);
+    return sets.filter((x): x is Record<string, unknown> => x !== undefined);
+  };
+  for (const o of objects) {
+    const name = o.metadata.name;
+    if (name.length > 253 || !DNS_SUBDOMAIN.test(name)) out.push(`${objectId(o)}: name is not a DNS-1123 subdomain`);
+    if (o.kind === 'Service' && (name.length > 63 || !DNS_LABEL.test(name))) out.push(`${objectId(o)}: a Service name must be a DNS-1035 label of at most 63 characters`);
+    for (const labels of labelSets(o)) {
+      for (const [k, v] of Object.entries(labels)) {
+        if (typeof v !== 'string' || v.length > 63 || !LABEL_VALUE.test(v)) out.push(`${objectId(o)}: label ${k}=${String(v)} is not a valid label value`);
+      }
+    }
+  }
+  return out;
+}
+
 /** Asserts the operator install contract on a rendered set of objects. */
 export function assertOperatorInstall(objects: readonly K8sObject[], want: InstallExpectations): void {
   const byKind = (k: string): K8sObject[] => objects.filter((o) => o.kind === k);
+  assert.deepEqual(nameProblems(objects), [], 'names and labels the API server accepts');
   for (const o of objects) {
     const clusterScoped = ['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition'].includes(o.kind);
     if (clusterScoped) assert.equal(o.metadata.namespace, undefined, `${objectId(o)} is cluster-scoped`);
