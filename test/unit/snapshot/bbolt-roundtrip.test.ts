@@ -113,6 +113,13 @@ void test('100k keys make a three-level tree', async () => {
   assert.ok((check.depths.get('key') ?? 0) >= 3, `depth ${check.depths.get('key')}`);
 });
 
+void test('keys of 10 KiB: leaf and branch pages with overflow', async () => {
+  const es = Array.from({ length: 50 }, (_, i) => [Buffer.alloc(10_240, 0x41 + (i % 26)), Buffer.from(`v${i}`)] as [Buffer, Buffer]);
+  es.forEach(([k], i) => k.writeUInt16BE(i, 0));
+  const check = await roundTrip([{ name: 'wide', entries: es }]);
+  assert.ok((check.depths.get('wide') ?? 0) >= 3);
+});
+
 void test('keys out of order, duplicate keys and unordered bucket names are refused', async () => {
   const k = (s: string): Buffer => Buffer.from(s);
   for (const es of [
