@@ -5,12 +5,14 @@
  * them form one cluster with a new identity, and every member serves every key exactly as etcd
  * did (same kvs, same revision), the lease with its keys, the compaction; writes go on from
  * the snapshot's revision. A second restore into an existing data dir is refused.
+ * Then the safety net of an upgrade: a snapshot saved from the leader of a 3-member kvstore
+ * cluster, restored on 3 new data dirs, gives a new 3-member cluster with the same data.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  ctlFor, etcdctl, eventually, initialClusterOf, makeTempDir, memberList, reserveAddress, startEtcd, startMember, waitForLeader, type Member,
+  ctlFor, etcdctl, eventually, initialClusterOf, makeTempDir, memberList, reserveAddress, startCluster, startEtcd, startMember, waitForLeader, type Member,
 } from '../support/processes.js';
 import { kvstorectl } from '../unit/ctl/support/kvstorectl-runner.js';
 
@@ -28,6 +30,30 @@ function revisionOf(json: string): number {
   return Number(m[1]);
 }
 
+/** Restores `file` into one new data dir per name and starts a kvstore member on each. */
+async function restoreCluster(file: string, names: readonly string[]): Promise<{ members: Member[]; dirs: string[] }> {
+  const addresses = [];
+  for (const name of names) addresses.push(await reserveAddress(name));
+  const cluster = initialClusterOf(addresses);
+  const root = makeTempDir('restore-dirs');
+  const dirs: string[] = [];
+  for (const a of addresses) {
+    const dataDir = join(root, `${a.name}.kvstore`);
+    dirs.push(dataDir);
+    const r = await kvstorectl('127.0.0.1:1', [
+      'snapshot', 'restore', file, '--name', a.name, '--initial-cluster', cluster, '--initial-cluster-token', TOKEN,
+      '--initial-advertise-peer-urls', a.peerUrl, '--data-dir', dataDir,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /"msg":"restored snapshot"/);
+  }
+  const members = await Promise.all(
+    addresses.map((address, i) => startMember('kvstore', { address, initialCluster: cluster, dataDir: dirs[i], args: [`--initial-cluster-token=${TOKEN}`] })),
+  );
+  await waitForLeader(members);
+  return { members, dirs };
+}
+
 void describe('real etcd 3.4 snapshot → kvstorectl snapshot restore → 3 kvstore members', () => {
   let etcd: Member;
   let file = '';
@@ -37,7 +63,7 @@ void describe('real etcd 3.4 snapshot → kvstorectl snapshot restore → 3 kvst
   let leaseId = '';
   let compactRev = 0;
   let members: Member[] = [];
-  const dirs: string[] = [];
+  let dirs: string[] = [];
 
   before(async () => {
     etcd = await startEtcd();
@@ -61,25 +87,7 @@ void describe('real etcd 3.4 snapshot → kvstorectl snapshot restore → 3 kvst
     file = join(makeTempDir('restore-snap'), 'etcd.db');
     await ctl.ok(['snapshot', 'save', file]);
     await etcd.stop();
-
-    const addresses = [];
-    for (const name of ['r1', 'r2', 'r3']) addresses.push(await reserveAddress(name));
-    const cluster = initialClusterOf(addresses);
-    const root = makeTempDir('restore-dirs');
-    for (const a of addresses) {
-      const dataDir = join(root, `${a.name}.kvstore`);
-      dirs.push(dataDir);
-      const r = await kvstorectl('127.0.0.1:1', [
-        'snapshot', 'restore', file, '--name', a.name, '--initial-cluster', cluster, '--initial-cluster-token', TOKEN,
-        '--initial-advertise-peer-urls', a.peerUrl, '--data-dir', dataDir,
-      ]);
-      assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stderr, /"msg":"restored snapshot"/);
-    }
-    members = await Promise.all(
-      addresses.map((address, i) => startMember('kvstore', { address, initialCluster: cluster, dataDir: dirs[i], args: [`--initial-cluster-token=${TOKEN}`] })),
-    );
-    await waitForLeader(members);
+    ({ members, dirs } = await restoreCluster(file, ['r1', 'r2', 'r3']));
   });
 
   after(async () => {
@@ -133,5 +141,44 @@ void describe('real etcd 3.4 snapshot → kvstorectl snapshot restore → 3 kvst
     assert.match(r.stderr, new RegExp(`Error: data-dir "${dirs[0]}" exists`));
     const e = await etcdctl('127.0.0.1:1', ['snapshot', 'restore', file, '--data-dir', dirs[0]]);
     assert.equal(e.stderr.split('\n').find((l) => l.startsWith('Error:')), r.stderr.split('\n').find((l) => l.startsWith('Error:')));
+  });
+});
+
+void describe('kvstore 3-member cluster snapshot from the leader → restore → a new 3-member kvstore cluster', () => {
+  let source: Member[] = [];
+  let restored: Member[] = [];
+  let kvs = '';
+  let revision = 0;
+
+  before(async () => {
+    source = await startCluster('kvstore', 3);
+    const { leader } = await waitForLeader(source);
+    const ctl = ctlFor(source[0]);
+    for (let i = 0; i < 30; i++) await ctl.ok(['put', `rb/k${i}`, `v${i}`]);
+    await ctl.ok(['del', 'rb/k7']);
+    await ctl.ok(['compaction', String((await ctl.revision()) - 5)]);
+    await ctl.ok(['put', 'rb/k1', 'again']);
+    const all = await ctlFor(leader).ok(['get', 'rb/', '--prefix', '-w', 'json']);
+    kvs = kvsPart(all);
+    revision = revisionOf(all);
+    const file = join(makeTempDir('restore-kv-snap'), 'leader.db');
+    const saved = await kvstorectl(leader.endpoint, ['snapshot', 'save', file]);
+    assert.equal(saved.code, 0, saved.stderr);
+    await Promise.all(source.map((m) => m.stop()));
+    ({ members: restored } = await restoreCluster(file, ['b1', 'b2', 'b3']));
+  });
+
+  after(async () => {
+    await Promise.all([...source, ...restored].map((m) => m.stop()));
+  });
+
+  void it('every restored member serves the same keys at the same revision; writes continue', async () => {
+    for (const m of restored) {
+      const got = await ctlFor(m).ok(['get', 'rb/', '--prefix', '-w', 'json']);
+      assert.equal(revisionOf(got), revision, `revision through ${m.name}`);
+      assert.equal(kvsPart(got), kvs, `kvs through ${m.name}`);
+    }
+    const put = await ctlFor(restored[2]).ok(['put', 'rb/after', 'x', '-w', 'json']);
+    assert.equal(revisionOf(put), revision + 1);
   });
 });
