@@ -65,8 +65,10 @@ export function healthApp(o: Omit<HealthServerOptions, 'host' | 'port'>): Koa {
 }
 
 export async function startHealthServer(o: HealthServerOptions): Promise<HealthServer> {
-  const app = healthApp(o);
-  const server: Server = createServer(app.callback());
+  const handle = healthApp(o).callback(); // koa handles its own errors: the promise does not reject
+  const server: Server = createServer((req, res) => {
+    void handle(req, res);
+  });
   const host = o.host ?? '0.0.0.0';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
