@@ -12,7 +12,7 @@
  * - the status is written only when it differs from the cluster's current one;
  * - metrics: upgrades started / completed / blocked from the plan's events, the member upgrade
  *   duration from `status.upgrade.currentMember` → `membersDone`, reconcile errors.
- * One Engine serves many clusters; its memory is keyed by `<namespace>/<name>`.
+ * One Engine serves many clusters; its memory is keyed by `<namespace>/<name>` (`<name>` locally).
  */
 import type { Condition, KvstoreCluster, KvstoreClusterStatus } from '../api/types.js';
 import { execute, type ExecuteResult } from './execute.js';
@@ -45,7 +45,7 @@ export interface PassResult {
   readonly error?: string;
 }
 
-const keyOf = (c: KvstoreCluster): string => `${c.metadata.namespace ?? ''}/${c.metadata.name}`;
+const keyOf = (c: KvstoreCluster): string => (c.metadata.namespace === undefined ? c.metadata.name : `${c.metadata.namespace}/${c.metadata.name}`);
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** The plan's status with Degraded True for a failed action (transition time kept when already True). */

@@ -9,6 +9,7 @@
  * that answered /version but not /health is reported unhealthy). Only a failure of the
  * platform itself fails the observation.
  */
+import { setMaxListeners } from 'node:events';
 import type { KvstoreCluster } from '../api/types.js';
 import type { ClusterMember, MemberProbe, Observed, ObservedMember, SnapshotOutcome } from './model.js';
 import { portFail, portOk, type MemberAdmin, type MemberPlatform, type PlatformSlot, type PortResult } from './ports.js';
@@ -83,6 +84,7 @@ export async function observe(
 ): Promise<PortResult<Observed>> {
   // A timer of our own (AbortSignal.timeout does not keep the process alive while waiting).
   const bound = new AbortController();
+  setMaxListeners(0, bound.signal); // every probe of every member listens to it
   const timer = setTimeout(() => bound.abort(new Error('observation timed out')), deps.timeoutMs ?? 5000);
   try {
     return await gather(cluster, deps, now, snapshotOutcome, bound.signal);

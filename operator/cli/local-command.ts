@@ -1,0 +1,54 @@
+/**
+ * `kvstore-operator local -f <cluster.yaml>`: runs one KvstoreCluster from a manifest file with
+ * members as local `kvstore` processes (operator/runtime/local). Runs until SIGINT / SIGTERM,
+ * then stops the members and exits 0; exits 2 when the manifest cannot be used at start.
+ */
+import { Command, Option } from 'commander';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { reconcile } from '../controller/reconcile.js';
+import { LocalRunner } from '../runtime/local/local-runner.js';
+
+/** What the command needs from the process (main.ts is the only reader of signals and env). */
+export interface LocalCommandIO {
+  onStopSignal(handler: () => void): void;
+  exit(code: number): void;
+}
+
+const DEFAULT_MEMBER_MAIN = fileURLToPath(new URL('../../server/main.js', import.meta.url));
+
+export function localCommand(io: LocalCommandIO): Command {
+  return new Command('local')
+    .description('run a KvstoreCluster manifest with members as local kvstore processes; status is written back into the file')
+    .requiredOption('-f, --file <cluster.yaml>', 'KvstoreCluster manifest (apiVersion kvstore.io/v1alpha1)')
+    .addOption(new Option('--log-level <level>', 'operator log level').choices(['debug', 'info', 'warn', 'error']).default('info'))
+    .option('--member-main <path>', 'kvstore entry point the members run with this Node', DEFAULT_MEMBER_MAIN)
+    .action(async (opts: { file: string; logLevel: string; memberMain: string }) => {
+      const logger = pino({ level: opts.logLevel, base: { name: 'kvstore-operator' } }, pino.destination(2));
+      const started = await LocalRunner.start({
+        manifestFile: resolve(opts.file),
+        kvstoreMain: resolve(opts.memberMain),
+        reconcile,
+        logger,
+        random: Math.random,
+        now: Date.now,
+      });
+      if (!started.ok) {
+        logger.error({ error: started.error }, 'cannot start');
+        process.stderr.write(`kvstore-operator: ${started.error}\n`);
+        io.exit(2);
+        return;
+      }
+      let stopping = false;
+      io.onStopSignal(() => {
+        if (stopping) return;
+        stopping = true;
+        void started.value.stop().then(() => {
+          logger.info({ metrics: started.value.metrics.counts }, 'stopped');
+          logger.flush();
+          io.exit(0);
+        });
+      });
+    });
+}

@@ -1,0 +1,215 @@
+/**
+ * `MemberPlatform` with local processes: slot `<cluster>-<i>` is one `kvstore` process on its
+ * own loopback address, supervised by this object the way a StatefulSet controller with
+ * `OnDelete` updates would: a slot below `replicas` without a live process is started at the
+ * template version (`supervise()`), a restart stops the process and starts the same member
+ * (name, data dir, URLs, initial-cluster flags) at the template version.
+ *
+ * Contract: slot addresses are picked once and kept in state.json (FORMAT.md); on open, live
+ * members (pid files) are adopted, dead ones are started by the next `supervise()`. Calls for
+ * one slot never overlap (a slot being restarted is left alone by `supervise()`).
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import type { KvstoreCluster } from '../../api/types.js';
+import { optionFlags } from '../../controller/builders/member-args.js';
+import { memberName } from '../../controller/builders/names.js';
+import { portFail, portOk, type EngineLogger, type MemberPlatform, type PlatformSlot, type PlatformView, type PortResult } from '../../controller/ports.js';
+import type { LocalLayout } from './layout.js';
+import { pickLoopback } from './loopback.js';
+import { isAlive, readPid, spawnMember, stopMember } from './member-process.js';
+import { EMPTY_STATE, readState, writeState, type LocalState, type SlotRecord } from './state-file.js';
+
+export interface LocalPlatformDeps {
+  readonly layout: LocalLayout;
+  /** Path of the member entry point (dist/server/main.js); run with process.execPath. */
+  readonly kvstoreMain: string;
+  readonly logger: EngineLogger;
+  readonly random: () => number;
+  /** SIGTERM → SIGKILL grace (default 20 s). */
+  readonly stopGraceMs?: number;
+}
+
+const urlOf = (host: string, port: number): string => `http://${host}:${port}`;
+
+export class LocalPlatform implements MemberPlatform {
+  private state: LocalState = EMPTY_STATE;
+  private readonly pids = new Map<string, number>();
+  private readonly busy = new Set<string>();
+  /** state.json writes, one after the other. */
+  private writes: Promise<PortResult<void>> = Promise.resolve(portOk(undefined));
+
+  private constructor(private readonly deps: LocalPlatformDeps) {}
+
+  /** Reads state.json and adopts the members whose processes are still alive. */
+  static async open(deps: LocalPlatformDeps): Promise<PortResult<LocalPlatform>> {
+    const p = new LocalPlatform(deps);
+    const st = await readState(deps.layout.stateFile);
+    if (!st.ok) return st;
+    p.state = st.value;
+    for (const name of Object.keys(p.state.members)) {
+      const pid = await readPid(deps.layout.pidFile(name));
+      if (pid !== undefined && isAlive(pid, deps.layout.dataDir(name))) {
+        p.pids.set(name, pid);
+        deps.logger.info({ member: name, pid }, 'adopted running member');
+      }
+    }
+    return portOk(p);
+  }
+
+  private alive(name: string): boolean {
+    const pid = this.pids.get(name);
+    return pid !== undefined && isAlive(pid, this.deps.layout.dataDir(name));
+  }
+
+  observe(cluster: KvstoreCluster): Promise<PortResult<PlatformView>> {
+    const names = Object.keys(this.state.members);
+    const count = Math.max(this.state.replicas, ...names.map((n) => Number(n.slice(cluster.metadata.name.length + 1)) + 1), 0);
+    const slots: PlatformSlot[] = [];
+    for (let i = 0; i < count; i++) {
+      const name = memberName(cluster, i);
+      const rec = this.state.members[name];
+      const running = rec !== undefined && this.alive(name);
+      slots.push({
+        name,
+        ordinal: i,
+        exists: rec !== undefined && (i < this.state.replicas || running),
+        running,
+        runVersion: running ? rec.version : '',
+        clientURL: rec === undefined ? '' : urlOf(rec.host, rec.clientPort),
+        peerURL: rec === undefined ? '' : urlOf(rec.host, rec.peerPort),
+      });
+    }
+    return Promise.resolve(portOk({ objectsExist: this.state.replicas > 0, templateVersion: this.state.templateVersion, replicas: this.state.replicas, slots }));
+  }
+
+  async ensureObjects(cluster: KvstoreCluster, version: string, replicas: number): Promise<PortResult<void>> {
+    const creating = this.state.replicas === 0;
+    const members: Record<string, SlotRecord> = { ...this.state.members };
+    for (let i = 0; i < replicas; i++) {
+      const name = memberName(cluster, i);
+      if (members[name] !== undefined) continue;
+      const a = await pickLoopback(this.deps.random);
+      members[name] = { ...a, version, join: creating ? 'new' : 'existing' };
+    }
+    const removed = Object.keys(members).filter((n) => Number(n.slice(cluster.metadata.name.length + 1)) >= replicas);
+    for (const name of removed) {
+      await this.stop(name);
+      await rm(this.deps.layout.dataDir(name), { recursive: true, force: true });
+      delete members[name];
+    }
+    const token = this.state.token || `${cluster.metadata.name}-${Math.floor(this.deps.random() * 0xffffffff).toString(16)}`;
+    const saved = await this.save({ templateVersion: version, replicas, token, members });
+    if (!saved.ok) return saved;
+    return this.supervise(cluster);
+  }
+
+  async setTemplateVersion(_cluster: KvstoreCluster, version: string): Promise<PortResult<void>> {
+    return this.save({ ...this.state, templateVersion: version });
+  }
+
+  async restartMember(cluster: KvstoreCluster, name: string): Promise<PortResult<void>> {
+    if (this.state.members[name] === undefined) return portFail(`no member ${name}`);
+    this.busy.add(name);
+    try {
+      await this.stop(name);
+      return await this.start(cluster, name);
+    } finally {
+      this.busy.delete(name);
+    }
+  }
+
+  async resetMember(cluster: KvstoreCluster, name: string): Promise<PortResult<void>> {
+    const rec = this.state.members[name];
+    if (rec === undefined) return portFail(`no member ${name}`);
+    this.busy.add(name);
+    try {
+      await this.stop(name);
+      await rm(this.deps.layout.dataDir(name), { recursive: true, force: true });
+      const saved = await this.save({ ...this.state, members: { ...this.state.members, [name]: { ...rec, join: 'existing' } } });
+      if (!saved.ok) return saved;
+      return await this.start(cluster, name);
+    } finally {
+      this.busy.delete(name);
+    }
+  }
+
+  /** Starts every slot below `replicas` that has no live process (and is not being restarted). */
+  async supervise(cluster: KvstoreCluster): Promise<PortResult<void>> {
+    const starts: Promise<PortResult<void>>[] = [];
+    for (let i = 0; i < this.state.replicas; i++) {
+      const name = memberName(cluster, i);
+      if (this.busy.has(name) || this.state.members[name] === undefined || this.alive(name)) continue;
+      starts.push(this.guarded(name, () => this.start(cluster, name)));
+    }
+    const failed = (await Promise.all(starts)).find((r) => !r.ok);
+    return failed ?? portOk(undefined);
+  }
+
+  /**
+   * Stops every member, one after the other (a stopping leader hands leadership to a member
+   * still running, which stopping them all at once would leave it waiting for); on exit.
+   */
+  async stopAll(): Promise<void> {
+    for (const name of [...this.pids.keys()].sort()) await this.guarded(name, async () => (await this.stop(name), portOk(undefined)));
+  }
+
+  private async guarded(name: string, f: () => Promise<PortResult<void>>): Promise<PortResult<void>> {
+    this.busy.add(name);
+    try {
+      return await f();
+    } finally {
+      this.busy.delete(name);
+    }
+  }
+
+  private async stop(name: string): Promise<void> {
+    const pid = this.pids.get(name);
+    if (pid === undefined) return;
+    this.deps.logger.info({ member: name, pid }, 'stopping member');
+    await stopMember(pid, this.deps.layout.dataDir(name), this.deps.layout.pidFile(name), this.deps.stopGraceMs ?? 20_000);
+    this.pids.delete(name);
+  }
+
+  private async start(cluster: KvstoreCluster, name: string): Promise<PortResult<void>> {
+    const rec = this.state.members[name];
+    const version = this.state.templateVersion;
+    const { layout } = this.deps;
+    const peers = Object.entries(this.state.members)
+      .filter(([n]) => Number(n.slice(cluster.metadata.name.length + 1)) < this.state.replicas)
+      .map(([n, r]) => `${n}=${urlOf(r.host, r.peerPort)}`)
+      .join(',');
+    const client = urlOf(rec.host, rec.clientPort);
+    const peer = urlOf(rec.host, rec.peerPort);
+    await mkdir(layout.base, { recursive: true });
+    const r = await spawnMember({
+      command: process.execPath,
+      args: [
+        this.deps.kvstoreMain,
+        `--name=${name}`,
+        `--data-dir=${layout.dataDir(name)}`,
+        `--listen-client-urls=${client}`,
+        `--advertise-client-urls=${client}`,
+        `--listen-peer-urls=${peer}`,
+        `--initial-advertise-peer-urls=${peer}`,
+        `--initial-cluster=${peers}`,
+        `--initial-cluster-token=${this.state.token}`,
+        `--initial-cluster-state=${rec.join}`,
+        ...optionFlags(cluster.spec.options, version),
+      ],
+      env: { KVSTORE_SERVER_VERSION: version },
+      logFile: layout.logFile(name),
+      pidFile: layout.pidFile(name),
+      banner: `${name} at ${version}`,
+    });
+    if (!r.ok) return r;
+    this.pids.set(name, r.value);
+    this.deps.logger.info({ member: name, pid: r.value, version, clientURL: client }, 'started member');
+    return this.save({ ...this.state, members: { ...this.state.members, [name]: { ...rec, version } } });
+  }
+
+  private save(next: LocalState): Promise<PortResult<void>> {
+    this.state = next;
+    this.writes = this.writes.then(() => writeState(this.deps.layout.stateFile, this.state));
+    return this.writes;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * `kvstore-operator local`: the engine driven by a manifest file instead of the Kubernetes
+ * API. One cluster per file. A pass runs at start, whenever the file changes, and when the
+ * previous pass asked for a requeue (else every `idleRequeueSeconds`); passes never overlap
+ * (a trigger during a pass runs one more pass right after). A supervision tick restarts dead
+ * members like a StatefulSet controller would.
+ *
+ * Contract: `start()` fails (a value) when the manifest is unreadable or invalid; a manifest
+ * broken later is logged and left alone until it is fixed (the last good one is not acted on
+ * either). `stop()` stops the timers and the watch, waits for the pass in progress, then stops
+ * every member.
+ */
+import { mkdir } from 'node:fs/promises';
+import type { KvstoreCluster } from '../../api/types.js';
+import { createMemberAdmin } from '../../controller/admin/member-admin.js';
+import { Engine } from '../../controller/engine.js';
+import { portOk, type EngineLogger, type MemberAdmin, type PortResult, type ReconcileFn } from '../../controller/ports.js';
+import { FileWatch } from './file-watch.js';
+import { LocalLayout } from './layout.js';
+import { CountingMetrics, EventsFile, ManifestStatusSink } from './local-sinks.js';
+import { LocalPlatform } from './local-platform.js';
+import { ManifestFile } from './manifest-file.js';
+import { SnapshotDir } from './snapshot-dir.js';
+
+export interface LocalRunnerOptions {
+  readonly manifestFile: string;
+  readonly kvstoreMain: string;
+  readonly reconcile: ReconcileFn;
+  readonly logger: EngineLogger;
+  readonly random: () => number;
+  readonly now: () => number;
+  /** Pass again after this long when the plan names no requeue (default 30 s). */
+  readonly idleRequeueSeconds?: number;
+  /** Supervision tick (default 1 s). */
+  readonly superviseMs?: number;
+  /** Polling interval of the file watch fallback (default 1 s). */
+  readonly pollMs?: number;
+}
+
+export class LocalRunner {
+  private timer: NodeJS.Timeout | undefined;
+  private superviseTimer: NodeJS.Timeout | undefined;
+  private watch: FileWatch | undefined;
+  private current: Promise<void> | undefined;
+  private again = false;
+  private stopping = false;
+  private cluster: KvstoreCluster;
+
+  private constructor(
+    private readonly o: LocalRunnerOptions,
+    private readonly manifest: ManifestFile,
+    private readonly platform: LocalPlatform,
+    private readonly admin: MemberAdmin,
+    private readonly engine: Engine,
+    /** Engine counters (upgrades started/completed/blocked, member durations, errors). */
+    readonly metrics: CountingMetrics,
+    first: KvstoreCluster,
+  ) {
+    this.cluster = first;
+  }
+
+  static async start(o: LocalRunnerOptions): Promise<PortResult<LocalRunner>> {
+    const manifest = new ManifestFile(o.manifestFile);
+    const first = await manifest.load();
+    if (!first.ok) return first;
+    const layout = new LocalLayout(o.manifestFile, first.value.metadata.name);
+    await mkdir(layout.base, { recursive: true });
+    const platform = await LocalPlatform.open({ layout, kvstoreMain: o.kvstoreMain, logger: o.logger, random: o.random });
+    if (!platform.ok) return platform;
+    const admin = createMemberAdmin();
+    const metrics = new CountingMetrics();
+    const engine = new Engine({
+      platform: platform.value,
+      admin,
+      snapshots: new SnapshotDir(layout),
+      status: new ManifestStatusSink(manifest),
+      events: new EventsFile(layout.eventsFile, o.logger, o.now),
+      clock: { now: o.now },
+      metrics,
+      logger: o.logger,
+      reconcile: o.reconcile,
+    });
+    const runner = new LocalRunner(o, manifest, platform.value, admin, engine, metrics, first.value);
+    o.logger.info({ cluster: first.value.metadata.name, dir: layout.base }, 'local mode started');
+    runner.watch = new FileWatch(o.manifestFile, () => runner.trigger('file changed'), 200, o.pollMs ?? 1000);
+    runner.superviseTimer = setInterval(() => runner.supervise(), o.superviseMs ?? 1000);
+    runner.trigger('start');
+    return portOk(runner);
+  }
+
+  /** Runs a pass now (or right after the one in progress). */
+  trigger(why: string): void {
+    if (this.stopping) return;
+    if (this.current !== undefined) {
+      this.again = true;
+      return;
+    }
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.o.logger.debug({ cluster: this.cluster.metadata.name, why }, 'pass triggered');
+    this.current = this.pass().finally(() => {
+      this.current = undefined;
+      if (this.again && !this.stopping) {
+        this.again = false;
+        this.trigger('changed during the pass');
+      }
+    });
+  }
+
+  private async pass(): Promise<void> {
+    const loaded = await this.manifest.load();
+    if (!loaded.ok) {
+      this.o.logger.error({ cluster: this.cluster.metadata.name, error: loaded.error }, 'manifest not usable; waiting for it to be fixed');
+      this.schedule(this.o.idleRequeueSeconds ?? 30);
+      return;
+    }
+    if (loaded.value.metadata.name !== this.cluster.metadata.name) {
+      this.o.logger.error({ cluster: this.cluster.metadata.name, renamed: loaded.value.metadata.name }, 'metadata.name changed: one file runs one cluster; ignored');
+      this.schedule(this.o.idleRequeueSeconds ?? 30);
+      return;
+    }
+    this.cluster = loaded.value;
+    const r = await this.engine.pass(loaded.value);
+    this.schedule(r.requeueAfterSeconds ?? this.o.idleRequeueSeconds ?? 30);
+  }
+
+  private schedule(seconds: number): void {
+    if (this.stopping) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.trigger('requeue'), Math.max(0, seconds) * 1000);
+  }
+
+  private supervise(): void {
+    if (this.stopping || this.cluster.spec.paused) return;
+    void this.platform.supervise(this.cluster).then((r) => {
+      if (!r.ok) this.o.logger.warn({ cluster: this.cluster.metadata.name, error: r.error }, 'member start failed');
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.superviseTimer !== undefined) clearInterval(this.superviseTimer);
+    this.watch?.close();
+    await this.current;
+    this.o.logger.info({ cluster: this.cluster.metadata.name }, 'stopping members');
+    await this.platform.stopAll();
+    this.admin.close();
+  }
+}

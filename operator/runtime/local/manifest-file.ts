@@ -1,0 +1,62 @@
+/**
+ * The manifest file local mode runs from: read → a defaulted, validated KvstoreCluster (the
+ * same schema as the CRD), and the status written back into the same file.
+ *
+ * Contract:
+ * - `load()` parses the YAML (one document), validates it for the `local` target and fills in
+ *   the defaults; the cluster's `metadata.generation` is a counter this process keeps, raised
+ *   whenever the spec differs from the last one loaded (as the API server does);
+ * - `writeStatus()` re-reads the file, replaces only its `status` node (the user's spec,
+ *   comments and formatting stay) and writes it atomically; an unchanged text is not rewritten;
+ * - errors are values naming the file and the field.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseDocument } from 'yaml';
+import { parseCluster } from '../../api/parse.js';
+import type { KvstoreCluster, KvstoreClusterStatus } from '../../api/types.js';
+import { portFail, portOk, type PortResult } from '../../controller/ports.js';
+import { writeFileAtomic } from './state-file.js';
+
+export class ManifestFile {
+  private lastSpec = '';
+  private generation = 0;
+
+  constructor(readonly path: string) {}
+
+  async load(): Promise<PortResult<KvstoreCluster>> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (err) {
+      return portFail(`read ${this.path}: ${(err as Error).message}`);
+    }
+    const doc = parseDocument(text);
+    if (doc.errors.length > 0) return portFail(`${this.path}: ${doc.errors[0].message}`);
+    const raw: unknown = doc.toJS();
+    const parsed = parseCluster(raw, { target: 'local' });
+    if (parsed.kind === 'Invalid') {
+      return portFail(`${this.path}: ${parsed.errors.map((e) => `${e.path === '' ? '' : `${e.path} `}${e.message}`).join('; ')}`);
+    }
+    const spec = JSON.stringify(parsed.cluster.spec);
+    if (spec !== this.lastSpec) {
+      this.lastSpec = spec;
+      this.generation++;
+    }
+    const c = parsed.cluster;
+    return portOk({ ...c, metadata: { ...c.metadata, generation: this.generation } });
+  }
+
+  async writeStatus(status: KvstoreClusterStatus): Promise<PortResult<void>> {
+    try {
+      const text = await readFile(this.path, 'utf8');
+      const doc = parseDocument(text);
+      if (doc.errors.length > 0) return portFail(`${this.path}: ${doc.errors[0].message}`);
+      doc.set('status', doc.createNode(JSON.parse(JSON.stringify(status)) as unknown));
+      const next = doc.toString({ lineWidth: 0 });
+      if (next !== text) await writeFileAtomic(this.path, next);
+      return portOk(undefined);
+    } catch (err) {
+      return portFail(`write status into ${this.path}: ${(err as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The local process table (FORMAT.md "state.json"): addresses, versions, replicas. Read once
+ * at start, written atomically after every change. Missing file = empty table.
+ */
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { portFail, portOk, type PortResult } from '../../controller/ports.js';
+
+export interface SlotRecord {
+  readonly host: string;
+  readonly clientPort: number;
+  readonly peerPort: number;
+  /** Version of the current (or last) run. */
+  readonly version: string;
+  /**
+   * `--initial-cluster-state` for a member without data: `new` for the slots of the first
+   * creation, `existing` for slots added (or reset) later, which join a running cluster.
+   */
+  readonly join: 'new' | 'existing';
+}
+
+export interface LocalState {
+  readonly templateVersion: string;
+  readonly replicas: number;
+  readonly token: string;
+  readonly members: Readonly<Record<string, SlotRecord>>;
+}
+
+export const EMPTY_STATE: LocalState = { templateVersion: '', replicas: 0, token: '', members: {} };
+
+export async function readState(file: string): Promise<PortResult<LocalState>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return portOk(EMPTY_STATE);
+    return portFail(`read ${file}: ${(err as Error).message}`);
+  }
+  try {
+    return portOk({ ...EMPTY_STATE, ...(JSON.parse(text) as Partial<LocalState>) });
+  } catch (err) {
+    return portFail(`parse ${file}: ${(err as Error).message}`);
+  }
+}
+
+/** Atomic write: `<file>.tmp`, fsync, rename. */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const dir = file.slice(0, file.lastIndexOf('/'));
+  await mkdir(dir, { recursive: true });
+  const tmp = `${file}.tmp`;
+  const f = await open(tmp, 'w', 0o644);
+  try {
+    await f.writeFile(text);
+    await f.sync();
+  } finally {
+    await f.close();
+  }
+  await rename(tmp, file);
+}
+
+export async function writeState(file: string, state: LocalState): Promise<PortResult<void>> {
+  try {
+    await writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`);
+    return portOk(undefined);
+  } catch (err) {
+    return portFail(`write ${file}: ${(err as Error).message}`);
+  }
+}
