@@ -14,7 +14,9 @@
  *   treated as `Retry` and reported to `onFailure`.
  * - Workers (default 1) start with `start()`; keys added before are kept.
  * - `shutdown()` stops accepting adds, cancels pending delays, lets the workers drain what is
- *   queued and in flight (their requeue requests are dropped), then resolves.
+ *   queued and in flight (their requeue requests are dropped), then resolves;
+ *   `shutdown({ drain: false })` drops the queued keys and waits only for the runs in flight
+ *   (a controller that lost leadership must not start new work).
  * All waiting goes through the injected `Timers`.
  */
 import { KeyedBackoff, type BackoffOptions } from './backoff.js';
@@ -130,9 +132,14 @@ export class WorkQueue<K = string> {
     return this.#shuttingDown;
   }
 
-  /** Stops accepting keys and resolves once what is queued and in flight has been processed. */
-  shutdown(): Promise<void> {
+  /** Stops accepting keys; resolves once what is queued (unless drain is false) and in flight is done. */
+  shutdown(options: { readonly drain?: boolean } = {}): Promise<void> {
     this.#shuttingDown = true;
+    if (options.drain === false) {
+      this.#dirty.clear(); // also forgets re-adds of keys in flight
+      this.#queue.length = 0;
+      this.#depthChanged();
+    }
     for (const { cancel } of this.#delayed.values()) cancel();
     this.#delayed.clear();
     this.#started = true; // draining needs the workers

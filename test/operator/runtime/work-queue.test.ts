@@ -209,3 +209,24 @@ void test('shutdown of an idle queue resolves at once', async () => {
   const q = new WorkQueue<string>({ process: () => Promise.resolve(Outcome.done), timers: new ManualTimers() });
   await q.shutdown();
 });
+
+void test('shutdown without drain drops queued keys and re-adds, waits for runs in flight', async () => {
+  const timers = new ManualTimers();
+  const g = gated();
+  const q = new WorkQueue<string>({ process: g.process, timers });
+  q.add('a');
+  q.add('b');
+  q.start();
+  await flush();
+  q.add('a'); // re-added while in flight
+  let done = false;
+  const closing = q.shutdown({ drain: false }).then(() => {
+    done = true;
+  });
+  assert.equal(q.depth(), 0);
+  await flush();
+  assert.equal(done, false);
+  await g.finish('a');
+  await closing;
+  assert.deepEqual(g.runs, ['a']);
+});
