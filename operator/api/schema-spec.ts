@@ -20,13 +20,19 @@ export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 export const DEFAULT_IMAGE = 'kvstore/kvstore';
 export const DEFAULT_STORAGE_SIZE = '1Gi';
+/** spec.storage cannot change: the StatefulSet's claim templates are immutable. */
+export const STORAGE_IMMUTABLE = 'is immutable: the member volume claims were created from it';
 
 export const StorageSpecSchema = Type.Object(
   {
     size: intOrString(QUANTITY_PATTERN, { default: DEFAULT_STORAGE_SIZE, description: 'PVC size per member, a Kubernetes quantity.' }),
     storageClassName: Type.Optional(Type.String({ minLength: 1, description: 'StorageClass of the member PVCs; absent = the cluster default.' })),
   },
-  { default: {}, description: 'Persistent storage of each member (one PVC per member, mounted as its data dir).' },
+  {
+    default: {},
+    description: 'Persistent storage of each member (one PVC per member, mounted as its data dir). Fixed at creation.',
+    'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: STORAGE_IMMUTABLE }],
+  },
 );
 
 export const ServerOptionsSchema = Type.Object(
@@ -63,7 +69,7 @@ export const KvstoreClusterSpecSchema = Type.Object(
   {
     size: integerEnum(CLUSTER_SIZES, { default: 3, description: 'Number of members: 1, 3, 5 or 7.' }),
     version: Type.String({ pattern: VERSION_PATTERN, description: 'Server version every member should run, 3.<minor>.<patch> (3.2 … 3.5).' }),
-    image: Type.String({ minLength: 1, default: DEFAULT_IMAGE, description: 'Container image repository; the tag is the version.' }),
+    image: Type.String({ minLength: 1, default: DEFAULT_IMAGE, description: 'Container image repository, without tag or digest; the tag is the version.' }),
     storage: StorageSpecSchema,
     resources: Type.Optional(passThroughObject({ description: 'core/v1 ResourceRequirements of the member container.' })),
     affinity: Type.Optional(passThroughObject({ description: 'core/v1 Affinity of the member pods.' })),

@@ -57,6 +57,10 @@ export function specErrors(spec: KvstoreClusterSpec, target: Target): Validation
   if (minor < 3 && o.autoCompactionRetention !== undefined && !/^[0-9]+$/.test(o.autoCompactionRetention)) {
     out.push({ path: 'spec.options.autoCompactionRetention', message: 'must be a number of hours (an integer) before 3.3' });
   }
+  const lastSegment = spec.image.split('/').pop() ?? '';
+  if (lastSegment.includes(':') || lastSegment.includes('@') || /\s/.test(spec.image)) {
+    out.push({ path: 'spec.image', message: `must be an image repository without tag or digest (the tag is the version), e.g. ${spec.image.replace(/(@.*|:[^/]*)$/, '')}` });
+  }
   if (/^0*(\.0*)?([KMGTPE]i|[numkMGTPE])?$/.test(spec.storage.size)) {
     out.push({ path: 'spec.storage.size', message: 'must be more than zero' });
   }

@@ -6,10 +6,10 @@
  */
 import { API_VERSION, KIND } from './constants.js';
 import { defaultSpec } from './defaults.js';
-import { KvstoreClusterSpecSchema, KvstoreClusterStatusSchema, KvstoreClusterSchema } from './schema.js';
+import { KvstoreClusterSpecSchema, KvstoreClusterStatusSchema, KvstoreClusterSchema, STORAGE_IMMUTABLE } from './schema.js';
 import { nameErrors, specErrors, type Target } from './validate-semantic.js';
 import { schemaErrors, unknownFields } from './validate-schema.js';
-import type { KvstoreClusterSpec } from './types.js';
+import type { KvstoreCluster, KvstoreClusterSpec } from './types.js';
 import type { ValidationError } from './validation-error.js';
 
 export type { ValidationError } from './validation-error.js';
@@ -46,4 +46,19 @@ export function validateCluster(doc: unknown, options: ValidateOptions = {}): re
     out.push(...schemaErrors(KvstoreClusterStatusSchema, doc['status'], 'status'), ...unknownFields(KvstoreClusterStatusSchema, doc['status'], 'status'));
   }
   return out;
+}
+
+/**
+ * validateCluster plus what may not change from `previous` (the cluster as the operator last
+ * accepted it) to `next`: spec.storage (the CRD enforces it with a CEL transition rule; local mode
+ * has no API server to do it).
+ */
+export function validateClusterUpdate(previous: KvstoreCluster, next: unknown, options: ValidateOptions = {}): readonly ValidationError[] {
+  const errors = validateCluster(next, options);
+  if (errors.length > 0 || !isObject(next)) return errors;
+  const spec = defaultSpec(next['spec']) as KvstoreClusterSpec;
+  const a = previous.spec.storage;
+  const b = spec.storage;
+  if (a.size !== b.size || a.storageClassName !== b.storageClassName) return [{ path: 'spec.storage', message: STORAGE_IMMUTABLE }];
+  return [];
 }

@@ -81,6 +81,11 @@ void test('the schema is structural: typed nodes, allowed keywords only, no prop
   });
 });
 
+void test('spec.storage is immutable (CEL transition rule)', () => {
+  const storage = clusterOpenApiSchema().properties?.['spec']?.properties?.['storage'];
+  assert.deepEqual(storage?.['x-kubernetes-validations'], [{ rule: 'self == oldSelf', message: 'is immutable: the member volume claims were created from it' }]);
+});
+
 void test('the pass-through fields keep what they are given', () => {
   const spec = clusterOpenApiSchema().properties?.['spec']?.properties ?? {};
   assert.equal(spec['resources']?.['x-kubernetes-preserve-unknown-fields'], true);

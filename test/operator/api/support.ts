@@ -24,7 +24,7 @@ const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
 /** The CRD schema compiled with ajv (Kubernetes' own keywords known, formats as the API server reads them). */
 export function crdValidator(): ValidateFunction {
   const ajv = new Ajv({ allErrors: true, strict: false, formats: { 'date-time': RFC3339, int64: true } });
-  for (const k of ['x-kubernetes-preserve-unknown-fields', 'x-kubernetes-int-or-string', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys']) {
+  for (const k of ['x-kubernetes-preserve-unknown-fields', 'x-kubernetes-int-or-string', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-validations']) {
     ajv.addKeyword(k);
   }
   return ajv.compile(clusterOpenApiSchema());

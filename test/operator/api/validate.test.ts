@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCluster } from '../../../operator/api/parse.js';
-import { validateCluster, type ValidationError } from '../../../operator/api/validate.js';
+import { validateCluster, validateClusterUpdate, type ValidationError } from '../../../operator/api/validate.js';
+import { withDefaults } from '../../../operator/api/defaults.js';
+import type { KvstoreClusterInput } from '../../../operator/api/types.js';
 import { cluster, fixture, FIXTURES } from './support.js';
 
 for (const name of FIXTURES) {
@@ -18,6 +20,8 @@ const SPEC_CASES: readonly (readonly [string, Record<string, unknown>, string, s
   ['version outside 3.2–3.5', { version: '3.6.0' }, 'spec.version', '3.<minor>.<patch> with minor 2 to 5'],
   ['version without patch', { version: '3.4' }, 'spec.version', '3.<minor>.<patch>'],
   ['empty image', { image: '' }, 'spec.image', 'must not be empty'],
+  ['image with a tag', { image: 'registry:5000/team/kvstore:1.0' }, 'spec.image', 'without tag or digest (the tag is the version), e.g. registry:5000/team/kvstore'],
+  ['image with a digest', { image: 'kvstore/kvstore@sha256:abc' }, 'spec.image', 'e.g. kvstore/kvstore'],
   ['storage size not a quantity', { storage: { size: '1 GB' } }, 'spec.storage.size', 'Kubernetes quantity such as 1Gi'],
   ['storage size neither integer nor string', { storage: { size: true } }, 'spec.storage.size', 'an integer or a string'],
   ['storage size zero', { storage: { size: '0Gi' } }, 'spec.storage.size', 'more than zero'],
@@ -101,4 +105,12 @@ void test('parseCluster: a valid manifest comes back defaulted; an invalid one a
   if (ok.kind === 'Valid') assert.equal(ok.cluster.spec.size, 3);
   const bad = parseCluster(cluster({ version: '3.4.0', size: 2 }));
   assert.deepEqual(bad, { kind: 'Invalid', errors: [{ path: 'spec.size', message: 'must be one of: 1, 3, 5, 7' }] });
+});
+
+void test('update: spec.storage may not change; everything else may', () => {
+  const previous = withDefaults(cluster({ version: '3.4.0' }) as unknown as KvstoreClusterInput);
+  assert.deepEqual(validateClusterUpdate(previous, cluster({ version: '3.5.0', size: 5, storage: { size: '1Gi' } })), []);
+  assert.deepEqual(validateClusterUpdate(previous, cluster({ version: '3.4.0', storage: { size: '2Gi' } })), [{ path: 'spec.storage', message: 'is immutable: the member volume claims were created from it' }]);
+  assert.deepEqual(validateClusterUpdate(previous, cluster({ version: '3.4.0', storage: { storageClassName: 'fast' } })).map((e) => e.path), ['spec.storage']);
+  assert.deepEqual(validateClusterUpdate(previous, cluster({ version: '3.4.0', size: 4 })).map((e) => e.path), ['spec.size']);
 });
