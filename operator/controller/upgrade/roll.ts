@@ -3,7 +3,9 @@
  * (the rollback, `up.from`). Per pass, in this order:
  * 1. a member in flight (`currentMember`) is awaited until it runs the target and is healthy
  *    (then MemberUpgraded / MemberRolledBack); past its deadline (`waitUntil`, set to now +
- *    memberHealthTimeoutSeconds when it was restarted) the upgrade is Blocked, Degraded;
+ *    memberHealthTimeoutSeconds when it was restarted) the upgrade is Blocked, Degraded; still
+ *    healthy on the old version after a failed action or RESTART_RETRY_SECONDS, it is restarted
+ *    again (MemberRestartRetried);
  * 2. forward only, with members left: the v2 wait (state WaitingV2 until `waitUntil`);
  * 3. the gates; then the next member (followers by ordinal, the leader last) gets
  *    SetTemplateVersion (if needed) + RestartMember;
@@ -12,7 +14,7 @@
  */
 import type { UpgradeStatus } from '../../api/types.js';
 import type { Action, ObservedMember, PlannedEvent } from '../model.js';
-import { memberReadyAt, slotByName, type PlanContext } from '../context.js';
+import { memberReady, memberReadyAt, slotByName, type PlanContext } from '../context.js';
 import { normal, verdict, warning, type Step } from '../step.js';
 import { addSeconds, secondsBetween } from '../time.js';
 import { checkGates } from './gates.js';
@@ -26,6 +28,9 @@ export type Direction = 'forward' | 'back';
 export const MEMBER_POLL_SECONDS = 5;
 /** Re-observe a member past its health deadline this often (it may still recover). */
 export const BLOCKED_POLL_SECONDS = 30;
+/** A member in flight still healthy on the old version this long after its restart was not
+ * restarted (the action failed, or the platform brought it back unchanged): restart it again. */
+export const RESTART_RETRY_SECONDS = 60;
 
 const targetOf = (up: UpgradeStatus, dir: Direction): string => (dir === 'forward' ? up.to : up.from);
 const runningState = (dir: Direction): UpgradeStatus['state'] => (dir === 'forward' ? 'UpgradingMembers' : 'RollingBack');
@@ -41,20 +46,33 @@ export function restart(ctx: PlanContext, m: ObservedMember, target: string): re
 }
 
 /** Restart `m` at the target now: the member-in-flight record, its deadline and its event. */
-export function startMember(ctx: PlanContext, up: UpgradeStatus, dir: Direction, m: ObservedMember, events: readonly PlannedEvent[]): Step {
+export function startMember(ctx: PlanContext, up: UpgradeStatus, dir: Direction, m: ObservedMember, events: readonly PlannedEvent[], again = false): Step {
   const target = targetOf(up, dir);
   const deadline = addSeconds(ctx.now, ctx.spec.upgrade.memberHealthTimeoutSeconds);
   const isLeader = m.probe?.isLeader === true;
-  const what = `${m.name}${isLeader ? ' (the leader, last)' : ''}`;
-  const reason = dir === 'forward' ? 'MemberUpgradeStarted' : 'MemberRollbackStarted';
+  const what = `${m.name}${isLeader ? ' (the leader, last)' : ''}${again ? ` again (it still runs ${m.probe?.serverVersion ?? 'the old version'})` : ''}`;
+  const reason = again ? 'MemberRestartRetried' : dir === 'forward' ? 'MemberUpgradeStarted' : 'MemberRollbackStarted';
   const message = `restarting ${what} at ${target}; it must be healthy on ${target} by ${deadline}`;
   const { reason: _r, ...rest } = up;
   const next: UpgradeStatus = { ...rest, state: runningState(dir), currentMember: m.name, waitUntil: deadline };
   return step(ctx, next, [...events, normal(reason, message)], dir === 'forward' ? 'UpgradingMember' : 'RollingBackMember', message, MEMBER_POLL_SECONDS, restart(ctx, m, target));
 }
 
+/** The member in flight answers, healthy, on another version than the target, and either the last
+ * pass's actions failed or RESTART_RETRY_SECONDS passed since its restart: it was never restarted. */
+function notRestarted(ctx: PlanContext, up: UpgradeStatus, m: ObservedMember | undefined, target: string): m is ObservedMember {
+  if (m === undefined || !memberReady(m) || m.probe?.serverVersion === target) return false;
+  const actionFailed = ctx.prev?.conditions.some((c) => c.type === 'Degraded' && c.status === 'True' && c.reason === 'ActionFailed') ?? false;
+  if (actionFailed) return true;
+  if (up.waitUntil === undefined) return false;
+  const restartedAt = addSeconds(up.waitUntil, -ctx.spec.upgrade.memberHealthTimeoutSeconds);
+  return secondsBetween(restartedAt, ctx.now) >= RESTART_RETRY_SECONDS;
+}
+
 function awaitMember(ctx: PlanContext, up: UpgradeStatus, dir: Direction, name: string, events: readonly PlannedEvent[]): Step {
   const target = targetOf(up, dir);
+  const m = slotByName(ctx, name);
+  if (notRestarted(ctx, up, m, target)) return startMember(ctx, up, dir, m, events, true);
   const deadline = up.waitUntil;
   if (deadline === undefined || secondsBetween(ctx.now, deadline) > 0) {
     const message = `waiting for ${name} to run ${target} and be healthy${deadline === undefined ? '' : ` (until ${deadline})`}`;

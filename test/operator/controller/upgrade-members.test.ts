@@ -80,11 +80,28 @@ void test('member back on the new version and healthy: MemberUpgraded, then the 
   assert.equal(plan.status.upgrade?.currentMember, 'demo-2');
 });
 
-void test('member back but still on the old version: keep waiting', () => {
+void test('member in flight still answering on the old version shortly after its restart: keep waiting', () => {
   const up: UpgradeStatus = { ...base, currentMember: 'demo-1', waitUntil: '2026-03-01T10:05:00Z' };
-  const plan = reconcile(cluster({ version: '3.5.0' }, status({}, up)), mixed([]));
+  const plan = reconcile(cluster({ version: '3.5.0' }, status({}, up)), mixed([], '2026-03-01T10:00:20Z'));
   assert.deepEqual(plan.actions, []);
   assert.deepEqual(plan.events, []);
+});
+
+void test('member in flight never restarted (still healthy on the old version 60 s after): restarted again', () => {
+  const up: UpgradeStatus = { ...base, currentMember: 'demo-1', waitUntil: '2026-03-01T10:05:00Z' };
+  const soon = reconcile(cluster({ version: '3.5.0' }, status({}, up)), mixed([], '2026-03-01T10:00:30Z'));
+  assert.deepEqual(soon.actions, []);
+  const later = reconcile(cluster({ version: '3.5.0' }, status({}, up)), mixed([], '2026-03-01T10:01:00Z'));
+  assert.deepEqual(later.actions, [{ kind: 'RestartMember', name: 'demo-1' }]);
+  assert.deepEqual(reasons(later), ['MemberRestartRetried']);
+  assert.equal(later.status.upgrade?.waitUntil, '2026-03-01T10:06:00Z');
+});
+
+void test('the last pass failed an action (Degraded ActionFailed) and the member in flight runs the old version: restarted again at once', () => {
+  const up: UpgradeStatus = { ...base, currentMember: 'demo-1', waitUntil: '2026-03-01T10:05:00Z' };
+  const failed = status({ conditions: [{ type: 'Degraded', status: 'True', reason: 'ActionFailed', message: 'RestartMember failed', lastTransitionTime: NOW }] }, up);
+  const plan = reconcile(cluster({ version: '3.5.0' }, failed), mixed([], '2026-03-01T10:00:05Z', '3.4.0'));
+  assert.deepEqual(plan.actions, [{ kind: 'SetTemplateVersion', version: '3.5.0' }, { kind: 'RestartMember', name: 'demo-1' }]);
 });
 
 void test('followers done: the leader is restarted last', () => {
