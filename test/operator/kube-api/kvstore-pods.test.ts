@@ -118,9 +118,7 @@ void test('a 3-pod StatefulSet of kvstore members becomes ready and serves put/g
   assert.ok(list.members.some((m) => m.clientURLs.includes(resolved)), 'advertised client URLs are the mapped pod DNS URLs');
 
   // New template; OnDelete: delete kv-0, it comes back as 3.5.0 with the same address and data.
-  const sts = await apps.readNamespacedStatefulSet({ name: 'kv', namespace: ns });
-  sts.spec!.template.spec!.containers[0]!.image = 'kvstore/kvstore:3.5.0';
-  await apps.replaceNamespacedStatefulSet({ name: 'kv', namespace: ns, body: sts });
+  await apps.patchNamespacedStatefulSet({ name: 'kv', namespace: ns, body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'kvstore/kvstore:3.5.0' }] });
   await core.deleteNamespacedPod({ name: 'kv-0', namespace: ns });
   const back = await eventually('kv-0 back and ready', async () => {
     const p = await core.readNamespacedPod({ name: 'kv-0', namespace: ns });

@@ -4,7 +4,7 @@
 // keeping PVCs, RollingUpdate, and garbage collection of the pods with their set.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppsV1Api, CoreV1Api, type KubeConfig, type V1Pod, type V1StatefulSet } from '@kubernetes/client-node';
+import { ApiException, AppsV1Api, CoreV1Api, PolicyV1Api, type KubeConfig, type V1Pod, type V1StatefulSet } from '@kubernetes/client-node';
 import { FakePodRunner } from '../../support/kube-api/fake-pod-runner.js';
 import { startKubeApi, type KubeApi } from '../../support/kube-api/server.js';
 import { eventually } from '../../support/eventually.js';
@@ -34,6 +34,20 @@ function statefulSet(name: string, image: string, strategy: 'OnDelete' | 'Rollin
       volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
     },
   };
+}
+
+/** Read-modify-replace of a set, again on 409 (the controller writes status concurrently). */
+async function updateSet(apps: AppsV1Api, name: string, change: (s: V1StatefulSet) => void): Promise<void> {
+  for (;;) {
+    const s = await apps.readNamespacedStatefulSet({ name, namespace: ns });
+    change(s);
+    try {
+      await apps.replaceNamespacedStatefulSet({ name, namespace: ns, body: s });
+      return;
+    } catch (err) {
+      if (!(err instanceof ApiException) || err.code !== 409) throw err;
+    }
+  }
 }
 
 function isReady(p: V1Pod): boolean {
@@ -70,9 +84,7 @@ void test('OnDelete: pods and PVCs from the template; a deleted pod comes back f
   assert.deepEqual(pvcs.items.map((c) => [c.metadata?.name, c.status?.phase]), [['data-kv-0', 'Bound'], ['data-kv-1', 'Bound'], ['data-kv-2', 'Bound']]);
 
   // A new template changes the update revision only: OnDelete touches no pod.
-  const latest = await apps.readNamespacedStatefulSet({ name: 'kv', namespace: ns });
-  latest.spec!.template.spec!.containers[0]!.image = 'kvstore/kvstore:3.5.0';
-  await apps.replaceNamespacedStatefulSet({ name: 'kv', namespace: ns, body: latest });
+  await updateSet(apps, 'kv', (s) => (s.spec!.template.spec!.containers[0]!.image = 'kvstore/kvstore:3.5.0'));
   const bumped = await eventually('new update revision', async () => {
     const s = await apps.readNamespacedStatefulSet({ name: 'kv', namespace: ns });
     return s.status?.updateRevision !== ready.status?.updateRevision && s.status?.observedGeneration === 2 ? s : undefined;
@@ -105,9 +117,7 @@ void test('OnDelete: pods and PVCs from the template; a deleted pod comes back f
   runner.setReady('kv-0', true);
 
   // Scale down: the highest ordinal goes, its PVC stays.
-  const s2 = await apps.readNamespacedStatefulSet({ name: 'kv', namespace: ns });
-  s2.spec!.replicas = 2;
-  await apps.replaceNamespacedStatefulSet({ name: 'kv', namespace: ns, body: s2 });
+  await updateSet(apps, 'kv', (s) => (s.spec!.replicas = 2));
   await eventually('kv-2 gone', async () => ((await podsOf(core, 'kv')).length === 2 ? true : undefined));
   assert.deepEqual((await podsOf(core, 'kv')).map((p) => p.metadata?.name), ['kv-0', 'kv-1']);
   assert.ok(await core.readNamespacedPersistentVolumeClaim({ name: 'data-kv-2', namespace: ns }));
@@ -131,9 +141,7 @@ void test('RollingUpdate replaces pods from the highest ordinal, one at a time; 
   });
   assert.equal(restarted.status?.phase, 'Running');
 
-  const s = await apps.readNamespacedStatefulSet({ name: 'ru', namespace: ns });
-  s.spec!.template.spec!.containers[0]!.image = 'img:2';
-  await apps.replaceNamespacedStatefulSet({ name: 'ru', namespace: ns, body: s });
+  await updateSet(apps, 'ru', (s) => (s.spec!.template.spec!.containers[0]!.image = 'img:2'));
   const done = await eventually('rolled', async () => {
     const st = await apps.readNamespacedStatefulSet({ name: 'ru', namespace: ns });
     return st.status?.updatedReplicas === 3 && st.status.readyReplicas === 3 && st.status.currentRevision === st.status.updateRevision ? st : undefined;
@@ -141,4 +149,45 @@ void test('RollingUpdate replaces pods from the highest ordinal, one at a time; 
   assert.ok(done);
   const order = runner.records.filter((r) => r.pod.startsWith('ru-') && r.action === 'start' && r.images[0] === 'img:2').map((r) => r.pod);
   assert.deepEqual(order, ['ru-2', 'ru-1', 'ru-0']);
+});
+
+void test('PodDisruptionBudget status follows the pods; eviction is refused with 429 when it would break the budget', async () => {
+  const apps = kc.makeApiClient(AppsV1Api);
+  const core = kc.makeApiClient(CoreV1Api);
+  const policy = kc.makeApiClient(PolicyV1Api);
+  await apps.createNamespacedStatefulSet({ namespace: ns, body: statefulSet('pd', 'img:1', 'OnDelete') });
+  await policy.createNamespacedPodDisruptionBudget({ namespace: ns, body: { metadata: { name: 'pd' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'pd' } } } } });
+  const budget = await eventually('budget allows one', async () => {
+    const b = await policy.readNamespacedPodDisruptionBudget({ name: 'pd', namespace: ns });
+    return b.status?.currentHealthy === 3 ? b : undefined;
+  });
+  assert.equal(budget.status?.expectedPods, 3);
+  assert.equal(budget.status?.desiredHealthy, 2);
+  assert.equal(budget.status?.disruptionsAllowed, 1);
+
+  // One pod not ready: no disruption allowed, an eviction is refused.
+  runner.setReady('pd-2', false);
+  await eventually('budget allows none', async () => ((await policy.readNamespacedPodDisruptionBudget({ name: 'pd', namespace: ns })).status?.disruptionsAllowed === 0 ? true : undefined));
+  let refused: unknown;
+  try {
+    await core.createNamespacedPodEviction({ name: 'pd-0', namespace: ns, body: { metadata: { name: 'pd-0', namespace: ns } } });
+  } catch (err) {
+    refused = err;
+  }
+  assert.ok(refused instanceof ApiException);
+  assert.equal(refused.code, 429);
+  const body = JSON.parse(refused.body as string) as { reason: string; message: string };
+  assert.equal(body.reason, 'TooManyRequests');
+  assert.equal(body.message, "Cannot evict pod as it would violate the pod's disruption budget.");
+
+  // Ready again: the eviction passes and the pod is deleted (and recreated by its set).
+  runner.setReady('pd-2', true);
+  await eventually('budget allows one', async () => ((await policy.readNamespacedPodDisruptionBudget({ name: 'pd', namespace: ns })).status?.disruptionsAllowed === 1 ? true : undefined));
+  const first = await core.readNamespacedPod({ name: 'pd-0', namespace: ns });
+  await core.createNamespacedPodEviction({ name: 'pd-0', namespace: ns, body: { metadata: { name: 'pd-0', namespace: ns } } });
+  await eventually('pd-0 back, budget allows one again', async () => {
+    const p = await core.readNamespacedPod({ name: 'pd-0', namespace: ns });
+    const b = await policy.readNamespacedPodDisruptionBudget({ name: 'pd', namespace: ns });
+    return p.metadata?.uid !== first.metadata?.uid && isReady(p) && b.status?.disruptionsAllowed === 1 ? true : undefined;
+  });
 });

@@ -62,6 +62,21 @@ void test('Watch from a list resourceVersion streams ADDED, MODIFIED, DELETED in
   assert.deepEqual(rec2.events.map((e) => [e.type, e.name]), [['ADDED', 'before']]);
 });
 
+void test('a watch with a label selector sees an object entering the selection as ADDED and leaving it as DELETED', async () => {
+  const core = kc.makeApiClient(CoreV1Api);
+  const rec = recorder();
+  const req = await new Watch(kc).watch(path, { labelSelector: 'sel=yes' }, rec.callback, rec.onDone);
+  const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+  await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'moving' } } });
+  await core.patchNamespacedConfigMap({ name: 'moving', namespace: ns, body: { metadata: { labels: { sel: 'yes' } } } }, merge);
+  await core.patchNamespacedConfigMap({ name: 'moving', namespace: ns, body: { data: { a: '1' } } }, merge);
+  await core.patchNamespacedConfigMap({ name: 'moving', namespace: ns, body: { metadata: { labels: { sel: null } } } }, merge);
+  await core.deleteNamespacedConfigMap({ name: 'moving', namespace: ns });
+  await eventually('three events', async () => (rec.events.length >= 3 ? true : undefined));
+  req.abort();
+  assert.deepEqual(rec.events.map((e) => e.type), ['ADDED', 'MODIFIED', 'DELETED']);
+});
+
 void test('a resourceVersion older than the history answers ERROR 410 Expired and ends the stream', async () => {
   const core = kc.makeApiClient(CoreV1Api);
   const first = await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'old' } } });

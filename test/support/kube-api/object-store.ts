@@ -24,6 +24,8 @@ export interface StoreEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
   readonly typeKey: string;
   readonly object: KubeObject;
+  /** MODIFIED: the object before the change (a selective watch turns it into ADDED or DELETED). */
+  readonly previous?: KubeObject;
 }
 
 /** What a watch or list selects. */
@@ -130,11 +132,12 @@ export class ObjectStore {
       backlog = this.list(sel).items.map((o) => ({ rv: BigInt(o.metadata.resourceVersion ?? '0'), type: 'ADDED' as const, typeKey: typeKey(sel.type), object: o }));
     } else {
       if (fromRv < this.compacted) return { ok: false, error: expired(fromRv, this.compacted + 1n) };
-      backlog = this.history.filter((e) => e.rv > fromRv && this.eventSelected(sel, e));
+      backlog = this.history.filter((e) => e.rv > fromRv && this.asSeenBy(sel, e) !== undefined);
     }
-    for (const e of backlog) send(e);
+    for (const e of backlog) send(this.asSeenBy(sel, e) ?? e);
     const listener = (e: StoreEvent): void => {
-      if (this.eventSelected(sel, e)) send(e);
+      const seen = this.asSeenBy(sel, e);
+      if (seen !== undefined) send(seen);
     };
     this.listeners.add(listener);
     return { ok: true, cancel: () => this.listeners.delete(listener) };
@@ -218,7 +221,7 @@ export class ObjectStore {
       return { ok: true, object: this.remove(t, next) };
     }
     if (sameContent(next, old)) return { ok: true, object: clone(old) };
-    return { ok: true, object: this.put(t, 'MODIFIED', next) };
+    return { ok: true, object: this.put(t, 'MODIFIED', next, old) };
   }
 
   /**
@@ -247,7 +250,7 @@ export class ObjectStore {
     const next = clone(old);
     next.metadata.deletionTimestamp ??= timestamp(this.now());
     next.metadata.deletionGracePeriodSeconds = graceful ? (opts.gracePeriodSeconds ?? 30) : 0;
-    return { ok: true, object: this.put(t, 'MODIFIED', next) };
+    return { ok: true, object: this.put(t, 'MODIFIED', next, old) };
   }
 
   /** Objects of any type that name `uid` among their owner references. */
@@ -280,7 +283,7 @@ export class ObjectStore {
   private orphanDependents(uid: string): void {
     for (const { type, object } of this.dependentsOf(uid)) {
       object.metadata.ownerReferences = (object.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
-      this.put(type, 'MODIFIED', object);
+      this.put(type, 'MODIFIED', object, this.space(type).get(idOf(object.metadata.namespace, object.metadata.name ?? '')));
     }
   }
 
@@ -303,15 +306,26 @@ export class ObjectStore {
     return (sel.namespace === undefined || o.metadata.namespace === sel.namespace) && sel.match(o);
   }
 
-  private eventSelected(sel: Selection, e: StoreEvent): boolean {
-    return e.typeKey === typeKey(sel.type) && this.selects(sel, e.object);
+  /**
+   * The event as a selective watch sees it: a change that makes an object match is ADDED, one
+   * that makes it stop matching is DELETED (with the new state); undefined when not seen at all.
+   */
+  private asSeenBy(sel: Selection, e: StoreEvent): StoreEvent | undefined {
+    if (e.typeKey !== typeKey(sel.type)) return undefined;
+    const now = this.selects(sel, e.object);
+    if (e.type !== 'MODIFIED' || e.previous === undefined) return now ? e : undefined;
+    const before = this.selects(sel, e.previous);
+    if (now && before) return e;
+    if (now) return { ...e, type: 'ADDED' };
+    if (before) return { ...e, type: 'DELETED' };
+    return undefined;
   }
 
-  private put(t: ResourceType, type: 'ADDED' | 'MODIFIED', o: KubeObject): KubeObject {
+  private put(t: ResourceType, type: 'ADDED' | 'MODIFIED', o: KubeObject, previous?: KubeObject): KubeObject {
     this.rv += 1n;
     o.metadata.resourceVersion = String(this.rv);
     this.space(t).set(idOf(o.metadata.namespace, o.metadata.name ?? ''), o);
-    this.emit({ rv: this.rv, type, typeKey: typeKey(t), object: clone(o) });
+    this.emit({ rv: this.rv, type, typeKey: typeKey(t), object: clone(o), ...(previous !== undefined ? { previous: clone(previous) } : {}) });
     return clone(o);
   }
 

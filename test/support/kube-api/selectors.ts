@@ -94,3 +94,25 @@ export function selectorsOf(params: URLSearchParams): Matcher | { error: string 
   if ('error' in f) return f;
   return (obj) => l(obj) && f(obj);
 }
+
+/** A `metav1.LabelSelector` object (matchLabels, matchExpressions). */
+export interface LabelSelectorObject {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+
+/**
+ * true when `labels` match a LabelSelector object. An empty selector matches everything;
+ * an unknown operator matches nothing.
+ */
+export function matchesSelectorObject(sel: LabelSelectorObject | undefined, labels: Readonly<Record<string, string>>): boolean {
+  if (sel === undefined) return false;
+  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of sel.matchExpressions ?? []) {
+    const has = labels[e.key] !== undefined;
+    const inValues = has && (e.values ?? []).includes(labels[e.key] ?? '');
+    const ok = e.operator === 'In' ? inValues : e.operator === 'NotIn' ? !inValues : e.operator === 'Exists' ? has : e.operator === 'DoesNotExist' ? !has : false;
+    if (!ok) return false;
+  }
+  return true;
+}

@@ -1,7 +1,7 @@
 /**
  * The in-process Kubernetes API test server: node:http on 127.0.0.1 and a random port, serving
- * discovery, the resource verbs and watches over one object store, with the CRD controller and
- * the garbage collector always on, the StatefulSet controller on unless disabled, and a kubelet
+ * discovery, the resource verbs, pod eviction and watches over one object store, with the CRD
+ * controller, the garbage collector and the disruption (PDB status) controller always on, the StatefulSet controller on unless disabled, and a kubelet
  * when a pod runner is given (README.md lists what is and is not implemented).
  *
  * Lifecycle: `startKubeApi()` resolves once listening; `close()` ends every watch stream, stops
@@ -12,6 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { runCrdController } from './crd-controller.js';
 import { coreVersions, groupList, groupOf, resourceList, versionInfo } from './discovery.js';
+import { runDisruptionController } from './disruption-controller.js';
+import { evict } from './eviction.js';
 import { runGarbageCollector } from './garbage-collector.js';
 import { handleResource } from './handlers.js';
 import { runKubelet, type PodRunner } from './kubelet.js';
@@ -84,7 +86,7 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     gracefulDelete: (t, o) => kubeletOn && t.group === '' && t.plural === 'pods' && o.spec !== undefined,
   });
   const watches = new Set<() => void>();
-  const stops: (() => void | Promise<void>)[] = [runCrdController(store), runGarbageCollector(store)];
+  const stops: (() => void | Promise<void>)[] = [runCrdController(store), runGarbageCollector(store), runDisruptionController(store)];
   if (opts.statefulSets !== false) stops.push(runStatefulSetController(store));
   if (opts.podRunner !== undefined) stops.push(runKubelet(store, opts.podRunner, { probeIntervalMs: opts.probeIntervalMs ?? 500 }));
 
@@ -110,8 +112,14 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     if (route.kind !== 'resource') return replyError(res, noRoute());
     const type = registry.lookup(route.group, route.version, route.plural);
     const badScope = type !== undefined && !type.namespaced && route.namespace !== undefined;
-    const badSub = route.subresource !== undefined && (route.subresource !== 'status' || type?.hasStatus !== true);
+    const eviction = route.subresource === 'eviction' && type?.group === '' && type.plural === 'pods';
+    const badSub = route.subresource !== undefined && !eviction && (route.subresource !== 'status' || type?.hasStatus !== true);
     if (type === undefined || badScope || badSub) return replyError(res, noRoute());
+    if (eviction) {
+      if (method !== 'POST' || route.name === undefined) return replyError(res, methodNotAllowed());
+      const r = evict(store, route.namespace, route.name);
+      return reply(res, r.code, r.body);
+    }
     const isWatch = method === 'GET' && (route.watchPath || url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1');
     if (isWatch) {
       const match = selectorsOf(url.searchParams);
