@@ -3,16 +3,17 @@
  * member succeeds; the real `etcdctl snapshot status` reads the file and reports the member's
  * revision and the key count our reader finds; the file passes the bbolt structural check; and
  * kvstore snapshot → real `etcdctl snapshot restore` → the real etcd 3.4 serves every key (same
- * values, create/mod revisions, versions, leases) at the same revision.
+ * values, create/mod revisions, versions, leases) at the same revision, its `endpoint hashkv`
+ * is the CRC-32C of the file's key bucket, and keeps working on those pages (writes, compaction, defrag).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { openBolt } from '../../server/snapshot/bbolt/index.js';
-import { ctlFor, etcdctl, makeTempDir, reserveAddress, startEtcd, startKvstore, type BoundCtl, type Member } from '../support/processes.js';
+import { ctlFor, etcdctl, makeTempDir, parseCtlJson, reserveAddress, startEtcd, startKvstore, type BoundCtl, type Member } from '../support/processes.js';
 import { checkBolt } from '../unit/snapshot/bbolt-check.js';
-import { everyKey } from './snapshot-keys.js';
+import { everyKey, keyBucketHash } from './snapshot-keys.js';
 
 async function countEntries(path: string): Promise<number> {
   const r = await openBolt(path);
@@ -84,8 +85,18 @@ void describe('etcdctl snapshot save / status / restore on a kvstore snapshot', 
     assert.equal(got.kvs.size, want.kvs.size);
     assert.deepEqual(got.kvs, want.kvs);
     assert.match(await etcdCtl.ok(['lease', 'list']), new RegExp(`\\b${lease}\\b`));
-    // the restored etcd takes writes on top of the kvstore history
+    const hashKv = async (c: BoundCtl): Promise<unknown> =>
+      (parseCtlJson(await c.ok(['endpoint', 'hashkv', `--rev=${want.revision}`, '-w', 'json'])) as { HashKV: { hash: unknown } }[])[0].HashKV.hash;
+    // etcd's HashKV (CRC-32C) over the restored key bucket equals the one over the file's
+    assert.equal(Number(await hashKv(etcdCtl)), await keyBucketHash(file), 'endpoint hashkv at the snapshot revision');
+    // bbolt works on the pages we wrote: writes split them, a compaction deletes most records
+    // (rebalancing), defrag copies every bucket into a new file
     await etcdCtl.ok(['put', 'after', 'restore']);
     assert.equal(await etcdCtl.revision(), want.revision + 1);
+    await etcdCtl.ok(['compaction', String(want.revision + 1)]);
+    await etcdCtl.ok(['defrag']);
+    const again = await everyKey(etcdCtl);
+    want.kvs.set('after', `restore|c${want.revision + 1}|m${want.revision + 1}|v1|l0`);
+    assert.deepEqual(again.kvs, want.kvs);
   });
 });

@@ -42,3 +42,31 @@ export async function snapshotKeys(path: string): Promise<{ revision: number; kv
     await r.close();
   }
 }
+
+const CASTAGNOLI = ((): Uint32Array => {
+  const t = new Uint32Array(256);
+  for (let i = 0; i < 256; i++) {
+    let c = i;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0x82f63b78 ^ (c >>> 1) : c >>> 1;
+    t[i] = c >>> 0;
+  }
+  return t;
+})();
+
+function crc32c(bytes: Buffer, crc: number): number {
+  let c = ~crc >>> 0;
+  for (const b of bytes) c = CASTAGNOLI[(c ^ b) & 0xff] ^ (c >>> 8);
+  return ~c >>> 0;
+}
+
+/** etcd 3.4's HashKV of a never-compacted `key` bucket: CRC-32C of "key", then every key and value. */
+export async function keyBucketHash(path: string): Promise<number> {
+  const r = await openBolt(path);
+  try {
+    let h = crc32c(Buffer.from('key'), 0);
+    for await (const [k, v] of r.entries('key')) h = crc32c(v, crc32c(k, h));
+    return h;
+  } finally {
+    await r.close();
+  }
+}
