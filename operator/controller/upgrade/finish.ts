@@ -10,6 +10,8 @@ import { normal, verdict, type Step } from '../step.js';
 import { compareVersions, minorOf, parseMinor, parseVersion } from './version.js';
 
 export const FINALIZE_REQUEUE_SECONDS = 5;
+/** After the end of a change, re-observe as a steady cluster does. */
+export const SETTLED_REQUEUE_SECONDS = 30;
 
 /** Drop the fields that only mean something while a member is in flight or blocked. */
 export function settled(up: UpgradeStatus): UpgradeStatus {
@@ -51,6 +53,7 @@ export function finalizeStep(ctx: PlanContext, up: UpgradeStatus, events: readon
     upgrade: { ...settled(up), state: 'Completed', finishedAt: ctx.now },
     downgradeFloor: floor,
     progressing: verdict('False', 'UpgradeCompleted', message),
+    requeueAfterSeconds: SETTLED_REQUEUE_SECONDS,
   };
 }
 
@@ -62,5 +65,6 @@ export function rolledBackStep(ctx: PlanContext, up: UpgradeStatus, events: read
     upgrade: { ...settled(up), state: 'RolledBack', membersDone: [], finishedAt: ctx.now },
     downgradeFloor: ctx.prev?.downgradeFloor,
     progressing: verdict('False', 'RolledBack', message),
+    requeueAfterSeconds: SETTLED_REQUEUE_SECONDS,
   };
 }

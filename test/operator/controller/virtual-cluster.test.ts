@@ -33,8 +33,9 @@ void test('virtual cluster: a full 3.4.0 → 3.5.0 upgrade — snapshot first, f
   assert.equal(st?.downgradeFloor, '3.5');
   assert.equal(st?.clusterVersion, '3.5.0');
   assert.ok(st?.members.every((m) => m.version === '3.5.0'));
-  // Never two members down at once.
+  // Never two members down at once; every pass asks to be run again.
   for (const plan of vc.plans) assert.ok(plan.actions.filter((a) => a.kind === 'RestartMember').length <= 1);
+  for (const plan of vc.plans) assert.ok((plan.requeueAfterSeconds ?? 0) > 0);
   const events = vc.plans.flatMap((p) => p.events.map((e) => e.reason));
   assert.deepEqual(
     events.filter((e) => e !== 'ClusterCreated'),
