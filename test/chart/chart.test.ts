@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { Ajv } from 'ajv';
+import { validateCluster } from '../../operator/api/validate.js';
 import { renderChart, type RenderOptions } from '../support/chart-render/render.js';
 import { crdValidators } from '../deploy/support/crd-schema.js';
 import { assertOperatorInstall, nameProblems, only, validateAll, type InstallExpectations } from '../deploy/support/operator-install.js';
@@ -205,6 +206,7 @@ void test('non-default values: valid, every object valid (KvstoreCluster against
   assert.deepEqual(spec.upgrade, want.upgrade);
   assert.deepEqual(spec.storage, want.storage);
   assert.deepEqual(spec.tolerations, want.tolerations);
+  assert.deepEqual(validateCluster(cluster), [], "the operator's own validation accepts it");
   assert.match(r.notes, /KvstoreCluster "main" \(5 members, version 3\.5\.0\)/);
 });
 
@@ -268,6 +270,7 @@ void test('the chart KvstoreCluster with minimal values is valid against the CRD
   const cluster = only(r.objects, 'KvstoreCluster');
   assert.deepEqual(cluster.spec, { size: 3, version: '3.4.0', image: 'kvstore/kvstore', storage: { size: '1Gi' }, paused: false });
   assert.deepEqual(await validateAll([cluster], validators), []);
+  assert.deepEqual(validateCluster(cluster), []);
 });
 
 void test('the longest release name Helm allows (53 characters): every name and label stays valid', async () => {

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { validateCluster } from '../../operator/api/validate.js';
 import { crdValidators } from './support/crd-schema.js';
 import { validateBuiltin } from './support/k8s-validate.js';
 import { kustomize, resourceList } from './support/kustomize.js';
@@ -99,6 +100,7 @@ void test('deploy/examples: the kustomization lists every example; each is a Kvs
     const v = validators.find((x) => x.version === 'v1alpha1');
     assert.ok(v !== undefined);
     assert.ok(v.validate(o), `${example.file}: ${JSON.stringify(v.validate.errors)}`);
+    assert.deepEqual(validateCluster(o), [], `${example.file}: the operator's own validation accepts it`);
   }
 });
 
