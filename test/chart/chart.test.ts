@@ -259,10 +259,13 @@ void test('values.schema.json refuses typos and values the operator cannot run',
     { cluster: { ...(base.cluster as Obj), version: '3.6.0' } },
     { cluster: { ...(base.cluster as Obj), options: { enableV2: 'yes' } } },
     { cluster: { ...(base.cluster as Obj), upgrade: { v2WaitSecond: 10 } } },
+    { cluster: { ...(base.cluster as Obj), image: 'kvstore/kvstore:3.5.0' } },
+    { cluster: { ...(base.cluster as Obj), image: 'kvstore/kvstore@sha256:abc' } },
     { serviceMonitor: { enabled: true, interval: 'often' } },
     { snapshots: { persistence: { size: 'lots' } } },
   ];
   for (const over of bad) assert.ok(!valuesSchema(merged(over)), `refused: ${JSON.stringify(over)}`);
+  assert.ok(valuesSchema(merged({ cluster: { ...(base.cluster as Obj), image: 'registry.example.com:5000/team/kvstore' } })), 'a registry with a port is fine');
 });
 
 void test('the chart KvstoreCluster with minimal values is valid against the CRD (defaults left to the API server)', async () => {
