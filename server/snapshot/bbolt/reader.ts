@@ -1,7 +1,7 @@
 /**
  * Reading a bbolt database file page by page (layout: FORMAT.md) through a file handle: the
  * whole file is never loaded. Of the two meta pages the valid one with the higher txid wins
- * (as bbolt chooses). Bytes after the last page (the 32-byte SHA-256 of a snapshot file) are
+ * (as bbolt chooses). Pages are read through a 256 KiB read-ahead window. Bytes after the last page (the 32-byte SHA-256 of a snapshot file) are
  * never read. Only top-level buckets are listed; nested buckets inside them are skipped.
  *
  * Errors: a file that is not bbolt (no valid meta page) or whose pages are inconsistent
@@ -19,11 +19,17 @@ import {
   decodeMeta,
   leafElements,
   readPageHeader,
+  type LeafElement,
   type Meta,
 } from './layout.js';
 import type { BoltReader } from './types.js';
 
+/** Pages read ahead in one read: consecutive pages (our writer's and often bbolt's) cost one call. */
+const WINDOW_BYTES = 256 * 1024;
+
 class PageFile {
+  private window: { readonly start: number; readonly buf: Buffer } | undefined;
+
   constructor(
     private readonly fh: FileHandle,
     readonly pageSize: number,
@@ -39,33 +45,49 @@ class PageFile {
     return buf;
   }
 
+  /** Bytes [offset, offset + length) from the read-ahead window, refilled at `offset` when needed. */
+  private async bytes(offset: number, length: number): Promise<Buffer> {
+    const w = this.window;
+    if (w !== undefined && offset >= w.start && offset + length <= w.start + w.buf.length) {
+      return w.buf.subarray(offset - w.start, offset - w.start + length);
+    }
+    if (length > WINDOW_BYTES) return this.readAt(offset, length);
+    const end = Math.min(offset + WINDOW_BYTES, this.highWater * this.pageSize, this.fileSize);
+    const buf = await this.readAt(offset, Math.max(end - offset, length));
+    this.window = { start: offset, buf };
+    return buf.subarray(0, length);
+  }
+
   /** Page `id` with its overflow pages. */
   async page(id: number): Promise<Buffer> {
     if (id < 2 || id >= this.highWater) throw new Error(`bbolt: page ${id} outside 2..${this.highWater - 1}`);
-    const first = await this.readAt(id * this.pageSize, this.pageSize);
+    const first = await this.bytes(id * this.pageSize, this.pageSize);
     const h = readPageHeader(first);
     if (h.id !== id) throw new Error(`bbolt: page ${id} carries id ${h.id}`);
     if (h.overflow === 0) return first;
-    const rest = await this.readAt((id + 1) * this.pageSize, h.overflow * this.pageSize);
-    return Buffer.concat([first, rest]);
+    return this.bytes(id * this.pageSize, (h.overflow + 1) * this.pageSize);
   }
 }
 
-/** Leaf elements of the tree rooted at page `root`, in key order (depth first). */
-async function* walk(file: PageFile, root: number): AsyncGenerator<{ flags: number; key: Buffer; value: Buffer }> {
-  const page = await file.page(root);
-  const h = readPageHeader(page);
-  if (h.flags === PageFlag.Leaf) {
-    yield* leafElements(page, 0, h.count);
-  } else if (h.flags === PageFlag.Branch) {
-    for (const child of branchElements(page, h.count)) yield* walk(file, child.pgid);
-  } else {
-    throw new Error(`bbolt: page ${root} has flags 0x${h.flags.toString(16)} inside a tree`);
+/** Leaf elements of the tree rooted at page `root`, in key order (depth first, one generator). */
+async function* walk(file: PageFile, root: number): AsyncGenerator<LeafElement> {
+  const stack = [root];
+  for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+    const page = await file.page(id);
+    const h = readPageHeader(page);
+    if (h.flags === PageFlag.Leaf) {
+      yield* leafElements(page, 0, h.count);
+    } else if (h.flags === PageFlag.Branch) {
+      const children = branchElements(page, h.count);
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!.pgid);
+    } else {
+      throw new Error(`bbolt: page ${id} has flags 0x${h.flags.toString(16)} inside a tree`);
+    }
   }
 }
 
 /** Entries of a bucket given its value in the parent (inline page or own tree). */
-async function* bucketElements(file: PageFile, value: Buffer): AsyncGenerator<{ flags: number; key: Buffer; value: Buffer }> {
+async function* bucketElements(file: PageFile, value: Buffer): AsyncGenerator<LeafElement> {
   const { root } = decodeBucketHeader(value);
   if (root !== 0) {
     yield* walk(file, root);

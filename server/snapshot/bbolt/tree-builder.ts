@@ -8,7 +8,7 @@
  * Invariant: keys strictly ascend (bytewise); `add` throws otherwise.
  */
 import { ELEMENT_SIZE, MAX_KEY_SIZE, PAGE_HEADER_SIZE, type BranchElement, type LeafElement } from './layout.js';
-import { branchSize, encodeBranch, encodeLeaf } from './page-encode.js';
+import { encodeBranch, encodeLeaf } from './page-encode.js';
 import type { PageSink } from './page-sink.js';
 
 export class TreeBuilder {
@@ -52,17 +52,20 @@ export class TreeBuilder {
   private async writeLevel(children: readonly BranchElement[]): Promise<BranchElement[]> {
     const parents: BranchElement[] = [];
     let page: BranchElement[] = [];
+    let bytes = PAGE_HEADER_SIZE;
     const emit = async (): Promise<void> => {
       const id = this.sink.next;
       await this.sink.append(encodeBranch(page, id, this.sink.pageSize));
       parents.push({ key: page[0]!.key, pgid: id });
       page = [];
+      bytes = PAGE_HEADER_SIZE;
     };
     for (const child of children) {
-      const grown = branchSize(page) + ELEMENT_SIZE + child.key.length;
+      const grown = bytes + ELEMENT_SIZE + child.key.length;
       // at least two children per branch page, so every level shrinks
       if (page.length >= 2 && (grown > this.sink.pageSize || page.length === 0xffff)) await emit();
       page.push(child);
+      bytes += ELEMENT_SIZE + child.key.length;
     }
     if (page.length > 0) await emit();
     return parents;
