@@ -7,9 +7,13 @@
 
 /** A bbolt database opened for reading; pages are read from the file on demand. */
 export interface BoltReader {
-  /** Names of the top-level buckets, ascending bytewise (latin1-decoded). */
+  /** Names of the top-level buckets, ascending bytewise (UTF-8 decoded; etcd's are ASCII). */
   bucketNames(): readonly string[];
-  /** The entries of one top-level bucket, ascending by key; nested buckets are skipped. Throws for an unknown bucket. */
+  /**
+   * The entries of one top-level bucket, ascending by key; nested buckets are skipped. Throws
+   * for an unknown bucket. The buffers are views of read buffers of up to 256 KiB: copy the
+   * ones kept for long. Several iterations may run at once.
+   */
   entries(bucket: string): AsyncIterable<readonly [Buffer, Buffer]>;
   /** Closes the file handle; iterations in progress then fail. */
   close(): Promise<void>;
