@@ -5,6 +5,7 @@
  * - restart on error: a failed list or watch (API server down, 5xx, reset) is retried after a
  *   backoff (1 s doubling to 30 s by default; reset once a watch is established);
  * - `synced`: true once the first list is in the cache (for /readyz), `whenSynced()`;
+ * - watches carry `timeoutSeconds` (300 by default) so a silently dead connection is replaced;
  * - typed handlers and a read-only cache (`get`, `list`).
  * The list call and the watch transport are ports (`ListWatchSource`), so tests can drive the
  * informer with fakes; kube/list-watch-source.ts builds the real one from a KubeConfig.
@@ -42,6 +43,9 @@ export interface InformerOptions<T extends KubeObject> {
   readonly backoff?: BackoffOptions;
   /** Called on every failure with the delay before the restart. */
   readonly onError?: (error: unknown, restartInMs: number) => void;
+  /** Asks the server to end each watch after this long (default 300 s), so a half-open
+   * connection is noticed; the informer then resumes from its resourceVersion. */
+  readonly watchTimeoutSeconds?: number;
 }
 
 /** A list failure as client-node's ListWatch understands errors (statusCode 410 = relist). */
@@ -129,7 +133,8 @@ export class Informer<T extends KubeObject> {
     const [path, query, callback, done] = args;
     this.#markSynced();
     let ended = false;
-    const controller = await this.#o.source.watcher.watch(path, query, callback, (err: unknown) => {
+    const params = { ...query, timeoutSeconds: this.#o.watchTimeoutSeconds ?? 300 };
+    const controller = await this.#o.source.watcher.watch(path, params, callback, (err: unknown) => {
       ended = true;
       done(err);
     });

@@ -85,6 +85,7 @@ void test('lists, then watches from the list resourceVersion; events keep the ca
   await flush();
   assert.deepEqual(r.events, ['add a@5', 'add b@6']);
   assert.equal(s.current()?.query['resourceVersion'], '7');
+  assert.equal(s.current()?.query['timeoutSeconds'], 300);
   s.current()?.send('ADDED', cm('c', 8));
   s.current()?.send('MODIFIED', cm('a', 9, 'x'));
   s.current()?.send('DELETED', cm('b', 10));
