@@ -8,10 +8,11 @@
  *   Snapshotting → UpgradingMembers ⇄ WaitingV2 → Finalizing → Completed
  *   any of those before Finalizing + spec.version back to `from` → RollingBack → RolledBack
  *   snapshot failure or a member past its health deadline → Blocked (continues when it clears)
+ *   a third spec.version: refused once a member was touched, else it replaces the target
  * Pure.
  */
 import type { UpgradeStatus } from '../../api/types.js';
-import type { PlanContext } from '../context.js';
+import { memberVersion, type PlanContext } from '../context.js';
 import { normal, type Step } from '../step.js';
 import { secondsBetween } from '../time.js';
 import { refusal } from './refusal.js';
@@ -53,7 +54,13 @@ function planActive(ctx: PlanContext, up: UpgradeStatus): Step {
     const message = `spec.version is back to ${up.from}: rolling the upgraded members (${up.membersDone.join(', ') || 'none yet'}) back to ${up.from}, leader last`;
     return redirect(ctx, up, 'back', [normal('RollbackStarted', message)]);
   }
+  if (untouched(ctx, up)) return planNew(ctx) ?? refusal(ctx, 'VersionChangedMidUpgrade', changed);
   return refusal(ctx, 'VersionChangedMidUpgrade', changed);
+}
+
+/** No member restarted yet (still snapshotting, or its snapshot failed): a new target replaces this one. */
+function untouched(ctx: PlanContext, up: UpgradeStatus): boolean {
+  return up.currentMember === undefined && up.membersDone.length === 0 && !ctx.slots.some((m) => memberVersion(m) === up.to);
 }
 
 /** A failed snapshot is retried after SNAPSHOT_RETRY_SECONDS (never skipped). */

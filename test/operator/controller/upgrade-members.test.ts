@@ -254,6 +254,14 @@ void test('spec.version changed to a third version mid-upgrade: held, UpgradeBlo
   assert.equal(plan.status.upgrade?.state, 'UpgradingMembers');
 });
 
+void test('spec.version changed to a third version before any member was touched: the new target replaces the old', () => {
+  const up: UpgradeStatus = { from: '3.4.0', to: '3.5.0', state: 'Blocked', membersDone: [], startedAt: NOW, reason: 'snapshot failed: x' };
+  const plan = reconcile(cluster({ version: '3.4.1' }, status({}, up)), at(healthy('3.4.0'), LATER));
+  assert.deepEqual(kinds(plan), ['TakeSnapshot']);
+  assert.equal(plan.status.upgrade?.to, '3.4.1');
+  assert.equal(plan.status.upgrade?.state, 'Snapshotting');
+});
+
 void test('rolling back, then spec.version forward again: the upgrade resumes', () => {
   const up: UpgradeStatus = { ...base, state: 'RollingBack', membersDone: ['demo-1', 'demo-2'] };
   const plan = reconcile(cluster({ version: '3.5.0' }, status({}, up)), mixed([1, 2], LATER, '3.4.0'));
