@@ -4,11 +4,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, ApiextensionsV1Api, KubernetesObjectApi,
+  ApiException, AppsV1Api, CoordinationV1Api, CoreV1Api, CustomObjectsApi, ApiextensionsV1Api, EventsV1Api, KubeConfig as KubeConfigClass, KubernetesObjectApi,
   PatchStrategy, setHeaderOptions, type KubeConfig, type V1ConfigMap,
 } from '@kubernetes/client-node';
 import { startKubeApi, type KubeApi } from '../../support/kube-api/server.js';
 import { eventually } from '../../support/eventually.js';
+import { makeTempDir } from '../../support/registry.js';
+import { join } from 'node:path';
 
 let api: KubeApi;
 let kc: KubeConfig;
@@ -193,4 +195,40 @@ void test('finalizers hold a deletion until removed; owner references cascade in
     const svcs = await core.listNamespacedService({ namespace: ns });
     return cms.items.length === 0 && svcs.items.every((s) => s.metadata?.name !== 'dep-svc') ? true : undefined;
   });
+});
+
+void test('leases for leader election: create, renew with the resourceVersion read, a stale renewal conflicts', async () => {
+  const coord = kc.makeApiClient(CoordinationV1Api);
+  const now = new Date();
+  const lease = await coord.createNamespacedLease({ namespace: ns, body: { metadata: { name: 'kvstore-operator' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15, acquireTime: now, renewTime: now } } });
+  const renewed = await coord.replaceNamespacedLease({ name: 'kvstore-operator', namespace: ns, body: { ...lease, spec: { ...lease.spec, renewTime: new Date(now.getTime() + 1000) } } });
+  assert.equal(renewed.spec?.holderIdentity, 'a');
+  const takeover = await failure(coord.replaceNamespacedLease({ name: 'kvstore-operator', namespace: ns, body: { ...lease, spec: { ...lease.spec, holderIdentity: 'b' } } }));
+  assert.equal(takeover.code, 409);
+});
+
+void test('events through core/v1 and events.k8s.io/v1', async () => {
+  const core = kc.makeApiClient(CoreV1Api);
+  const events = kc.makeApiClient(EventsV1Api);
+  await core.createNamespacedEvent({ namespace: ns, body: { metadata: { generateName: 'c1.' }, involvedObject: { kind: 'KvstoreCluster', name: 'c1', namespace: ns }, reason: 'UpgradeStarted', message: '3.4.0 → 3.5.0', type: 'Normal' } });
+  await events.createNamespacedEvent({ namespace: ns, body: { metadata: { generateName: 'c1.' }, eventTime: new Date(), regarding: { kind: 'KvstoreCluster', name: 'c1', namespace: ns }, reason: 'UpgradeBlocked', note: 'downgrade refused', type: 'Warning', action: 'Upgrade', reportingController: 'kvstore.io/operator', reportingInstance: 'op-1' } });
+  const core1 = await core.listNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=c1' });
+  assert.deepEqual(core1.items.map((e) => e.reason), ['UpgradeStarted']);
+  const v1 = await events.listNamespacedEvent({ namespace: ns });
+  assert.deepEqual(v1.items.map((e) => e.reason), ['UpgradeBlocked']);
+});
+
+void test('server-side apply creates, then merges; a kubeconfig file works for another client', async () => {
+  const objects = KubernetesObjectApi.makeApiClient(kc);
+  const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'applied', namespace: ns, labels: { a: '1' } }, spec: { clusterIP: 'None', ports: [{ name: 'peer', port: 2380 }] } };
+  await objects.patch(svc, undefined, undefined, 'kvstore-operator', true, PatchStrategy.ServerSideApply);
+  await objects.patch({ ...svc, metadata: { ...svc.metadata, labels: { b: '2' } } }, undefined, undefined, 'kvstore-operator', true, PatchStrategy.ServerSideApply);
+  const read = await kc.makeApiClient(CoreV1Api).readNamespacedService({ name: 'applied', namespace: ns });
+  assert.deepEqual(read.metadata?.labels, { a: '1', b: '2' });
+
+  const dir = makeTempDir('kubeconfig');
+  const other = new KubeConfigClass();
+  other.loadFromFile(api.writeKubeConfig(join(dir, 'config')));
+  const again = await other.makeApiClient(CoreV1Api).readNamespacedService({ name: 'applied', namespace: ns });
+  assert.equal(again.metadata?.uid, read.metadata?.uid);
 });

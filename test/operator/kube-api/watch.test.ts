@@ -14,7 +14,7 @@ const ns = 'default';
 const path = `/api/v1/namespaces/${ns}/configmaps`;
 
 before(async () => {
-  api = await startKubeApi();
+  api = await startKubeApi({ bookmarkMs: 200 });
   kc = api.kubeConfig();
 });
 after(async () => {
@@ -91,10 +91,12 @@ void test('a resourceVersion older than the history answers ERROR 410 Expired an
   assert.equal(rec.events[0]?.reason, 'Expired');
 });
 
-void test('timeoutSeconds ends a watch', async () => {
+void test('timeoutSeconds ends a watch; allowWatchBookmarks sends BOOKMARKs with the current resourceVersion', async () => {
   const rec = recorder();
-  await new Watch(kc).watch(path, { timeoutSeconds: 1 }, rec.callback, rec.onDone);
+  await new Watch(kc).watch(path, { timeoutSeconds: 1, allowWatchBookmarks: true, resourceVersion: String(api.store.revision()) }, rec.callback, rec.onDone);
   assert.equal(await rec.done, 'closed');
+  assert.ok(rec.events.length > 0);
+  assert.ok(rec.events.every((e) => e.type === 'BOOKMARK' && e.rv === String(api.store.revision())));
 });
 
 void test('makeInformer: add/update/delete, and a relist after 410 reports what the broken watch missed', async () => {

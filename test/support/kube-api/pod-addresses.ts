@@ -97,6 +97,13 @@ export class PodAddressBook {
     });
   }
 
+  /** Every pod placed so far: `<ns>/<pod>` → host and container port → host port (for a separate process). */
+  entries(): Record<string, { host: string; ports: Record<string, number> }> {
+    const out: Record<string, { host: string; ports: Record<string, number> }> = {};
+    for (const [key, a] of this.pods) out[key] = { host: a.host, ports: Object.fromEntries([...a.ports].map(([c, h]) => [String(c), h])) };
+    return out;
+  }
+
   /** Maps a URL as a client outside the cluster would need it (allocating as needed). */
   async resolve(url: string, namespace = 'default'): Promise<string> {
     await this.prepare([url], { namespace });

@@ -7,6 +7,7 @@
  * Lifecycle: `startKubeApi()` resolves once listening; `close()` ends every watch stream, stops
  * the controllers and the kubelet (which stops every pod process it started) and the listener.
  */
+import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -48,6 +49,8 @@ export interface KubeApi {
   readonly store: ObjectStore;
   /** A client-node KubeConfig pointing at this server (namespace `default`). */
   kubeConfig(namespace?: string): KubeConfig;
+  /** Writes that KubeConfig as a file (JSON, which kubeconfig loaders read as YAML) for a separate process; answers its path. */
+  writeKubeConfig(path: string, namespace?: string): string;
   /**
    * Ends every open watch stream now (as an API server restart would); clients reconnect from
    * the last resourceVersion they saw. Writes made through `store` in the same tick, followed
@@ -159,19 +162,25 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
 
+  const kubeConfig = (namespace = 'default'): KubeConfig => {
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'test', server: url, skipTLSVerify: true }],
+      users: [{ name: 'test' }],
+      contexts: [{ name: 'test', cluster: 'test', user: 'test', namespace }],
+      currentContext: 'test',
+    });
+    return kc;
+  };
+
   return {
     url,
     port,
     store,
-    kubeConfig(namespace = 'default'): KubeConfig {
-      const kc = new KubeConfig();
-      kc.loadFromOptions({
-        clusters: [{ name: 'test', server: url, skipTLSVerify: true }],
-        users: [{ name: 'test' }],
-        contexts: [{ name: 'test', cluster: 'test', user: 'test', namespace }],
-        currentContext: 'test',
-      });
-      return kc;
+    kubeConfig,
+    writeKubeConfig(path: string, namespace = 'default'): string {
+      writeFileSync(path, kubeConfig(namespace).exportConfig());
+      return path;
     },
     endWatches(): void {
       for (const end of [...watches]) end();
