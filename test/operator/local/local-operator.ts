@@ -1,0 +1,105 @@
+/**
+ * Test harness for `kvstore-operator local`: write a manifest into a temp dir, spawn the
+ * operator on it (own process group, owned by the test registry), read the status it writes
+ * back, and clean up the members it started (they run in their own process groups, so at the
+ * end of the file every pid file under the cluster dir gets its group SIGKILLed).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parse } from 'yaml';
+import type { KvstoreClusterStatus } from '../../../operator/api/types.js';
+import { BUILD_ROOT } from '../../support/paths.js';
+import { makeTempDir } from '../../support/processes.js';
+import { killGroup, registry } from '../../support/registry.js';
+
+const OPERATOR_MAIN = join(BUILD_ROOT, 'operator', 'main.js');
+const clusterDirs = new Set<string>();
+
+/** SIGKILLs the process group of every member with a pid file in `dir`. */
+export function killMembers(dir: string): void {
+  if (!existsSync(dir)) return;
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.pid'))) {
+    const pid = Number(readFileSync(join(dir, f), 'utf8').trim());
+    for (const target of [-pid, pid]) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  }
+}
+
+after(() => {
+  for (const d of clusterDirs) killMembers(d);
+});
+
+/** Writes `manifest` to `<fresh temp dir>/cluster.yaml`; returns the file and the cluster dir. */
+export function writeManifest(manifest: string, clusterName: string): { file: string; clusterDir: string } {
+  const dir = makeTempDir('operator-local');
+  const file = join(dir, 'cluster.yaml');
+  writeFileSync(file, manifest);
+  const clusterDir = join(dir, `${clusterName}.kvstore`);
+  clusterDirs.add(clusterDir);
+  return { file, clusterDir };
+}
+
+export class LocalOperator {
+  private output = '';
+  readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+
+  constructor(file: string) {
+    this.child = spawn(process.execPath, [OPERATOR_MAIN, 'local', '-f', file, '--log-level', 'debug'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout?.setEncoding('utf8').on('data', (s: string) => (this.output += s));
+    this.child.stderr?.setEncoding('utf8').on('data', (s: string) => (this.output += s));
+    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+    registry.track(this.child);
+  }
+
+  logs(): string {
+    return this.output;
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    killGroup(this.child, signal);
+    return this.exited;
+  }
+}
+
+/** The status the operator wrote into `file` (undefined before the first write). */
+export function statusIn(file: string): KvstoreClusterStatus | undefined {
+  try {
+    const doc = parse(readFileSync(file, 'utf8')) as { status?: KvstoreClusterStatus };
+    return doc.status;
+  } catch {
+    return undefined; // caught between writes; the caller polls again
+  }
+}
+
+/** Polls the file's status until `ok` holds; fails with the last status and the operator's log tail. */
+export async function waitStatus(file: string, what: string, ok: (s: KvstoreClusterStatus) => boolean, op: LocalOperator, timeoutMs = 120_000): Promise<KvstoreClusterStatus> {
+  const deadline = Date.now() + timeoutMs;
+  let last: KvstoreClusterStatus | undefined;
+  for (;;) {
+    last = statusIn(file) ?? last;
+    if (last !== undefined && ok(last)) return last;
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}; last status:\n${JSON.stringify(last, null, 2)}\noperator log tail:\n${op.logs().split('\n').slice(-40).join('\n')}`);
+    }
+    await sleep(250);
+  }
+}
+
+/** `host:port` of every member the status lists. */
+export const endpointsOf = (s: KvstoreClusterStatus): string[] => s.members.map((m) => m.clientURL.replace(/^http:\/\//, ''));
+
+/** Events recorded in `<cluster dir>/events.log`. */
+export function eventsIn(clusterDir: string): { type: string; reason: string; message: string }[] {
+  const f = join(clusterDir, 'events.log');
+  if (!existsSync(f)) return [];
+  return readFileSync(f, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { type: string; reason: string; message: string });
+}
