@@ -1,7 +1,8 @@
 // The kvstore pod runner: a 3-pod StatefulSet whose pods are real kvstore members on their own
 // 127.x addresses (pod DNS names in the flags mapped, image tag → KVSTORE_SERVER_VERSION, PVC →
 // data directory) becomes ready and serves a put/get through etcdctl; with OnDelete, a deleted
-// pod comes back from the new template (3.5.0) on the same address with the same data.
+// pod comes back from the new template (3.5.0) on the same address with the same data; a killed
+// member is restarted in place.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -132,4 +133,15 @@ void test('a 3-pod StatefulSet of kvstore members becomes ready and serves put/g
   assert.equal((await getJson(`${client0}/version`)).etcdserver, '3.5.0');
   const again = await etcdctl(endpoints[0] ?? '', ['get', 'greeting', '--print-value-only', '--consistency=s']);
   assert.equal(again.stdout.trim(), 'hello', 'the member kept its data directory');
+
+  // A member killed with SIGKILL is restarted by the kubelet (same pod, restartCount 1) and catches up.
+  await runner.runsOf('kv-2')[0]?.kill9();
+  const restarted = await eventually('kv-2 restarted and ready', async () => {
+    const p = await core.readNamespacedPod({ name: 'kv-2', namespace: ns });
+    const ready = p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+    return p.status?.containerStatuses?.[0]?.restartCount === 1 && ready === true ? p : undefined;
+  }, { timeoutMs: BOUND, describe });
+  assert.equal(restarted.status?.phase, 'Running');
+  const fromKv2 = await etcdctl(endpoints[2] ?? '', ['get', 'greeting', '--print-value-only']);
+  assert.equal(fromKv2.stdout.trim(), 'hello');
 });

@@ -64,7 +64,9 @@ function podStatus(pod: KubeObject, slot: Slot, state: 'running' | 'terminated' 
     return { type, status, lastProbeTime: null, lastTransitionTime: prev?.status === status ? prev.lastTransitionTime : now() };
   };
   const restartPolicy = spec.restartPolicy ?? 'Always';
-  const phase = state !== 'terminated' || restartPolicy === 'Always' ? 'Running' : exitCode === 0 ? 'Succeeded' : 'Failed';
+  const phase = state === 'waiting' && slot.restarts === 0
+    ? 'Pending'
+    : state !== 'terminated' || restartPolicy === 'Always' ? 'Running' : exitCode === 0 ? 'Succeeded' : 'Failed';
   const containerState = state === 'running'
     ? { running: { startedAt: slot.startedAt } }
     : state === 'terminated'

@@ -40,6 +40,9 @@ export interface KvstorePodRunnerOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
+/** How long a new run of a pod waits for the previous run to exit before killing it. */
+const PREVIOUS_EXIT_MS = 20_000;
+
 function httpStatus(url: string): Promise<number> {
   return new Promise((resolve) => {
     const req = request(url, { method: 'GET', timeout: 2000 }, (res) => {
@@ -134,6 +137,13 @@ export class KvstorePodRunner implements PodRunner {
       command: process.execPath, args: [this.main, ...args], env, readyTimeoutMs: 0, waitReady: false,
     });
     const runs = this.processes.get(`${ns}/${name}`) ?? [];
+    // A pod force-deleted and recreated at once: its previous process may still be exiting.
+    const previous = runs[runs.length - 1];
+    if (previous?.running === true) {
+      const timer = setTimeout(() => void previous.kill9(), PREVIOUS_EXIT_MS);
+      await previous.exited();
+      clearTimeout(timer);
+    }
     runs.push(proc);
     this.processes.set(`${ns}/${name}`, runs);
     await proc.start(false);
