@@ -131,3 +131,37 @@ void test('virtual cluster: a failing snapshot blocks the upgrade before any mem
   assert.equal(end.status?.upgrade?.state, 'Completed');
   assert.ok(end.status?.upgrade?.snapshot !== undefined);
 });
+
+void test('virtual cluster: scale 3 → 5 one learner at a time, then 5 → 3 from the highest ordinal', () => {
+  const { vc, c } = start(0);
+  const up = { ...c, spec: { ...c.spec, version: '3.4.0', size: 5 as const } };
+  vc.size = 5;
+  const five = drive(vc, up, steady('3.4.0'));
+  assert.equal(five.status?.readyMembers, '5/5');
+  const kindsRun = vc.executed.map((e) => `${e.action.kind}${'name' in e.action ? ` ${e.action.name}` : ''}`);
+  assert.deepEqual(kindsRun.filter((k) => k !== 'SetTemplateVersion'), ['AddLearner vc-3', 'EnsureObjects', 'PromoteLearner', 'AddLearner vc-4', 'EnsureObjects', 'PromoteLearner']);
+  for (const plan of vc.plans) assert.ok(plan.actions.filter((a) => a.kind === 'AddLearner').length <= 1);
+  const before = vc.executed.length;
+  vc.size = 3;
+  const three = drive(vc, { ...five, spec: { ...five.spec, size: 3 as const } }, steady('3.4.0'));
+  assert.equal(three.status?.readyMembers, '3/3');
+  assert.deepEqual(
+    vc.executed.slice(before).map((e) => (e.action.kind === 'RemoveMember' ? `remove ${e.action.name}` : e.action.kind === 'EnsureObjects' ? `replicas ${e.action.replicas}` : e.action.kind)),
+    ['remove vc-4', 'replicas 4', 'remove vc-3', 'replicas 3'],
+  );
+  assert.deepEqual(three.status?.members.map((m) => m.name), ['vc-0', 'vc-1', 'vc-2']);
+});
+
+void test('virtual cluster: a member unreachable for longer than the health timeout is replaced (removed, re-added empty, promoted)', () => {
+  const { vc, c } = start(0);
+  const settled = { ...c, spec: { ...c.spec, version: '3.4.0' } };
+  vc.fail(2);
+  const healed = drive(vc, settled, (p) => p.status.readyMembers === '3/3' && p.actions.length === 0 && p.status.phase === 'Running');
+  const kindsRun = vc.executed.map((e) => e.action.kind);
+  assert.deepEqual(kindsRun, ['RemoveMember', 'AddLearner', 'ResetMember', 'PromoteLearner']);
+  const removedAt = Date.parse(vc.executed[0]?.at ?? '');
+  assert.ok(removedAt - Date.parse(NOW) >= 300_000, 'not before memberHealthTimeoutSeconds');
+  assert.equal(healed.status?.conditions.find((x) => x.type === 'Degraded')?.status, 'False');
+  const events = vc.plans.flatMap((p) => p.events.map((e) => e.reason));
+  assert.ok(['MemberReplacing', 'MemberReplaced', 'MemberPromoted'].every((r) => events.includes(r)));
+});

@@ -16,6 +16,8 @@ interface VMember {
   version: string;
   downFor: number;
   revision: number;
+  exists: boolean;
+  membership: 'voting' | 'learner' | 'none';
 }
 
 const lineOf = (v: string): string => `${v.split('.').slice(0, 2).join('.')}.0`;
@@ -35,11 +37,14 @@ export class VirtualCluster {
   /** Every action executed, in order, with the virtual time it ran at. */
   readonly executed: { readonly at: string; readonly action: Action }[] = [];
   readonly plans: Plan[] = [];
+  /** spec.size as the platform sees it (slots are listed up to max(existing, size)). */
+  size: number;
 
   constructor(name: string, version: string, size: number, leader: number, now: string) {
     this.name = name;
-    this.members = Array.from({ length: size }, (_, ordinal) => ({ ordinal, version, downFor: 0, revision: 50 }));
+    this.members = Array.from({ length: size }, (_, ordinal) => ({ ordinal, version, downFor: 0, revision: 50, exists: true, membership: 'voting' as const }));
     this.template = version;
+    this.size = size;
     this.leader = leader;
     this.clusterVersion = lineOf(version);
     this.nowMs = Date.parse(now);
@@ -59,42 +64,56 @@ export class VirtualCluster {
       }
     }
     const top = Math.max(...this.members.map((m) => m.revision)) + 10;
-    for (const m of this.members) if (m.downFor === 0) m.revision = top;
+    for (const m of this.members) if (m.exists && m.downFor === 0 && m.membership !== 'none') m.revision = m.revision === 0 ? 1 : top;
     if (this.pendingClusterVersion !== undefined) {
       this.clusterVersion = this.pendingClusterVersion;
       this.pendingClusterVersion = undefined;
     }
-    if (this.members.every((m) => m.downFor === 0)) {
-      const lowest = this.members.map((m) => lineOf(m.version)).sort()[0] ?? this.clusterVersion;
+    const voters = this.members.filter((m) => m.membership === 'voting');
+    if (voters.every((m) => m.downFor === 0)) {
+      const lowest = voters.map((m) => lineOf(m.version)).sort()[0] ?? this.clusterVersion;
       if (lowest !== this.clusterVersion) this.pendingClusterVersion = lowest;
     }
   }
 
+  private slot(ordinal: number): VMember {
+    let m = this.members.find((x) => x.ordinal === ordinal);
+    if (m === undefined) {
+      m = { ordinal, version: '', downFor: 0, revision: 0, exists: false, membership: 'none' };
+      this.members.push(m);
+      this.members.sort((a, b) => a.ordinal - b.ordinal);
+    }
+    return m;
+  }
+
   observe(): Observed {
-    const members: ObservedMember[] = this.members.map((m) => {
+    const existing = this.members.filter((m) => m.exists).reduce((n, m) => Math.max(n, m.ordinal + 1), 0);
+    for (let i = 0; i < Math.max(existing, this.size); i++) this.slot(i);
+    const listed = this.members.filter((m) => m.ordinal < Math.max(existing, this.size));
+    const members: ObservedMember[] = listed.map((m) => {
       const base = {
         name: `${this.name}-${m.ordinal}`,
         ordinal: m.ordinal,
-        exists: true,
-        running: m.downFor === 0,
-        runVersion: m.downFor === 0 ? m.version : this.template,
+        exists: m.exists,
+        running: m.exists && m.downFor === 0,
+        runVersion: !m.exists ? '' : m.downFor === 0 ? m.version : this.template,
         clientURL: `http://127.0.1.${m.ordinal + 1}:2379`,
         peerURL: `http://127.0.1.${m.ordinal + 1}:2380`,
       };
-      if (m.downFor > 0) return base;
+      if (!m.exists || m.downFor > 0 || m.membership === 'none') return base;
       return {
         ...base,
         probe: {
           serverVersion: m.version,
           clusterVersion: this.clusterVersion,
           healthy: true,
-          linearizableRead: true,
+          linearizableRead: m.membership === 'voting',
           isLeader: m.ordinal === this.leader,
           v2StoreBytes: this.v2Bytes,
           memberId: idOf(m.ordinal),
           revision: m.revision,
           alarms: [],
-          isLearner: false,
+          isLearner: m.membership === 'learner',
           authEnabled: false,
         },
       };
@@ -104,7 +123,9 @@ export class VirtualCluster {
       objectsExist: true,
       templateVersion: this.template,
       members,
-      clusterMembers: members.map((m) => ({ id: idOf(m.ordinal), name: m.name, peerURLs: [m.peerURL], isLearner: false })),
+      clusterMembers: this.members
+        .filter((m) => m.membership !== 'none')
+        .map((m) => ({ id: idOf(m.ordinal), name: m.exists ? `${this.name}-${m.ordinal}` : '', peerURLs: [`http://127.0.1.${m.ordinal + 1}:2380`], isLearner: m.membership === 'learner' })),
       ...(this.snapshotOutcome === undefined ? {} : { snapshotOutcome: this.snapshotOutcome }),
     };
   }
@@ -117,7 +138,36 @@ export class VirtualCluster {
         const m = this.members.find((x) => `${this.name}-${x.ordinal}` === action.name);
         if (m === undefined) throw new Error(`no member ${action.name}`);
         m.downFor = this.restartPasses;
-        if (m.ordinal === this.leader) this.leader = this.members.find((x) => x !== m && x.downFor === 0)?.ordinal ?? m.ordinal;
+        if (m.ordinal === this.leader) this.leader = this.members.find((x) => x !== m && x.exists && x.downFor === 0 && x.membership === 'voting')?.ordinal ?? m.ordinal;
+      }
+      if (action.kind === 'EnsureObjects') {
+        this.template = action.version;
+        for (let i = 0; i < action.replicas; i++) {
+          const m = this.slot(i);
+          if (!m.exists) Object.assign(m, { exists: true, version: action.version, downFor: 1, revision: 0 });
+        }
+        for (const m of this.members) if (m.ordinal >= action.replicas) Object.assign(m, { exists: false, downFor: 0 });
+      }
+      if (action.kind === 'AddLearner') {
+        const m = this.members.find((x) => `http://127.0.1.${x.ordinal + 1}:2380` === action.peerURL);
+        if (m === undefined || m.membership !== 'none') throw new Error(`AddLearner ${action.peerURL}: not addable`);
+        m.membership = 'learner';
+      }
+      if (action.kind === 'PromoteLearner') {
+        const m = this.members.find((x) => idOf(x.ordinal) === action.memberId);
+        if (m?.membership !== 'learner') throw new Error(`PromoteLearner ${action.memberId}: not a learner`);
+        m.membership = 'voting';
+      }
+      if (action.kind === 'RemoveMember') {
+        const m = this.members.find((x) => idOf(x.ordinal) === action.memberId);
+        if (m === undefined || m.membership === 'none') throw new Error(`RemoveMember ${action.memberId}: not a member`);
+        m.membership = 'none';
+        if (m.ordinal === this.leader) this.leader = this.members.find((x) => x.membership === 'voting')?.ordinal ?? -1;
+      }
+      if (action.kind === 'ResetMember') {
+        const m = this.members.find((x) => `${this.name}-${x.ordinal}` === action.name);
+        if (m === undefined) throw new Error(`ResetMember ${action.name}`);
+        Object.assign(m, { exists: true, version: this.template, downFor: 1, revision: 0 });
       }
       if (action.kind === 'TakeSnapshot') {
         const revision = this.members[this.leader]?.revision ?? 0;
@@ -126,6 +176,13 @@ export class VirtualCluster {
           : { ok: true, forVersion: action.forVersion, record: { file: action.file, sha256: 'cd'.repeat(32), revision, size: 8192, member: action.member, takenAt: this.now } };
       }
     }
+  }
+
+  /** The member stops answering for good (until reset). */
+  fail(ordinal: number): void {
+    const m = this.slot(ordinal);
+    m.downFor = Number.MAX_SAFE_INTEGER;
+    if (m.ordinal === this.leader) this.leader = this.members.find((x) => x !== m && x.exists && x.downFor === 0 && x.membership === 'voting')?.ordinal ?? -1;
   }
 
   /** Forget what the operator process held in memory (an operator restart): only status survives. */
