@@ -70,6 +70,9 @@ void test('kvstore container: env, fieldRefs, $(VAR), mounts, image tag, readine
   assert.equal(versionOfImage('kvstore/kvstore'), undefined);
   assert.equal(expand('$(A)-$(B)-$$(A)', { A: 'x' }), 'x-$(B)-$(A)');
   assert.equal(replaceMounts('--data-dir=/var/lib/kvstore/data,/var/lib/kvstorex', [{ mountPath: '/var/lib/kvstore', hostPath: '/tmp/pvc' }]), '--data-dir=/tmp/pvc/data,/var/lib/kvstorex');
+  // One pass: the host path put in for one mount is not rewritten by another (`/tmp`).
+  const mounts = [{ mountPath: '/var/lib/kvstore', hostPath: '/tmp/root/pvc' }, { mountPath: '/tmp', hostPath: '/tmp/root/empty' }, { mountPath: '/var/lib/kvstore/wal', hostPath: '/w' }];
+  assert.equal(replaceMounts('/var/lib/kvstore/data /tmp/x /var/lib/kvstore/wal/1', mounts), '/tmp/root/pvc/data /tmp/root/empty/x /w/1');
   const pod: KubeObject = {
     apiVersion: 'v1', kind: 'Pod', metadata: { name: 'kv-1', namespace: 'ns1', labels: { app: 'kv' } },
     spec: {

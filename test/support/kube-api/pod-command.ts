@@ -82,16 +82,17 @@ export function expand(text: string, env: Readonly<Record<string, string>>): str
   });
 }
 
-/** Replaces a mount path (as a whole path prefix) by its host directory. */
+/**
+ * Replaces mount paths (each as a whole path prefix) by their host directories, in one pass: a
+ * host directory put in is never rewritten again (a `/tmp` mount must not touch `/tmp/…` host
+ * paths), and the longest mount path wins (`/data/wal` over `/data`).
+ */
 export function replaceMounts(text: string, mounts: readonly { mountPath: string; hostPath: string }[]): string {
-  let out = text;
-  // Longest mount path first, so /data/wal wins over /data.
-  for (const m of [...mounts].sort((a, b) => b.mountPath.length - a.mountPath.length)) {
-    const path = m.mountPath.replace(/\/+$/, '');
-    const re = new RegExp(`(^|[=,:\\s])${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[/,\\s])`, 'g');
-    out = out.replace(re, (_all, lead: string) => `${lead}${m.hostPath}`);
-  }
-  return out;
+  if (mounts.length === 0) return text;
+  const byPath = new Map(mounts.map((m) => [m.mountPath.replace(/\/+$/, ''), m.hostPath]));
+  const alternatives = [...byPath.keys()].sort((a, b) => b.length - a.length).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const re = new RegExp(`(^|[=,:\\s])(${alternatives.join('|')})(?=$|[/,:\\s])`, 'g');
+  return text.replace(re, (_all, lead: string, path: string) => `${lead}${byPath.get(path) ?? path}`);
 }
 
 /**
