@@ -165,3 +165,17 @@ void test('virtual cluster: a member unreachable for longer than the health time
   const events = vc.plans.flatMap((p) => p.events.map((e) => e.reason));
   assert.ok(['MemberReplacing', 'MemberReplaced', 'MemberPromoted'].every((r) => events.includes(r)));
 });
+
+for (const [size, leader, order] of [
+  [1, 0, ['vc-0']],
+  [5, 3, ['vc-0', 'vc-1', 'vc-2', 'vc-4', 'vc-3']],
+] as const) {
+  void test(`virtual cluster: a ${size}-member 3.3.2 → 3.4.0 upgrade restarts ${order.join(', ')}`, () => {
+    const vc = new VirtualCluster('vc', '3.3.2', size, leader, NOW);
+    const c = drive(vc, makeCluster('vc', spec({ version: '3.3.2', size })), steady('3.3.2'));
+    const end = drive(vc, { ...c, spec: { ...c.spec, version: '3.4.0' } }, completed);
+    assert.deepEqual(vc.restarts(), order);
+    assert.equal(end.status?.downgradeFloor, '3.4');
+    assert.equal(end.status?.clusterVersion, '3.4.0');
+  });
+}
