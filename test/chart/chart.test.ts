@@ -89,7 +89,8 @@ const NON_DEFAULT: Obj = {
   image: { repository: 'registry.example.com/kvstore/kvstore-operator', tag: '0.1.0-rc1', pullPolicy: 'Always' },
   imagePullSecrets: [{ name: 'regcred' }],
   replicaCount: 2,
-  extraArgs: ['--log-level=debug'],
+  logLevel: 'debug',
+  extraArgs: ['--namespace=all'],
   podLabels: { team: 'platform' },
   podAnnotations: { 'example.com/owner': 'platform' },
   priorityClassName: 'system-cluster-critical',
@@ -176,7 +177,7 @@ void test('non-default values: valid, every object valid (KvstoreCluster against
   const pod = ((dep.spec as Obj).template as Obj).spec as Obj;
   const container = (pod.containers as Obj[])[0] as Obj;
   assert.equal(container.imagePullPolicy, 'Always');
-  assert.deepEqual((container.args as string[]).slice(-1), ['--log-level=debug']);
+  assert.deepEqual((container.args as string[]).slice(-3), ['--log-level', 'debug', '--namespace=all']);
   assert.deepEqual(container.resources, NON_DEFAULT.resources);
   assert.deepEqual(pod.nodeSelector, NON_DEFAULT.nodeSelector);
   assert.deepEqual(pod.tolerations, NON_DEFAULT.tolerations);
@@ -255,6 +256,7 @@ void test('values.schema.json refuses typos and values the operator cannot run',
     { replicas: 2 },
     { image: { repository: 'x', pullPolicy: 'Sometimes' } },
     { replicaCount: 'two' },
+    { logLevel: 'verbose' },
     { cluster: { ...(base.cluster as Obj), size: 4 } },
     { cluster: { ...(base.cluster as Obj), version: '3.6.0' } },
     { cluster: { ...(base.cluster as Obj), options: { enableV2: 'yes' } } },
