@@ -1,0 +1,134 @@
+/**
+ * `kvstore-operator run`: the operator on Kubernetes (operator/runtime/kube-controller). Runs
+ * until SIGINT / SIGTERM, then stops reconciling (releasing the leader Lease), and exits 0;
+ * exits 2 when it cannot start (no API access, the CRD not installed, the metrics port taken).
+ * Without `--kubeconfig` (or KUBECONFIG) it uses the in-cluster service account.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import pino from 'pino';
+import { reconcile } from '../controller/reconcile.js';
+import { startKubeOperator } from '../runtime/kube-controller/operator.js';
+
+/** What the command needs from the process (main.ts is the only reader of env and signals). */
+export interface RunCommandIO {
+  onStopSignal(handler: () => void): void;
+  exit(code: number): void;
+  /** KUBECONFIG, POD_NAME, POD_NAMESPACE. */
+  env(name: string): string | undefined;
+}
+
+export const LEASE_NAME = 'kvstore-operator';
+export const DEFAULT_SNAPSHOT_DIR = '/var/lib/kvstore-operator/snapshots';
+
+/** `:8080`, `0.0.0.0:8080`, `127.0.0.1:0`; `0` turns the listener off (undefined). */
+export function parseBindAddress(text: string): { host: string; port: number } | undefined {
+  if (text === '0') return undefined;
+  const colon = text.lastIndexOf(':');
+  const host = colon <= 0 ? '0.0.0.0' : text.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
+  const port = Number(colon < 0 ? text : text.slice(colon + 1));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`not a [host]:port: ${text}`);
+  return { host, port };
+}
+
+/** `15s`, `1500ms`, `2m`, `15` (seconds) → milliseconds. */
+export function parseDuration(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
+  if (m === null) throw new InvalidArgumentError(`not a duration: ${text}`);
+  const n = Number(m[1]);
+  return m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000;
+}
+
+interface RunOptions {
+  kubeconfig?: string;
+  namespace: string;
+  leaderElect: boolean;
+  leaderElectionNamespace?: string;
+  leaderElectLeaseDuration: string;
+  leaderElectRenewDeadline: string;
+  leaderElectRetryPeriod: string;
+  metricsBindAddress: string;
+  snapshotDir: string;
+  logLevel: string;
+}
+
+export function runCommand(io: RunCommandIO): Command {
+  return new Command('run')
+    .description('reconcile KvstoreCluster resources on Kubernetes (in-cluster config unless --kubeconfig)')
+    .option('--kubeconfig <path>', 'kubeconfig file (default: $KUBECONFIG, else the in-cluster service account)')
+    .option('--namespace <ns>', 'namespace to watch, or "all"', 'all')
+    .option('--leader-elect', 'elect a leader through the Lease kvstore-operator; only the leader reconciles', false)
+    .option('--leader-election-namespace <ns>', 'namespace of the Lease (default: $POD_NAMESPACE, else default)')
+    .option('--leader-elect-lease-duration <d>', 'Lease duration (15s, 1500ms, 1m)', '15s')
+    .option('--leader-elect-renew-deadline <d>', 'a leader that cannot renew for this long steps down', '10s')
+    .option('--leader-elect-retry-period <d>', 'time between election attempts', '2s')
+    .option('--metrics-bind-address <[host]:port>', '/healthz, /readyz and /metrics listener ("0": none)', ':8080')
+    .option('--snapshot-dir <dir>', 'where pre-upgrade snapshots are written (the operator\'s snapshot volume)', DEFAULT_SNAPSHOT_DIR)
+    .addOption(new Option('--log-level <level>', 'operator log level').choices(['debug', 'info', 'warn', 'error']).default('info'))
+    .action(async (opts: RunOptions) => {
+      const logger = pino({ level: opts.logLevel, base: { name: 'kvstore-operator' } }, pino.destination(2));
+      const fail = (error: string): void => {
+        logger.error({ error }, 'cannot start');
+        logger.flush();
+        process.stderr.write(`kvstore-operator: ${error}\n`);
+        io.exit(2);
+      };
+      let durations: { lease: number; renew: number; retry: number };
+      let metricsBind: { host: string; port: number } | undefined;
+      try {
+        durations = { lease: parseDuration(opts.leaderElectLeaseDuration), renew: parseDuration(opts.leaderElectRenewDeadline), retry: parseDuration(opts.leaderElectRetryPeriod) };
+        metricsBind = parseBindAddress(opts.metricsBindAddress);
+      } catch (err) {
+        fail((err as Error).message);
+        return;
+      }
+      const kubeConfig = new KubeConfig();
+      const file = opts.kubeconfig ?? io.env('KUBECONFIG');
+      try {
+        if (file !== undefined && file !== '') kubeConfig.loadFromFile(resolve(file));
+        else kubeConfig.loadFromCluster();
+      } catch (err) {
+        fail(`kubeconfig: ${(err as Error).message}`);
+        return;
+      }
+      const identity = `${io.env('POD_NAME') ?? hostname()}_${randomBytes(4).toString('hex')}`;
+      const started = await startKubeOperator({
+        kubeConfig,
+        namespace: opts.namespace === 'all' ? undefined : opts.namespace,
+        snapshotDir: resolve(opts.snapshotDir),
+        reconcile,
+        logger,
+        ...(metricsBind === undefined ? {} : { metricsBind }),
+        ...(opts.leaderElect
+          ? {
+              leaderElection: {
+                namespace: opts.leaderElectionNamespace ?? io.env('POD_NAMESPACE') ?? 'default',
+                name: LEASE_NAME,
+                identity,
+                leaseDurationMs: durations.lease,
+                renewDeadlineMs: durations.renew,
+                retryPeriodMs: durations.retry,
+              },
+            }
+          : {}),
+      });
+      if (!started.ok) {
+        fail(started.error);
+        return;
+      }
+      logger.info({ identity, namespace: opts.namespace, health: started.value.healthURL, leaderElect: opts.leaderElect }, 'operator started');
+      let stopping = false;
+      io.onStopSignal(() => {
+        if (stopping) return;
+        stopping = true;
+        void started.value.stop().then(() => {
+          logger.info({}, 'stopped');
+          logger.flush();
+          io.exit(0);
+        });
+      });
+    });
+}

@@ -1,0 +1,98 @@
+/**
+ * One operator process on Kubernetes, wired: the KubeConfig's client, the member admin behind
+ * a URL resolver, the snapshot volume, the controller loop, the prom-client Registry with the
+ * operator metrics, and the /healthz /readyz /metrics server (readiness: every informer has
+ * listed once; leadership is not a readiness condition, so a standby is ready).
+ * `startKubeOperator` is what `kvstore-operator run` calls, and what tests call in-process
+ * (with a resolver mapping pod DNS names to the test pods' addresses).
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import { createMemberAdmin, type MemberAdminOptions } from '../../controller/admin/member-admin.js';
+import type { EngineLogger, ReconcileFn } from '../../controller/ports.js';
+import { startHealthServer, type HealthServer } from '../health-server.js';
+import { ClientNodeKubeClient } from '../kube/client-node-client.js';
+import { createOperatorMetrics } from '../metrics.js';
+import { systemTimers, type Timers } from '../timers.js';
+import { identityResolver, resolvingAdmin, type UrlResolver } from '../kube-platform/member-url.js';
+import { SnapshotVolume } from '../kube-platform/snapshot-volume.js';
+import { KubeController, type LeaderElectionConfig } from './controller.js';
+
+export interface KubeOperatorOptions {
+  readonly kubeConfig: KubeConfig;
+  /** undefined = every namespace. */
+  readonly namespace: string | undefined;
+  readonly snapshotDir: string;
+  readonly reconcile: ReconcileFn;
+  readonly logger: EngineLogger;
+  readonly leaderElection?: LeaderElectionConfig;
+  /** Health + metrics listener; undefined = none. */
+  readonly metricsBind?: { readonly host: string; readonly port: number };
+  /** Default: identity (cluster DNS). */
+  readonly resolveUrl?: UrlResolver;
+  readonly timers?: Timers;
+  readonly admin?: MemberAdminOptions;
+  readonly observeTimeoutMs?: number;
+}
+
+export interface KubeOperator {
+  readonly controller: KubeController;
+  readonly registry: Registry;
+  /** The health server's URL, when one was asked for. */
+  readonly healthURL?: string;
+  /** Stops the controller (releasing the Lease), the health server and every member connection. */
+  stop(): Promise<void>;
+}
+
+export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: true; value: KubeOperator } | { ok: false; error: string }> {
+  const registry = new Registry();
+  const metrics = createOperatorMetrics(registry);
+  const admin = resolvingAdmin(createMemberAdmin(o.admin), o.resolveUrl ?? identityResolver);
+  const controller = new KubeController({
+    kubeConfig: o.kubeConfig,
+    kube: new ClientNodeKubeClient(o.kubeConfig),
+    namespace: o.namespace,
+    admin,
+    snapshots: new SnapshotVolume(o.snapshotDir),
+    reconcile: o.reconcile,
+    logger: o.logger,
+    timers: o.timers ?? systemTimers(),
+    metrics,
+    ...(o.leaderElection === undefined ? {} : { leaderElection: o.leaderElection }),
+    ...(o.observeTimeoutMs === undefined ? {} : { observeTimeoutMs: o.observeTimeoutMs }),
+  });
+  let health: HealthServer | undefined;
+  if (o.metricsBind !== undefined) {
+    try {
+      health = await startHealthServer({
+        host: o.metricsBind.host,
+        port: o.metricsBind.port,
+        registry,
+        readiness: [{ name: 'informers', check: () => (controller.synced ? undefined : 'informers have not listed yet') }],
+      });
+    } catch (err) {
+      admin.close();
+      return { ok: false, error: `metrics listener ${o.metricsBind.host}:${o.metricsBind.port}: ${(err as Error).message}` };
+    }
+  }
+  const started = await controller.start();
+  if (!started.ok) {
+    await controller.stop();
+    await health?.close();
+    admin.close();
+    return started;
+  }
+  return {
+    ok: true,
+    value: {
+      controller,
+      registry,
+      ...(health === undefined ? {} : { healthURL: health.url }),
+      stop: async () => {
+        await controller.stop();
+        await health?.close();
+        admin.close();
+      },
+    },
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * `MemberPlatform` on Kubernetes: the members of a KvstoreCluster are the pods of its
+ * StatefulSet (`OnDelete` updates), reached through the headless peer Service's DNS names.
+ *
+ * - observe: the StatefulSet (replicas, template version = the template's version label, else
+ *   its image tag) and the cluster's pods (label selector), read fresh from the API server on
+ *   every pass (never a cache: decisions follow status, which must not lag our own writes);
+ * - ensureObjects: the peer and client Services, the StatefulSet and the PodDisruptionBudget
+ *   (builders/), each with the controller owner reference, created or brought up to date
+ *   (apply-object.ts). Members bootstrap with `--initial-cluster-state new` when the StatefulSet
+ *   is created; a scale-up (more replicas than stored) switches the template to `existing`;
+ *   otherwise the stored state is kept;
+ * - setTemplateVersion: the StatefulSet template (image tag, version label, env) at `version`;
+ *   OnDelete: no pod restarts by itself;
+ * - restartMember: deletes the pod; the StatefulSet controller recreates it from the current
+ *   template with the same name, claim and URLs (gone already = done);
+ * - resetMember: template to `existing`, then deletes the member's claim `data-<pod>` and the
+ *   pod, so it comes back empty and joins the running cluster.
+ */
+import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
+import type { KvstoreCluster } from '../../api/types.js';
+import { LABEL_VERSION, selectorLabels } from '../../controller/builders/labels.js';
+import type { InitialClusterState, MemberTemplate } from '../../controller/builders/member-template.js';
+import { DATA_VOLUME, namespaceOf, statefulSetName } from '../../controller/builders/names.js';
+import { buildOwnedObjects } from '../../controller/builders/owned-objects.js';
+import { buildStatefulSet } from '../../controller/builders/stateful-set.js';
+import { portFail, portOk, type MemberPlatform, type PlatformView, type PortResult } from '../../controller/ports.js';
+import type { KubeClient, KubeObject } from '../kube/types.js';
+import { applyObject } from './apply-object.js';
+import { podCount, slotsOf, versionOfImage, type PodView } from './pod-slot.js';
+
+/** StatefulSet spec fields an update may change (the others are immutable). */
+export const STATEFULSET_MUTABLE = ['replicas', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'] as const;
+
+type StatefulSet = KubeObject & Pick<IStatefulSet, 'spec'>;
+
+const asKube = <T>(o: unknown): T & KubeObject & { spec?: Record<string, unknown> } => o as T & KubeObject & { spec?: Record<string, unknown> };
+
+/** What a stored StatefulSet says about the member template. */
+export function storedTemplate(sts: StatefulSet): MemberTemplate {
+  const container = sts.spec?.template.spec?.containers[0];
+  const label = sts.spec?.template.metadata?.labels?.[LABEL_VERSION];
+  const version = label ?? versionOfImage(container?.image);
+  const flag = (container?.args ?? []).find((a) => a.startsWith('--initial-cluster-state='));
+  const state: InitialClusterState = flag?.endsWith('=existing') === true ? 'existing' : 'new';
+  return { members: sts.spec?.replicas ?? 0, version, initialClusterState: state };
+}
+
+function labelSelector(cluster: KvstoreCluster): string {
+  return Object.entries(selectorLabels(cluster))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+}
+
+export class KubePlatform implements MemberPlatform {
+  constructor(private readonly kube: KubeClient) {}
+
+  private stsRef(cluster: KvstoreCluster) {
+    return { apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: namespaceOf(cluster), name: statefulSetName(cluster) };
+  }
+
+  private async readSts(cluster: KvstoreCluster): Promise<PortResult<StatefulSet | undefined>> {
+    const got = await this.kube.get<StatefulSet>(this.stsRef(cluster));
+    if (got.ok) return portOk(got.value);
+    return got.error.kind === 'NotFound' ? portOk(undefined) : portFail(`read StatefulSet ${statefulSetName(cluster)}: ${got.error.message}`);
+  }
+
+  async observe(cluster: KvstoreCluster): Promise<PortResult<PlatformView>> {
+    const sts = await this.readSts(cluster);
+    if (!sts.ok) return sts;
+    const pods = await this.kube.list<PodView>({ apiVersion: 'v1', kind: 'Pod', namespace: namespaceOf(cluster), labelSelector: labelSelector(cluster) });
+    if (!pods.ok) return portFail(`list pods: ${pods.error.message}`);
+    const stored = sts.value === undefined ? undefined : storedTemplate(sts.value);
+    const replicas = stored?.members ?? 0;
+    const count = Math.max(replicas, podCount(cluster, pods.value.items));
+    return portOk({
+      objectsExist: sts.value !== undefined,
+      templateVersion: stored?.version ?? '',
+      replicas,
+      slots: slotsOf(cluster, pods.value.items, count),
+    });
+  }
+
+  async ensureObjects(cluster: KvstoreCluster, version: string, replicas: number): Promise<PortResult<void>> {
+    const sts = await this.readSts(cluster);
+    if (!sts.ok) return sts;
+    const stored = sts.value === undefined ? undefined : storedTemplate(sts.value);
+    const state: InitialClusterState = stored === undefined ? 'new' : replicas > stored.members ? 'existing' : (stored.initialClusterState ?? 'new');
+    for (const o of buildOwnedObjects(cluster, { members: replicas, version, initialClusterState: state })) {
+      const r = o.kind === 'StatefulSet' ? await applyObject(this.kube, asKube(o), STATEFULSET_MUTABLE) : await applyObject(this.kube, asKube(o));
+      if (!r.ok) return r;
+    }
+    return portOk(undefined);
+  }
+
+  private async applyTemplate(cluster: KvstoreCluster, change: (t: MemberTemplate) => MemberTemplate): Promise<PortResult<void>> {
+    const sts = await this.readSts(cluster);
+    if (!sts.ok) return sts;
+    if (sts.value === undefined) return portFail(`StatefulSet ${statefulSetName(cluster)} does not exist`);
+    const r = await applyObject(this.kube, asKube(buildStatefulSet(cluster, change(storedTemplate(sts.value)))), STATEFULSET_MUTABLE);
+    return r.ok ? portOk(undefined) : r;
+  }
+
+  setTemplateVersion(cluster: KvstoreCluster, version: string): Promise<PortResult<void>> {
+    return this.applyTemplate(cluster, (t) => ({ ...t, version }));
+  }
+
+  private async deleteIfPresent(kind: 'Pod' | 'PersistentVolumeClaim', cluster: KvstoreCluster, name: string): Promise<PortResult<void>> {
+    const r = await this.kube.delete({ apiVersion: 'v1', kind, namespace: namespaceOf(cluster), name });
+    if (r.ok || r.error.kind === 'NotFound') return portOk(undefined);
+    return portFail(`delete ${kind} ${name}: ${r.error.message}`);
+  }
+
+  restartMember(cluster: KvstoreCluster, name: string): Promise<PortResult<void>> {
+    return this.deleteIfPresent('Pod', cluster, name);
+  }
+
+  async resetMember(cluster: KvstoreCluster, name: string): Promise<PortResult<void>> {
+    const t = await this.applyTemplate(cluster, (x) => ({ ...x, initialClusterState: 'existing' }));
+    if (!t.ok) return t;
+    const claim = await this.deleteIfPresent('PersistentVolumeClaim', cluster, `${DATA_VOLUME}-${name}`);
+    if (!claim.ok) return claim;
+    return this.deleteIfPresent('Pod', cluster, name);
+  }
+}
