@@ -6,6 +6,7 @@
  *   backoff (1 s doubling to 30 s by default; reset once a watch is established);
  * - `synced`: true once the first list is in the cache (for /readyz), `whenSynced()`;
  * - watches carry `timeoutSeconds` (300 by default) so a silently dead connection is replaced;
+ * - watches that keep ending within a second of starting are resumed with backoff, not in a hot loop;
  * - typed handlers and a read-only cache (`get`, `list`).
  * The list call and the watch transport are ports (`ListWatchSource`), so tests can drive the
  * informer with fakes; kube/list-watch-source.ts builds the real one from a KubeConfig.
@@ -48,6 +49,9 @@ export interface InformerOptions<T extends KubeObject> {
   readonly watchTimeoutSeconds?: number;
 }
 
+/** A watch that ends sooner than this after it started counts as a quick end (see #ended). */
+const QUICK_END_MS = 1000;
+
 /** A list failure as client-node's ListWatch understands errors (statusCode 410 = relist). */
 class ListFailed extends Error {
   readonly statusCode: number;
@@ -60,7 +64,8 @@ class ListFailed extends Error {
 export class Informer<T extends KubeObject> {
   readonly #o: InformerOptions<T>;
   readonly #lw: ListWatch<KubernetesObject>;
-  readonly #backoff: KeyedBackoff<'restart'>;
+  readonly #backoff: KeyedBackoff<'restart' | 'quick-end'>;
+  #pendingResume: Cancel | undefined;
   #synced = false;
   #syncWaiters: (() => void)[] = [];
   #running = false;
@@ -106,6 +111,8 @@ export class Informer<T extends KubeObject> {
     this.#running = false;
     this.#restart?.();
     this.#restart = undefined;
+    this.#pendingResume?.();
+    this.#pendingResume = undefined;
     await this.#lw.stop();
   }
 
@@ -133,13 +140,37 @@ export class Informer<T extends KubeObject> {
     const [path, query, callback, done] = args;
     this.#markSynced();
     let ended = false;
+    const startedAt = this.#o.timers.now();
     const params = { ...query, timeoutSeconds: this.#o.watchTimeoutSeconds ?? 300 };
     const controller = await this.#o.source.watcher.watch(path, params, callback, (err: unknown) => {
       ended = true;
-      done(err);
+      this.#ended(err, startedAt, done);
     });
     if (!ended) this.#backoff.forget('restart');
     return controller;
+  }
+
+  /**
+   * A watch ended. Errors go straight to ListWatch (which reports them: restart with backoff).
+   * A clean end is resumed at once, unless watches keep ending right after they start (a server
+   * refusing them without an error): then each resume waits the quick-end backoff.
+   */
+  #ended(err: unknown, startedAt: number, done: (err: unknown) => void): void {
+    if (err !== null && err !== undefined) {
+      done(err);
+      return;
+    }
+    if (!this.#running || this.#o.timers.now() - startedAt >= QUICK_END_MS) {
+      this.#backoff.forget('quick-end');
+      done(null);
+      return;
+    }
+    const delay = this.#backoff.next('quick-end');
+    const cancel = this.#o.timers.schedule(delay, () => {
+      this.#pendingResume = undefined;
+      if (this.#running) done(null);
+    });
+    this.#pendingResume = cancel;
   }
 
   #markSynced(): void {

@@ -105,12 +105,38 @@ void test('a watch the server ends is resumed from the last resourceVersion with
   await inf.whenSynced();
   await flush();
   s.current()?.send('ADDED', cm('a', 4));
+  await timers.advance(60_000); // the watch lived a while (e.g. its timeoutSeconds)
   s.current()?.end(null);
   await flush();
-  assert.equal(s.state.watches.length, 2);
+  assert.equal(s.state.watches.length, 2, 'resumed at once');
   assert.equal(s.current()?.query['resourceVersion'], '4');
   assert.equal(s.state.lists, 1);
   assert.equal(inf.restarts, 0);
+  await inf.stop();
+});
+
+void test('watches that end right after they start are resumed with backoff, not in a hot loop', async () => {
+  const timers = new ManualTimers();
+  const s = fakeServer();
+  const inf = new Informer<Cm>({ source: s.source, timers, handlers: {} });
+  inf.start();
+  await inf.whenSynced();
+  await flush();
+  s.current()?.end(null);
+  await flush();
+  assert.equal(s.state.watches.length, 1);
+  await timers.advance(1000);
+  assert.equal(s.state.watches.length, 2);
+  s.current()?.end(null);
+  await timers.advance(1999);
+  assert.equal(s.state.watches.length, 2);
+  await timers.advance(1);
+  assert.equal(s.state.watches.length, 3, 'the second quick end waits twice as long');
+  await timers.advance(5000);
+  s.current()?.end(null);
+  await flush();
+  assert.equal(s.state.watches.length, 4, 'a watch that lasted resumes at once');
+  assert.equal(s.state.lists, 1);
   await inf.stop();
 });
 
@@ -125,6 +151,7 @@ void test('410 Gone (as a watch ERROR event, or as the HTTP answer) relists and 
   await flush();
   // The server compacted its history: b was deleted and c created meanwhile.
   s.state.listAnswer = { ok: true, value: { items: [cm('a', 2), cm('c', 20)], resourceVersion: '21' } };
+  await timers.advance(60_000);
   s.current()?.send('ERROR', { kind: 'Status', apiVersion: 'v1', code: 410, reason: 'Expired', message: 'too old resource version' });
   s.current()?.end(null);
   await flush();
@@ -133,6 +160,7 @@ void test('410 Gone (as a watch ERROR event, or as the HTTP answer) relists and 
   assert.equal(s.current()?.query['resourceVersion'], '21');
   // Same with the 410 as the HTTP status of a new watch request.
   s.state.listAnswer = { ok: true, value: { items: [cm('c', 20)], resourceVersion: '30' } };
+  await timers.advance(60_000);
   s.current()?.end(null);
   await flush();
   s.current()?.end(Object.assign(new Error('Gone'), { statusCode: 410 }));
