@@ -155,6 +155,7 @@ void test('default values, release named like the plain manifests: the same RBAC
   assert.deepEqual(chartPod.containers, plainPod.containers, 'operator container');
   assert.deepEqual(chartPod.volumes, plainPod.volumes, 'volumes');
   assert.deepEqual(chartPod.securityContext, plainPod.securityContext, 'pod security context');
+  assert.equal(chartPod.enableServiceLinks, plainPod.enableServiceLinks);
   assert.deepEqual((only(chart, 'Deployment').spec as Obj).strategy, (only(plain, 'Deployment').spec as Obj).strategy);
   assert.deepEqual(only(chart, 'PersistentVolumeClaim').spec, only(plain, 'PersistentVolumeClaim').spec);
 });

@@ -143,6 +143,7 @@ export function assertOperatorInstall(objects: readonly K8sObject[], want: Insta
   for (const [k, v] of Object.entries(selector)) assert.equal(podLabels[k], v, `selector ${k} matches the pod labels`);
   const pod = template.spec as Obj;
   assert.equal(pod.serviceAccountName, sa.metadata.name);
+  assert.equal(pod.enableServiceLinks, false, 'no service-link variables in the environment');
   assert.deepEqual(restrictedViolations(pod), [], 'admitted by the restricted Pod Security profile');
   const containers = pod.containers as Obj[];
   assert.equal(containers.length, 1);
