@@ -54,6 +54,7 @@ import { realScheduler } from '../member/scheduler.js';
 import { MessageType } from '../raft/index.js';
 import { imagePath, snapshotExchange } from './snapshot-exchange.js';
 import { loadImage } from '../snapshot/image.js';
+import { removeSnapshotTemps } from '../snapshot/stream.js';
 import { existsSync } from 'node:fs';
 import { bootstrapEntries } from './bootstrap-entries.js';
 import { loadV2Store, startV2Upkeep, v2Port } from './v2.js';
@@ -82,6 +83,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const layout = dataDirLayout(config);
   const profile = profileFor(config.serverVersion);
   await mkdir(layout.snapDir, { recursive: true });
+  await removeSnapshotTemps(layout.snapDir);
 
   const registry = new Registry();
   const http: { handler: HttpHandler; switchTo: (minor: string) => void } = { handler: () => undefined, switchTo: () => undefined };
@@ -322,6 +324,8 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     membership,
     leader: forwarder,
     clusterToken: config.initialClusterToken,
+    snapDir: layout.snapDir,
+    log,
     counters: {
       onRange: () => metrics.range.inc(),
       onPut: () => metrics.put.inc(),

@@ -1,5 +1,5 @@
 /**
- * MvccStore.hashKV and MvccStore.hash: CRC-32 (node:zlib, IEEE polynomial) over backend
+ * MvccStore.hashKV and MvccStore.hash: CRC-32C (Castagnoli, as etcd) over backend
  * records, comparable between members that applied the same log whatever their flush timing.
  *
  * hashKV(rev): the bucket name "key", then key and value of every MVCC record with
@@ -10,9 +10,9 @@
  * hash(): the same over the `key` bucket at the current revision, then every other bucket
  * except `meta` (bucket name, then each key and value), as the backend holds them.
  */
-import { crc32 } from 'node:zlib';
 import { fail, ok, type Result } from '../errors/domain-error.js';
 import { Bucket, type ReadView } from '../storage/backend.js';
+import { Crc32c } from '../storage/crc32c.js';
 import { recordOf } from './flush.js';
 import { isTombstoneKey, mainOfKey, revisionBound, revisionId, subOfKey } from './revision.js';
 import type { StoreState } from './state.js';
@@ -46,11 +46,12 @@ function counts(c: Capture, main: bigint, sub: number, tombstone: boolean): bool
   return !tombstone && c.keep.has(revisionId(main, sub));
 }
 
-async function hashKeyBucket(c: Capture, rev: bigint, seed: number): Promise<number> {
-  let h = crc32(Bucket.Key, seed);
+/** Folds the `key` bucket's name and its records counted at `rev` into `h`. */
+async function hashKeyBucket(c: Capture, rev: bigint, h: Crc32c): Promise<void> {
+  h.update(Buffer.from(Bucket.Key));
   for await (const [key, value] of c.view.iterate(Bucket.Key, { lt: revisionBound(rev + 1n) })) {
     if (!counts(c, mainOfKey(key), subOfKey(key), isTombstoneKey(key))) continue;
-    h = crc32(value, crc32(key, h));
+    h.update(key).update(value);
   }
   for (const [main, group] of c.groups) {
     for (let sub = 0; sub < group.length; sub++) {
@@ -58,10 +59,9 @@ async function hashKeyBucket(c: Capture, rev: bigint, seed: number): Promise<num
       if (e === undefined) continue;
       const [key, value] = recordOf(main, sub, e);
       if (!counts(c, main, sub, isTombstoneKey(key))) continue;
-      h = crc32(value, crc32(key, h));
+      h.update(key).update(value);
     }
   }
-  return h;
 }
 
 export async function hashKV(state: StoreState, revision: bigint): Promise<Result<HashKVResult>> {
@@ -70,14 +70,14 @@ export async function hashKV(state: StoreState, revision: bigint): Promise<Resul
     if (revision > state.currentRevision) return fail({ kind: 'FutureRev', currentRevision: state.currentRevision });
     const rev = revision > 0n ? revision : state.currentRevision;
     const c = await capture(state, rev);
-    let hash: number;
+    const h = new Crc32c();
     try {
-      hash = await hashKeyBucket(c, rev, 0);
+      await hashKeyBucket(c, rev, h);
     } finally {
       await c.view.close();
     }
     // A compaction that started meanwhile may have changed what counts: take it again.
-    if (state.compactRevision === c.compactRevision) return ok({ hash, compactRevision: c.compactRevision, revision: rev });
+    if (state.compactRevision === c.compactRevision) return ok({ hash: h.digest(), compactRevision: c.compactRevision, revision: rev });
   }
 }
 
@@ -85,17 +85,17 @@ export async function hash(state: StoreState): Promise<number> {
   for (;;) {
     const rev = state.currentRevision;
     const c = await capture(state, rev);
-    let h: number;
+    const h = new Crc32c();
     try {
-      h = await hashKeyBucket(c, rev, 0);
+      await hashKeyBucket(c, rev, h);
       for (const bucket of Object.values(Bucket)) {
         if (bucket === Bucket.Key || bucket === Bucket.Meta) continue;
-        h = crc32(bucket, h);
-        for await (const [key, value] of c.view.iterate(bucket)) h = crc32(value, crc32(key, h));
+        h.update(Buffer.from(bucket));
+        for await (const [key, value] of c.view.iterate(bucket)) h.update(key).update(value);
       }
     } finally {
       await c.view.close();
     }
-    if (state.compactRevision === c.compactRevision) return h;
+    if (state.compactRevision === c.compactRevision) return h.digest();
   }
 }

@@ -49,11 +49,21 @@ export async function* imagePieces(view: ReadView): AsyncGenerator<Buffer> {
   yield Buffer.from([0]);
 }
 
-/** Every backend bucket of `view`, names ascending bytewise (as bbolt orders them). */
+/** Keys of kvstore's own in the `cluster` bucket that a snapshot leaves out (it holds v3 data only). */
+const PRIVATE_CLUSTER_KEYS: ReadonlySet<string> = new Set(['v2store']);
+
+async function* withoutPrivateKeys(entries: AsyncIterable<readonly [Buffer, Buffer]>): AsyncGenerator<readonly [Buffer, Buffer]> {
+  for await (const e of entries) if (!PRIVATE_CLUSTER_KEYS.has(e[0].toString('latin1'))) yield e;
+}
+
+/**
+ * Every backend bucket of `view`, names ascending bytewise (as bbolt orders them), without the
+ * v2 store's image (SPEC: only v3 data is in the snapshot).
+ */
 export function backendBuckets(view: ReadView): BoltBucketSource[] {
   return [...BUCKETS]
     .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
-    .map((name) => ({ name, entries: view.iterate(name) }));
+    .map((name) => ({ name, entries: name === Bucket.Cluster ? withoutPrivateKeys(view.iterate(name)) : view.iterate(name) }));
 }
 
 /** Writes the bbolt image of `backend` (after `flush`) to `path`; the pinned view is released before it resolves. */

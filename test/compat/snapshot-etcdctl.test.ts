@@ -87,8 +87,10 @@ void describe('etcdctl snapshot save / status / restore on a kvstore snapshot', 
     assert.match(await etcdCtl.ok(['lease', 'list']), new RegExp(`\\b${lease}\\b`));
     const hashKv = async (c: BoundCtl): Promise<unknown> =>
       (parseCtlJson(await c.ok(['endpoint', 'hashkv', `--rev=${want.revision}`, '-w', 'json'])) as { HashKV: { hash: unknown } }[])[0].HashKV.hash;
-    // etcd's HashKV (CRC-32C) over the restored key bucket equals the one over the file's
+    // etcd's HashKV (CRC-32C) over the restored key bucket equals the one over the file's, and
+    // kvstore's over the same history
     assert.equal(Number(await hashKv(etcdCtl)), await keyBucketHash(file), 'endpoint hashkv at the snapshot revision');
+    assert.equal(Number(await hashKv(ctl)), Number(await hashKv(etcdCtl)), 'kvstore and etcd agree on endpoint hashkv');
     // bbolt works on the pages we wrote: writes split them, a compaction deletes most records
     // (rebalancing), defrag copies every bucket into a new file
     await etcdCtl.ok(['put', 'after', 'restore']);

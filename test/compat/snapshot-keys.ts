@@ -4,6 +4,7 @@
  */
 import { KeyValue } from '../../proto/gen/etcd/kv.js';
 import { openBolt } from '../../server/snapshot/bbolt/index.js';
+import { Crc32c } from '../../server/storage/crc32c.js';
 import { parseCtlJson, type BoundCtl } from '../support/processes.js';
 
 interface GetJson {
@@ -43,29 +44,13 @@ export async function snapshotKeys(path: string): Promise<{ revision: number; kv
   }
 }
 
-const CASTAGNOLI = ((): Uint32Array => {
-  const t = new Uint32Array(256);
-  for (let i = 0; i < 256; i++) {
-    let c = i;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0x82f63b78 ^ (c >>> 1) : c >>> 1;
-    t[i] = c >>> 0;
-  }
-  return t;
-})();
-
-function crc32c(bytes: Buffer, crc: number): number {
-  let c = ~crc >>> 0;
-  for (const b of bytes) c = CASTAGNOLI[(c ^ b) & 0xff] ^ (c >>> 8);
-  return ~c >>> 0;
-}
-
 /** etcd 3.4's HashKV of a never-compacted `key` bucket: CRC-32C of "key", then every key and value. */
 export async function keyBucketHash(path: string): Promise<number> {
   const r = await openBolt(path);
   try {
-    let h = crc32c(Buffer.from('key'), 0);
-    for await (const [k, v] of r.entries('key')) h = crc32c(v, crc32c(k, h));
-    return h;
+    const h = new Crc32c().update(Buffer.from('key'));
+    for await (const [k, v] of r.entries('key')) h.update(k).update(v);
+    return h.digest();
   } finally {
     await r.close();
   }

@@ -6,6 +6,7 @@ import type { AlarmSet } from '../../apply/alarms.js';
 import type { Member } from '../../member/member.js';
 import type { Membership } from '../../membership/membership.js';
 import type { MvccStore } from '../../mvcc/types.js';
+import type { SnapshotLog } from '../../snapshot/stream.js';
 import type { Backend } from '../../storage/backend.js';
 import type { LeaderForwarder } from './leader-forward.js';
 import type { LeaseReader } from './lease-reader.js';
@@ -36,4 +37,8 @@ export interface ServiceContext {
   readonly leader: LeaderForwarder;
   readonly clusterToken: string;
   readonly counters: ServiceCounters;
+  /** `<data-dir>/member/snap`: where the Snapshot stream writes its temporary image. */
+  readonly snapDir: string;
+  /** The member's logger (the Snapshot stream logs etcd's three lines). */
+  readonly log: SnapshotLog;
 }

@@ -60,7 +60,7 @@ export function createMaintenanceService(ctx: ServiceContext): MaintenanceServic
     },
 
     snapshot(): AsyncIterable<pb.SnapshotResponse> {
-      return streamSnapshot(ctx.backend, () => member.flush());
+      return streamSnapshot(ctx.backend, () => member.flush(), { tmpDir: ctx.snapDir, log: ctx.log });
     },
 
     async moveLeader(req): Promise<Result<pb.MoveLeaderResponse>> {

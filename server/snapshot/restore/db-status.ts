@@ -9,7 +9,7 @@
  *   trailer of a snapshot file is not part of it), given by the caller.
  * No I/O of its own: it reads through the bucket reader it is given.
  */
-import { Crc32c } from './crc32c.js';
+import { Crc32c } from '../../storage/crc32c.js';
 
 /** The part of the bbolt reader status needs. */
 export interface BucketSource {

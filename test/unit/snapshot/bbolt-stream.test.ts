@@ -126,3 +126,20 @@ void test('removeSnapshotTemps removes only leftover temporary images', async ()
   assert.deepEqual(readdirSync(dir).sort(), ['0000000000000001-0000000000000002.snap', 'db']);
   assert.equal(await removeSnapshotTemps(join(dir, 'missing')), 0);
 });
+
+void test("the v2 store's image in the cluster bucket stays out of the snapshot (v3 data only)", async () => {
+  const backend = await filledBackend(3);
+  await backend.write([{ type: 'put', bucket: Bucket.Cluster, key: Buffer.from('v2store'), value: Buffer.from('{"nodes":{}}') }]);
+  const blobs: Buffer[] = [];
+  for await (const m of streamSnapshot(backend, () => Promise.resolve(), { tmpDir: freshDir() })) blobs.push(Buffer.from(m.blob));
+  const file = join(freshDir(), 'snap.db');
+  writeFileSync(file, Buffer.concat(blobs));
+  const r = await openBolt(file);
+  try {
+    const keys: string[] = [];
+    for await (const [k] of r.entries(Bucket.Cluster)) keys.push(k.toString());
+    assert.deepEqual(keys, ['clusterVersion']);
+  } finally {
+    await r.close();
+  }
+});

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Crc32c } from '../../../server/snapshot/restore/crc32c.js';
+import { Crc32c } from '../../../server/storage/crc32c.js';
 import { dbStatus, type BucketSource } from '../../../server/snapshot/restore/db-status.js';
 import { inspectPages } from '../../../server/snapshot/restore/bolt-size.js';
 import { formatDbStatus } from '../../../ctl/commands/snapshot/status.js';
