@@ -43,7 +43,7 @@ const running = (s: { phase: string; readyMembers: string; clusterVersion: strin
 
 void test('local mode: a rolling upgrade 3.4.0 → 3.5.0 under a write load, driven by editing the file', async () => {
   const { file, clusterDir } = writeManifest(manifest('up'), 'up');
-  const op = new LocalOperator(file);
+  const op = new LocalOperator(file, clusterDir);
   const before = await waitStatus(file, 'Running at 3.4.0', running, op);
   const endpoints = endpointsOf(before);
   assert.equal(endpoints.length, 3);
@@ -100,14 +100,14 @@ void test('local mode: a rolling upgrade 3.4.0 → 3.5.0 under a write load, dri
 
 void test('local mode: an operator killed mid-upgrade is restarted and finishes the same upgrade', async () => {
   const { file, clusterDir } = writeManifest(manifest('re'), 're');
-  const first = new LocalOperator(file);
+  const first = new LocalOperator(file, clusterDir);
   const before = await waitStatus(file, 'Running at 3.4.0', running, first);
   setVersion(file, '3.5.0');
   await waitStatus(file, 'one member upgraded', (s) => (s.upgrade?.membersDone.length ?? 0) >= 1, first, 120_000);
   await first.stop('SIGKILL');
 
   // The members kept running; a new operator adopts them and carries on from the status.
-  const second = new LocalOperator(file);
+  const second = new LocalOperator(file, clusterDir);
   const done = await waitStatus(file, 'upgrade Completed', (s) => s.upgrade?.state === 'Completed', second, 180_000);
   assert.match(second.logs(), /adopted running member/);
   assert.deepEqual(endpointsOf(done), endpointsOf(before));

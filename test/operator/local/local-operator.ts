@@ -1,8 +1,10 @@
 /**
  * Test harness for `kvstore-operator local`: write a manifest into a temp dir, spawn the
  * operator on it (own process group, owned by the test registry), read the status it writes
- * back, and clean up the members it started (they run in their own process groups, so at the
- * end of the file every pid file under the cluster dir gets its group SIGKILLed).
+ * back, and clean up the members it started: they run in their own process groups and outlive
+ * a killed operator, so every pid seen in the cluster dir is remembered (the registry removes the
+ * temp dirs first) and, at the end of the file, SIGKILLed with its group if its command line
+ * still names the cluster dir.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -17,24 +19,40 @@ import { killGroup, registry } from '../../support/registry.js';
 
 const OPERATOR_MAIN = join(BUILD_ROOT, 'operator', 'main.js');
 const clusterDirs = new Set<string>();
+/** Member pid → its cluster dir. */
+const seenPids = new Map<number, string>();
 
-/** SIGKILLs the process group of every member with a pid file in `dir`. */
-export function killMembers(dir: string): void {
+/** Remembers the pids of the members with a pid file in `dir`. */
+export function notePids(dir: string): void {
   if (!existsSync(dir)) return;
   for (const f of readdirSync(dir).filter((n) => n.endsWith('.pid'))) {
-    const pid = Number(readFileSync(join(dir, f), 'utf8').trim());
-    for (const target of [-pid, pid]) {
-      try {
-        process.kill(target, 'SIGKILL');
-      } catch {
-        // gone already
-      }
+    try {
+      const pid = Number(readFileSync(join(dir, f), 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0) seenPids.set(pid, dir);
+    } catch {
+      // removed between the listing and the read: that member stopped
+    }
+  }
+}
+
+function killMember(pid: number, dir: string): void {
+  try {
+    if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir)) return;
+  } catch {
+    return; // gone
+  }
+  for (const target of [-pid, pid]) {
+    try {
+      process.kill(target, 'SIGKILL');
+    } catch {
+      // gone already
     }
   }
 }
 
 after(() => {
-  for (const d of clusterDirs) killMembers(d);
+  for (const d of clusterDirs) notePids(d);
+  for (const [pid, dir] of seenPids) killMember(pid, dir);
 });
 
 /** Writes `manifest` to `<fresh temp dir>/cluster.yaml`; returns the file and the cluster dir. */
@@ -52,7 +70,10 @@ export class LocalOperator {
   readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
 
-  constructor(file: string) {
+  constructor(
+    file: string,
+    private readonly clusterDir: string,
+  ) {
     this.child = spawn(process.execPath, [OPERATOR_MAIN, 'local', '-f', file, '--log-level', 'debug'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout?.setEncoding('utf8').on('data', (s: string) => (this.output += s));
     this.child.stderr?.setEncoding('utf8').on('data', (s: string) => (this.output += s));
@@ -64,7 +85,12 @@ export class LocalOperator {
     return this.output;
   }
 
+  clusterDirOf(): string {
+    return this.clusterDir;
+  }
+
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    notePids(this.clusterDir);
     killGroup(this.child, signal);
     return this.exited;
   }
@@ -86,6 +112,7 @@ export async function waitStatus(file: string, what: string, ok: (s: KvstoreClus
   let last: KvstoreClusterStatus | undefined;
   for (;;) {
     last = statusIn(file) ?? last;
+    notePids(op.clusterDirOf());
     if (last !== undefined && ok(last)) return last;
     if (Date.now() > deadline) {
       throw new Error(`timed out waiting for ${what}; last status:\n${JSON.stringify(last, null, 2)}\noperator log tail:\n${op.logs().split('\n').slice(-40).join('\n')}`);
