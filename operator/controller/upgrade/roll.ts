@@ -6,7 +6,8 @@
  *    memberHealthTimeoutSeconds when it was restarted) the upgrade is Blocked, Degraded; still
  *    healthy on the old version after a failed action or RESTART_RETRY_SECONDS, it is restarted
  *    again (MemberRestartRetried);
- * 2. forward only, with members left: the v2 wait (state WaitingV2 until `waitUntil`);
+ * 2. forward only, after every member (the last one too, before Finalizing): the v2 wait
+ *    (state WaitingV2 until `waitUntil`);
  * 3. the gates; then the next member (followers by ordinal, the leader last) gets
  *    SetTemplateVersion (if needed) + RestartMember;
  * 4. no member left: forward → Finalizing, back → RolledBack.
@@ -104,12 +105,12 @@ export function rollStep(ctx: PlanContext, upIn: UpgradeStatus, dir: Direction, 
     const others = up.membersDone.filter((n) => n !== m.name);
     const { currentMember: _c, waitUntil: _w, reason: _r, ...rest } = up;
     up = { ...rest, state: runningState(dir), membersDone: dir === 'forward' ? [...others, m.name] : others };
-    if (dir === 'forward' && rollOrder(ctx.slots, target).length > 0) {
+    if (dir === 'forward') {
       const v2 = v2WaitNeeded(ctx.slots, ctx.spec.upgrade.v2ThresholdBytes);
       if (v2.wait) {
         const seconds = ctx.spec.upgrade.v2WaitSeconds;
         const until = addSeconds(ctx.now, seconds);
-        const message = `waiting ${seconds}s (until ${until}) before the next member: ${v2.why}`;
+        const message = `waiting ${seconds}s (until ${until}) after ${m.name}: ${v2.why}`;
         events.push(normal('V2Wait', message));
         return step(ctx, { ...up, state: 'WaitingV2', waitUntil: until }, events, 'V2Wait', message, seconds);
       }
@@ -117,7 +118,7 @@ export function rollStep(ctx: PlanContext, upIn: UpgradeStatus, dir: Direction, 
   }
   if (up.state === 'WaitingV2') {
     const left = up.waitUntil === undefined ? 0 : secondsBetween(ctx.now, up.waitUntil);
-    if (left > 0) return step(ctx, up, events, 'V2Wait', `v2 wait: the next member starts after ${up.waitUntil}`, left);
+    if (left > 0) return step(ctx, up, events, 'V2Wait', `v2 wait until ${up.waitUntil}`, left);
     const { waitUntil: _w, ...rest } = up;
     up = { ...rest, state: 'UpgradingMembers' };
   }

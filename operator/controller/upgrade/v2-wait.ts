@@ -1,5 +1,5 @@
 /**
- * The v2 wait (SPEC.md upgrade rule 4): after a member is upgraded and before the next one, wait
+ * The v2 wait (SPEC.md upgrade rule 4): after each member is upgraded (the last one too), wait
  * `upgrade.v2WaitSeconds` when any member's v2 store exceeds `upgrade.v2ThresholdBytes` or its
  * size cannot be read (kvstore_v2_store_size_bytes missing or the member unreachable). Pure.
  */

@@ -159,11 +159,15 @@ for (const [why, bytes] of [['above the threshold', 60_000_000], ['unreadable', 
   });
 }
 
-void test('v2 wait is not applied after the last member', () => {
+void test('v2 wait applies after the last member too, before Finalizing', () => {
   const up: UpgradeStatus = { ...base, membersDone: ['demo-1', 'demo-2'], currentMember: 'demo-0', waitUntil: '2026-03-01T10:05:00Z' };
   const observed = mixed([0, 1, 2]);
-  const plan = reconcile(cluster({ version: '3.5.0', upgrade: { ...cluster().spec.upgrade, v2ThresholdBytes: 0 } }, status({}, up)), observed);
-  assert.equal(plan.status.upgrade?.state, 'Finalizing');
+  const spec = { version: '3.5.0', upgrade: { ...cluster().spec.upgrade, v2ThresholdBytes: 0 } };
+  const plan = reconcile(cluster(spec, status({}, up)), observed);
+  assert.equal(plan.status.upgrade?.state, 'WaitingV2');
+  const after = reconcile(cluster(spec, plan.status), at(observed, '2026-03-01T10:03:00Z'));
+  assert.equal(after.status.upgrade?.state, 'Finalizing');
+  assert.equal(after.status.upgrade?.waitUntil, undefined);
 });
 
 void test('every member on the new version: Finalizing until every /version reports the new cluster version, then Completed', () => {
