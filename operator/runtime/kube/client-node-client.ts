@@ -109,10 +109,14 @@ export class ClientNodeKubeClient implements KubeClient {
     });
   }
 
+  /** Custom resources only (a core-group kind answers Invalid without a request). */
   patchStatus<T extends KubeObject>(ref: ObjectRef, status: unknown): Promise<KubeResult<T>> {
+    const { group, version } = splitApiVersion(ref.apiVersion);
+    if (group === '') {
+      const message = `status patch is for custom resources, not ${ref.apiVersion} ${ref.kind}`;
+      return Promise.resolve({ ok: false, error: { kind: KubeErrorKind.Invalid, status: 0, message } });
+    }
     return attempt(async () => {
-      const { group, version } = splitApiVersion(ref.apiVersion);
-      if (group === '') throw new Error(`status patch is for custom resources, not ${ref.apiVersion} ${ref.kind}`);
       const plural = await this.#objects.pluralOf(ref.apiVersion, ref.kind);
       if (plural === undefined) throw new Error(`Unrecognized API version and kind: ${ref.apiVersion} ${ref.kind}`);
       const answer: unknown = await this.#custom.patchNamespacedCustomObjectStatus(
