@@ -30,7 +30,7 @@ function statefulSet(name: string, image: string, strategy: 'OnDelete' | 'Rollin
       serviceName: `${name}-peers`,
       selector: { matchLabels: { app: name } },
       updateStrategy: { type: strategy },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'kvstore', image, volumeMounts: [{ name: 'data', mountPath: '/data' }] }] } },
+      template: { metadata: { labels: { app: name } }, spec: { terminationGracePeriodSeconds: 7, containers: [{ name: 'kvstore', image, volumeMounts: [{ name: 'data', mountPath: '/data' }] }] } },
       volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
     },
   };
@@ -103,8 +103,8 @@ void test('OnDelete: pods and PVCs from the template; a deleted pod comes back f
   assert.equal(back.status?.containerStatuses?.[0]?.image, 'kvstore/kvstore:3.5.0');
   assert.equal(back.status?.podIP, p1.status?.podIP, 'same name, same address');
   assert.deepEqual(back.spec?.volumes?.map((v) => v.persistentVolumeClaim?.claimName), ['data-kv-1']);
-  const kv1 = runner.records.filter((r) => r.pod === 'kv-1').map((r) => `${r.action} ${r.images.join(',')}`);
-  assert.deepEqual(kv1, ['start kvstore/kvstore:3.4.0', 'stop kvstore/kvstore:3.4.0', 'start kvstore/kvstore:3.5.0']);
+  const kv1 = runner.records.filter((r) => r.pod === 'kv-1').map((r) => `${r.action} ${r.images.join(',')}${r.graceSeconds === undefined ? '' : ` ${r.graceSeconds}s`}`);
+  assert.deepEqual(kv1, ['start kvstore/kvstore:3.4.0', 'stop kvstore/kvstore:3.4.0 7s', 'start kvstore/kvstore:3.5.0'], 'stopped with the pod\'s terminationGracePeriodSeconds');
   const mixed = await eventually('status counts the updated pod', async () => {
     const s = await apps.readNamespacedStatefulSet({ name: 'kv', namespace: ns });
     return s.status?.updatedReplicas === 1 && s.status.readyReplicas === 3 ? s : undefined;

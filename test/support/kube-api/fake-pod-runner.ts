@@ -11,6 +11,8 @@ export interface RunnerRecord {
   readonly action: 'start' | 'stop';
   readonly pod: string;
   readonly images: readonly string[];
+  /** stop: the grace period the kubelet gave. */
+  readonly graceSeconds?: number;
 }
 
 export class FakePodRunner implements PodRunner {
@@ -35,8 +37,8 @@ export class FakePodRunner implements PodRunner {
       podIP: ip,
       ready: () => Promise.resolve(this.readiness.get(name) ?? true),
       exited,
-      stop: async () => {
-        this.records.push({ action: 'stop', pod: name, images });
+      stop: async (graceSeconds: number) => {
+        this.records.push({ action: 'stop', pod: name, images, graceSeconds });
         exit(0);
         await exited;
       },

@@ -136,6 +136,7 @@ export class ObjectStore {
     }
     for (const e of backlog) send(this.asSeenBy(sel, e) ?? e);
     const listener = (e: StoreEvent): void => {
+      if (fromRv !== undefined && e.rv <= fromRv) return;
       const seen = this.asSeenBy(sel, e);
       if (seen !== undefined) send(seen);
     };
@@ -249,7 +250,8 @@ export class ObjectStore {
     }
     const next = clone(old);
     next.metadata.deletionTimestamp ??= timestamp(this.now());
-    next.metadata.deletionGracePeriodSeconds = graceful ? (opts.gracePeriodSeconds ?? 30) : 0;
+    const podGrace = (old.spec as { terminationGracePeriodSeconds?: number } | undefined)?.terminationGracePeriodSeconds;
+    next.metadata.deletionGracePeriodSeconds = graceful ? (opts.gracePeriodSeconds ?? podGrace ?? 30) : 0;
     return { ok: true, object: this.put(t, 'MODIFIED', next, old) };
   }
 
