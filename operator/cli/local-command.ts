@@ -6,9 +6,9 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pino from 'pino';
 import { reconcile } from '../controller/reconcile.js';
 import { LocalRunner } from '../runtime/local/local-runner.js';
+import { createOperatorLogger } from '../runtime/logger.js';
 
 /** What the command needs from the process (main.ts is the only reader of signals and env). */
 export interface LocalCommandIO {
@@ -25,7 +25,7 @@ export function localCommand(io: LocalCommandIO): Command {
     .addOption(new Option('--log-level <level>', 'operator log level').choices(['debug', 'info', 'warn', 'error']).default('info'))
     .option('--member-main <path>', 'kvstore entry point the members run with this Node', DEFAULT_MEMBER_MAIN)
     .action(async (opts: { file: string; logLevel: string; memberMain: string }) => {
-      const logger = pino({ level: opts.logLevel, base: { name: 'kvstore-operator' } }, pino.destination(2));
+      const logger = createOperatorLogger({ level: opts.logLevel });
       const started = await LocalRunner.start({
         manifestFile: resolve(opts.file),
         kvstoreMain: resolve(opts.memberMain),

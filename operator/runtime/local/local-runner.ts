@@ -29,7 +29,7 @@ export interface LocalRunnerOptions {
   readonly logger: EngineLogger;
   readonly random: () => number;
   readonly now: () => number;
-  /** Pass again after this long when the plan names no requeue (default 30 s). */
+  /** Pass again after this long when the plan names no requeue (default 5 s: observing is cheap locally, and status stays fresh). */
   readonly idleRequeueSeconds?: number;
   /** Supervision tick (default 1 s). */
   readonly superviseMs?: number;
@@ -111,17 +111,17 @@ export class LocalRunner {
     const loaded = await this.manifest.load();
     if (!loaded.ok) {
       this.o.logger.error({ cluster: this.cluster.metadata.name, error: loaded.error }, 'manifest not usable; waiting for it to be fixed');
-      this.schedule(this.o.idleRequeueSeconds ?? 30);
+      this.schedule(this.o.idleRequeueSeconds ?? 5);
       return;
     }
     if (loaded.value.metadata.name !== this.cluster.metadata.name) {
       this.o.logger.error({ cluster: this.cluster.metadata.name, renamed: loaded.value.metadata.name }, 'metadata.name changed: one file runs one cluster; ignored');
-      this.schedule(this.o.idleRequeueSeconds ?? 30);
+      this.schedule(this.o.idleRequeueSeconds ?? 5);
       return;
     }
     this.cluster = loaded.value;
     const r = await this.engine.pass(loaded.value);
-    this.schedule(r.requeueAfterSeconds ?? this.o.idleRequeueSeconds ?? 30);
+    this.schedule(r.requeueAfterSeconds ?? this.o.idleRequeueSeconds ?? 5);
   }
 
   private schedule(seconds: number): void {
