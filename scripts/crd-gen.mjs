@@ -13,7 +13,12 @@ if (!existsSync(module)) {
   process.exit(1);
 }
 const { crdYaml, CRD_FILE } = await import(pathToFileURL(module).href);
-const out = resolve(root, process.argv[3] ?? CRD_FILE);
-mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, crdYaml());
-console.log(`wrote ${out}`);
+// The chart ships the same file under crds/ (a test fails when the two differ).
+const outs = process.argv[3] !== undefined
+  ? [resolve(root, process.argv[3])]
+  : [resolve(root, CRD_FILE), resolve(root, 'charts/kvstore-operator/crds', CRD_FILE.split('/').pop())];
+for (const out of outs) {
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, crdYaml());
+  console.log(`wrote ${out}`);
+}
