@@ -71,7 +71,7 @@ export class LeaderElector {
     return this.#leading !== undefined;
   }
 
-  /** Starts the election loop (idempotent). */
+  /** Starts the election loop (idempotent; an elector is not restarted after stop). */
   start(): void {
     this.#loop ??= this.#run();
   }
@@ -88,10 +88,12 @@ export class LeaderElector {
 
   async #run(): Promise<void> {
     while (!this.#stop.signal.aborted) {
+      const attemptedAt = this.#o.timers.now();
       const result = await this.#attempt();
       if (this.#stop.signal.aborted) break;
       if (result.kind === 'Held') {
-        this.#lastRenew = this.#o.timers.now();
+        // Counted from before the request: others start counting expiry only after they read it.
+        this.#lastRenew = attemptedAt;
         this.#armWatchdog();
         if (this.#leading === undefined) {
           this.#leading = new AbortController();
@@ -107,7 +109,8 @@ export class LeaderElector {
   /** A leader whose renewals stall (even in a hanging call) steps down at the renew deadline. */
   #armWatchdog(): void {
     this.#watchdog?.();
-    this.#watchdog = this.#o.timers.schedule(this.#renewDeadlineMs, () => {
+    const remaining = this.#renewDeadlineMs - (this.#o.timers.now() - this.#lastRenew);
+    this.#watchdog = this.#o.timers.schedule(remaining, () => {
       this.#watchdog = undefined;
       if (this.#leading !== undefined && this.#o.timers.now() - this.#lastRenew >= this.#renewDeadlineMs) this.#stepDown();
     });

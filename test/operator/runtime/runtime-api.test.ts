@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { ApiextensionsV1Api } from '@kubernetes/client-node';
 import { ClientNodeKubeClient } from '../../../operator/runtime/kube/client-node-client.js';
 import { listWatchSource } from '../../../operator/runtime/kube/list-watch-source.js';
-import type { KubeObject } from '../../../operator/runtime/kube/types.js';
+import type { KubeClient, KubeObject } from '../../../operator/runtime/kube/types.js';
 import { Informer } from '../../../operator/runtime/informer.js';
 import { LeaderElector } from '../../../operator/runtime/leader-election.js';
 import type { Lease } from '../../../operator/runtime/lease-record.js';
@@ -63,6 +63,52 @@ void test('leader election: one of two electors leads; the other takes over when
     assert.ok((taken.value.spec?.leaseTransitions ?? 0) >= 1);
     const next = first === 'a' ? 'b' : 'a';
     assert.deepEqual(log, [`${first} started`, `${first} stopped`, `${next} started`], 'never two leaders at once');
+  } finally {
+    await a.stop();
+    await b.stop();
+  }
+});
+
+void test('leader election: a leader cut off from the API server steps down before another takes over', async () => {
+  const namespace = fx.namespace();
+  const log: string[] = [];
+  const cut = new Set<string>();
+  const viewFor = (id: string): KubeClient =>
+    new Proxy(client, {
+      get(target, prop) {
+        const value: unknown = Reflect.get(target, prop, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) =>
+          cut.has(id) ? Promise.resolve({ ok: false, error: { kind: 'Unreachable', status: 0, message: 'cut off' } }) : (value as (...a: unknown[]) => unknown).apply(target, args);
+      },
+    });
+  const make = (identity: string) =>
+    new LeaderElector({
+      kube: viewFor(identity),
+      timers: systemTimers(),
+      namespace,
+      name: 'kvstore-operator',
+      identity,
+      leaseDurationMs: 3000,
+      renewDeadlineMs: 2000,
+      retryPeriodMs: 200,
+      onStartedLeading: () => log.push(`${identity} started`),
+      onStoppedLeading: () => log.push(`${identity} stopped`),
+    });
+  const a = make('a');
+  const b = make('b');
+  a.start();
+  await eventually('a leads', () => Promise.resolve(a.isLeader ? true : undefined));
+  b.start();
+  try {
+    cut.add('a');
+    await eventually('b takes over', () => Promise.resolve(b.isLeader ? true : undefined));
+    assert.deepEqual(log, ['a started', 'a stopped', 'b started'], 'a stepped down before b started');
+    cut.delete('a');
+    const lease = await client.get<Lease>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace, name: 'kvstore-operator' });
+    assert.ok(lease.ok);
+    assert.equal(lease.value.spec?.holderIdentity, 'b');
+    assert.equal(lease.value.spec?.leaseTransitions, 1);
   } finally {
     await a.stop();
     await b.stop();
