@@ -84,7 +84,7 @@ void test('errors are Kubernetes Status objects: 404, 409 AlreadyExists, 422 Inv
   assert.deepEqual((noName.body.details as { causes: unknown[] }).causes, [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }]);
 });
 
-void test('replace with a stale resourceVersion is a 409 Conflict; generation follows spec changes only', async () => {
+void test('replace with a stale resourceVersion is a 409 Conflict; generation follows spec changes only; StatefulSet validation', async () => {
   const apps = kc.makeApiClient(AppsV1Api);
   const body = {
     metadata: { name: 'web', labels: { app: 'web' } },
@@ -106,6 +106,15 @@ void test('replace with a stale resourceVersion is a 409 Conflict; generation fo
   assert.deepEqual(stale.body.details, { name: 'web', group: 'apps', kind: 'statefulsets' });
   const v3 = await apps.replaceNamespacedStatefulSet({ name: 'web', namespace: ns, body: { ...v2, spec: { ...v2.spec!, replicas: 0, minReadySeconds: 5 } } });
   assert.equal(v3.metadata?.generation, 2);
+
+  // The API server's StatefulSet rules: immutable spec fields, selector matching the template.
+  // (No resourceVersion: an unconditional replace; the controller may have written status since.)
+  const forbidden = await failure(apps.replaceNamespacedStatefulSet({ name: 'web', namespace: ns, body: { ...v3, metadata: { ...v3.metadata, resourceVersion: undefined }, spec: { ...v3.spec!, serviceName: 'other' } } }));
+  assert.equal(forbidden.code, 422);
+  assert.equal(forbidden.body.message, "StatefulSet.apps \"web\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden");
+  const mismatch = await failure(apps.createNamespacedStatefulSet({ namespace: ns, body: { ...body, metadata: { name: 'web2' }, spec: { ...body.spec, selector: { matchLabels: { app: 'other' } } } } }));
+  assert.equal(mismatch.code, 422);
+  assert.deepEqual((mismatch.body.details as { causes: { field: string }[] }).causes.map((c) => c.field), ['spec.template.metadata.labels']);
 });
 
 void test('patches: merge, strategic (as merge), JSON patch; a patch naming a stale resourceVersion conflicts', async () => {

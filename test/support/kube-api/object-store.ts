@@ -14,6 +14,7 @@ import { applyDefaults } from './schema-defaults.js';
 import { alreadyExists, badRequest, conflict, expired, invalid, notFound, type ApiError } from './status.js';
 import type { Matcher } from './selectors.js';
 import { clone, type Json, type JsonObject, type KubeObject } from './types.js';
+import { createCauses, updateCauses } from './validation.js';
 
 /** Outcome of a write. */
 export type WriteResult = { readonly ok: true; readonly object: KubeObject } | { readonly ok: false; readonly error: ApiError };
@@ -175,6 +176,8 @@ export class ObjectStore {
     if (o.apiVersion === undefined) o.apiVersion = apiVersionOf(t.group, t.versions[0] ?? 'v1');
     if (t.hasStatus) delete o.status;
     if (t.group === '' && t.plural === 'pods') o.status = { phase: 'Pending' };
+    const causes = createCauses(o);
+    if (causes.length > 0) return { ok: false, error: invalid(t.kind, t.group, meta.name, causes) };
     return { ok: true, object: this.put(t, 'ADDED', this.defaulted(t, o)) };
   }
 
@@ -217,6 +220,8 @@ export class ObjectStore {
     next.apiVersion = old.apiVersion;
     next.metadata.resourceVersion = old.metadata.resourceVersion;
     next = this.defaulted(t, next);
+    const causes = mode === 'main' ? updateCauses(old, next) : [];
+    if (causes.length > 0) return { ok: false, error: invalid(t.kind, t.group, name, causes) };
     if (specPart(t, next) !== specPart(t, old)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     if (next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0 && !this.waitsForKubelet(t, next)) {
       return { ok: true, object: this.remove(t, next) };

@@ -62,14 +62,14 @@ export interface FieldCause {
   readonly field: string;
 }
 
-/** 422 `Pod "x" is invalid: field: message` */
+/** 422 `Pod "x" is invalid: field: message` (`StatefulSet.apps "x" …` outside the core group) */
 export function invalid(kind: string, group: string, name: string, causes: readonly FieldCause[]): ApiError {
   const text = causes.map((c) => `${c.field}: ${c.message}`).join(', ');
   const d: JsonObject = { name };
   if (group !== '') d.group = group;
   d.kind = kind;
   d.causes = causes.map((c) => ({ reason: c.reason, message: c.message, field: c.field }));
-  return statusError(422, 'Invalid', `${kind} "${name}" is invalid: ${text}`, d);
+  return statusError(422, 'Invalid', `${group === '' ? kind : `${kind}.${group}`} "${name}" is invalid: ${text}`, d);
 }
 
 /** 410 for a watch from a resourceVersion older than the kept history. */
