@@ -13,6 +13,7 @@ import { compareVersions, lowestVersion, minorOf, parseMinor, parseVersion, type
 import { validatePath, type PathFacts } from './path.js';
 import { refusal } from './refusal.js';
 import { restoreHint } from './snapshot.js';
+import { clusterVersion } from '../status/members.js';
 import { startUpgrade } from './start.js';
 import { redirect } from './redirect.js';
 
@@ -61,7 +62,8 @@ export function planNew(ctx: PlanContext): Step | undefined {
     const sameLine = wantV.major === currentV.major && wantV.minor === currentV.minor;
     if (!sameLine || (floor !== undefined && compareVersions(wantV, floor) < 0)) {
       const floorText = floor === undefined ? minorOf(currentV) : minorOf(floor);
-      const message = `spec.version ${want} is below the downgrade floor ${floorText} (the members run ${current}, cluster version ${floorText}): ` +
+      const reported = clusterVersion(ctx.observed) || 'unknown';
+      const message = `spec.version ${want} is below the downgrade floor ${floorText} (the members run ${current}, cluster version ${reported}): ` +
         `after a completed upgrade a downgrade in place is impossible; nothing was changed. To go back, ${restoreHint(ctx.prev?.upgrade?.snapshot?.file)}`;
       return refusal(ctx, 'DowngradeRefused', message, 'DowngradeRefused');
     }

@@ -233,6 +233,7 @@ void test('after completion a lower spec.version is refused: DowngradeRefused na
   assert.equal(plan.events[0]?.reason, 'DowngradeRefused');
   assert.match(plan.events[0]?.message ?? '', /demo-3\.4\.0-to-3\.5\.0-20260301T100000Z\.db/);
   assert.match(plan.events[0]?.message ?? '', /kvstorectl snapshot restore/);
+  assert.match(plan.events[0]?.message ?? '', /below the downgrade floor 3\.5 \(the members run 3\.5\.0, cluster version 3\.5\.0\)/);
   assert.deepEqual(plan.status.upgrade, done);
   assert.equal(plan.status.downgradeFloor, '3.5');
 });
