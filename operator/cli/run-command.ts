@@ -12,6 +12,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import pino from 'pino';
 import { reconcile } from '../controller/reconcile.js';
 import { startKubeOperator } from '../runtime/kube-controller/operator.js';
+import { addressMapResolver } from '../runtime/kube-platform/address-map.js';
 
 /** What the command needs from the process (main.ts is the only reader of env and signals). */
 export interface RunCommandIO {
@@ -53,6 +54,7 @@ interface RunOptions {
   metricsBindAddress: string;
   snapshotDir: string;
   logLevel: string;
+  memberAddressMap?: string;
 }
 
 export function runCommand(io: RunCommandIO): Command {
@@ -67,6 +69,7 @@ export function runCommand(io: RunCommandIO): Command {
     .option('--leader-elect-retry-period <d>', 'time between election attempts', '2s')
     .option('--metrics-bind-address <[host]:port>', '/healthz, /readyz and /metrics listener ("0": none)', ':8080')
     .option('--snapshot-dir <dir>', 'where pre-upgrade snapshots are written (the operator\'s snapshot volume)', DEFAULT_SNAPSHOT_DIR)
+    .option('--member-address-map <file>', 'JSON {"<advertised host:port>": "<host:port to dial>"} for an operator outside the cluster network (port-forwards); re-read when it changes')
     .addOption(new Option('--log-level <level>', 'operator log level').choices(['debug', 'info', 'warn', 'error']).default('info'))
     .action(async (opts: RunOptions) => {
       const logger = pino({ level: opts.logLevel, base: { name: 'kvstore-operator' } }, pino.destination(2));
@@ -99,6 +102,7 @@ export function runCommand(io: RunCommandIO): Command {
         kubeConfig,
         namespace: opts.namespace === 'all' ? undefined : opts.namespace,
         snapshotDir: resolve(opts.snapshotDir),
+        ...(opts.memberAddressMap === undefined ? {} : { resolveUrl: addressMapResolver(resolve(opts.memberAddressMap)) }),
         reconcile,
         logger,
         ...(metricsBind === undefined ? {} : { metricsBind }),
