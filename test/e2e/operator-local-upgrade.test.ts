@@ -15,7 +15,7 @@ import { openKv, readPrefix, unmatchedAcks } from '../support/processes.js';
 import { PutStream } from '../support/put-stream.js';
 import { endpointsOf, eventsIn, LocalOperator, statusIn, waitStatus, writeManifest } from '../operator/local/local-operator.js';
 
-const manifest = (name: string): string => `# a test cluster (this comment must survive status writes)
+const manifest = (name: string, extra = '', upgrade = '    v2WaitSeconds: 1\n'): string => `# a test cluster (this comment must survive status writes)
 apiVersion: kvstore.io/v1alpha1
 kind: KvstoreCluster
 metadata:
@@ -23,9 +23,8 @@ metadata:
 spec:
   size: 3
   version: 3.4.0 # the version every member runs
-  upgrade:
-    v2WaitSeconds: 1
-    memberHealthTimeoutSeconds: 90
+${extra}  upgrade:
+${upgrade}    memberHealthTimeoutSeconds: 90
 `;
 
 function setVersion(file: string, version: string): void {
@@ -94,8 +93,46 @@ void test('local mode: a rolling upgrade 3.4.0 → 3.5.0 under a write load, dri
   assert.match(text, /# a test cluster \(this comment must survive status writes\)/);
   assert.match(text, /version: 3\.5\.0 # the version every member runs/);
 
+  // After completion a lower version is refused: UpgradeBlocked, nothing touched.
+  setVersion(file, '3.4.0');
+  const refused = await waitStatus(file, 'downgrade refused', (s) => s.conditions.some((c) => c.type === 'UpgradeBlocked' && c.status === 'True'), op);
+  assert.ok(refused.members.every((m) => m.version === '3.5.0'));
+  const refusal = eventsIn(clusterDir).find((e) => e.reason === 'DowngradeRefused');
+  assert.ok(refusal !== undefined && refusal.type === 'Warning');
+  assert.ok(refusal.message.includes(snap.file), refusal.message);
+  assert.deepEqual(await versionsOf(endpoints), endpoints.map(() => ({ etcdserver: '3.5.0', etcdcluster: '3.5.0' })));
+
   assert.equal(await op.stop('SIGTERM'), 0);
   assert.equal(statusIn(file)?.upgrade?.state, 'Completed');
+});
+
+void test('local mode: v2 data paces the upgrade (v2 wait), and setting the version back while mixed rolls back', async () => {
+  const { file, clusterDir } = writeManifest(
+    manifest('vw', '  options:\n    enableV2: true\n', '    v2WaitSeconds: 20\n    v2ThresholdBytes: 10\n'),
+    'vw',
+  );
+  const op = new LocalOperator(file, clusterDir);
+  const before = await waitStatus(file, 'Running at 3.4.0', running, op);
+  const endpoints = endpointsOf(before);
+  const put = await fetch(`http://${endpoints[0]}/v2/keys/legacy`, { method: 'PUT', body: new URLSearchParams({ value: 'x'.repeat(100) }) });
+  assert.ok(put.status === 200 || put.status === 201, String(put.status));
+
+  setVersion(file, '3.5.0');
+  const waiting = await waitStatus(file, 'the v2 wait after the first member', (s) => s.upgrade?.state === 'WaitingV2', op, 120_000);
+  assert.equal(waiting.upgrade?.membersDone.length, 1);
+  assert.ok(eventsIn(clusterDir).some((e) => e.reason === 'V2Wait'));
+
+  // Mixed (one member on 3.5.0): going back to 3.4.0 rolls that member back.
+  setVersion(file, '3.4.0');
+  const back = await waitStatus(file, 'RolledBack', (s) => s.upgrade?.state === 'RolledBack', op, 120_000);
+  const after = await waitStatus(file, 'all members on 3.4.0', (s) => s.members.every((m) => m.version === '3.4.0' && m.healthy) && s.clusterVersion === '3.4.0', op);
+  assert.equal(back.downgradeFloor, undefined);
+  assert.deepEqual(await versionsOf(endpointsOf(after)), [0, 1, 2].map(() => ({ etcdserver: '3.4.0', etcdcluster: '3.4.0' })));
+  const reasons = eventsIn(clusterDir).map((e) => e.reason);
+  assert.ok(reasons.includes('RollbackStarted'), reasons.join(' '));
+  const got = await fetch(`http://${endpoints[1]}/v2/keys/legacy`);
+  assert.equal(got.status, 200);
+  assert.equal(await op.stop('SIGTERM'), 0);
 });
 
 void test('local mode: an operator killed mid-upgrade is restarted and finishes the same upgrade', async () => {
