@@ -3,7 +3,7 @@
  * and derived views of the member slots. Built once per pass by reconcile.ts; read-only.
  */
 import type { KvstoreCluster, KvstoreClusterSpec, KvstoreClusterStatus } from '../api/types.js';
-import type { ObservedMember, Observed } from './model.js';
+import type { ClusterMember, ObservedMember, Observed } from './model.js';
 
 export interface PlanContext {
   readonly name: string;
@@ -57,4 +57,9 @@ export function slotByName(ctx: PlanContext, name: string): ObservedMember | und
 /** Highest revision any reachable slot reports (0 when none). */
 export function maxRevision(slots: readonly ObservedMember[]): number {
   return slots.reduce((acc, m) => Math.max(acc, m.probe?.revision ?? 0), 0);
+}
+
+/** Whether the membership entry `c` is slot `m` (by name, or by peer URL for a member not started yet). */
+export function isSlotOf(m: ObservedMember, c: ClusterMember): boolean {
+  return (c.name !== '' && c.name === m.name) || c.peerURLs.includes(m.peerURL);
 }

@@ -7,14 +7,9 @@
  * (membership/scale.ts, MemberReplaced) and promote it when caught up. Two failed members at once
  * are never replaced automatically: that needs a person (restore from a snapshot). Pure.
  */
-import type { ClusterMember, ObservedMember } from '../model.js';
-import { leadersOf, memberReady, type PlanContext } from '../context.js';
+import { isSlotOf, leadersOf, memberReady, type PlanContext } from '../context.js';
 import { carried, verdict, warning, type Step } from '../step.js';
 import { secondsBetween } from '../time.js';
-
-function matches(m: ObservedMember, c: ClusterMember): boolean {
-  return (c.name !== '' && c.name === m.name) || c.peerURLs.includes(m.peerURL);
-}
 
 export function planReplace(ctx: PlanContext): Step | undefined {
   const cm = ctx.observed.clusterMembers;
@@ -26,7 +21,7 @@ export function planReplace(ctx: PlanContext): Step | undefined {
   const failed = ctx.slots.filter((m) => m.probe === undefined);
   const victim = failed[0];
   if (failed.length !== 1 || victim === undefined) return undefined;
-  const member = cm.find((c) => !c.isLearner && matches(victim, c));
+  const member = cm.find((c) => !c.isLearner && isSlotOf(victim, c));
   if (member === undefined) return undefined;
   const others = ctx.slots.filter((m) => m.name !== victim.name);
   if (!others.every(memberReady) || leadersOf(others).length !== 1) return undefined;

@@ -13,15 +13,11 @@
  * Pure.
  */
 import type { ClusterMember, ObservedMember } from '../model.js';
-import { leadersOf, memberReady, type PlanContext } from '../context.js';
+import { isSlotOf, leadersOf, memberReady, type PlanContext } from '../context.js';
 import { carried, normal, verdict, type Step } from '../step.js';
 import { CATCH_UP_REVISIONS } from '../upgrade/gates.js';
 
 export const SCALE_POLL_SECONDS = 5;
-
-function matches(m: ObservedMember, c: ClusterMember): boolean {
-  return (c.name !== '' && c.name === m.name) || c.peerURLs.includes(m.peerURL);
-}
 
 function scaling(ctx: PlanContext, reason: string, message: string, rest: Partial<Step> = {}): Step {
   return { actions: [], events: [], ...carried(ctx), phase: 'Scaling', progressing: verdict('True', reason, message), requeueAfterSeconds: SCALE_POLL_SECONDS, ...rest };
@@ -33,7 +29,7 @@ export function planMembership(ctx: PlanContext): Step | undefined {
   const version = ctx.observed.templateVersion || ctx.spec.version;
   const all = [...ctx.observed.members].sort((a, b) => a.ordinal - b.ordinal);
   const existing = all.filter((m) => m.exists).length;
-  const slotOf = (c: ClusterMember): ObservedMember | undefined => all.find((m) => matches(m, c));
+  const slotOf = (c: ClusterMember): ObservedMember | undefined => all.find((m) => isSlotOf(m, c));
   const voting = cm.filter((c) => !c.isLearner);
   const votingSlots = voting.flatMap((c) => slotOf(c) ?? []);
   const leader = leadersOf(votingSlots)[0];
@@ -63,7 +59,7 @@ export function planMembership(ctx: PlanContext): Step | undefined {
   }
 
   if (voting.length < ctx.spec.size) {
-    const missing = all.find((m) => m.ordinal < ctx.spec.size && !voting.some((c) => matches(m, c)));
+    const missing = all.find((m) => m.ordinal < ctx.spec.size && !voting.some((c) => isSlotOf(m, c)));
     if (missing === undefined) return undefined;
     if (missing.exists || missing.ordinal < existing) {
       const message = `${missing.name} is not a member any more: re-adding it as a learner with an empty data directory`;
@@ -81,7 +77,7 @@ export function planMembership(ctx: PlanContext): Step | undefined {
 
   if (voting.length > ctx.spec.size) {
     const victim = [...votingSlots].sort((a, b) => b.ordinal - a.ordinal)[0];
-    const member = victim === undefined ? undefined : voting.find((c) => matches(victim, c));
+    const member = victim === undefined ? undefined : voting.find((c) => isSlotOf(victim, c));
     if (victim === undefined || member === undefined) return undefined;
     const message = `removing ${victim.name} (${voting.length} → ${voting.length - 1} of ${ctx.spec.size})`;
     return scaling(ctx, 'RemovingMember', message, {
