@@ -4,6 +4,7 @@
  * replace (stale resourceVersion → Conflict), AlreadyExists on create, merge patch, status
  * patch (only `status` changes), uid/creationTimestamp/generation on create. It is not an API
  * server: no watch, no selectors beyond `a=b,c=d` labels, no garbage collection, no finalizers.
+ * A list with namespace '' lists every namespace, as the API server's cluster-wide list does.
  * `failWith` lets a test make the next calls fail (e.g. Unreachable) to exercise error paths.
  */
 import { applyMergePatch } from './merge-patch.js';
@@ -82,7 +83,7 @@ export class MemoryKubeClient implements KubeClient {
     const injected = this.#injectedError<KubeList<T>>('list', undefined);
     if (injected) return Promise.resolve(injected);
     const items = [...this.#objects.values()]
-      .filter((o) => o.apiVersion === q.apiVersion && o.kind === q.kind && (o.metadata.namespace ?? '') === q.namespace)
+      .filter((o) => o.apiVersion === q.apiVersion && o.kind === q.kind && (q.namespace === '' || (o.metadata.namespace ?? '') === q.namespace))
       .filter((o) => matchesLabels(o, q.labelSelector))
       .map((o) => copy(o) as unknown as T);
     return Promise.resolve({ ok: true, value: { items, resourceVersion: String(this.#revision) } });

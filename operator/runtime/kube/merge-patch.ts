@@ -8,7 +8,8 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
     typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [key, value] of Object.entries(patch as Record<string, unknown>)) {
     if (value === null) delete base[key];
-    else base[key] = applyMergePatch(base[key], value);
+    // defineProperty: a `__proto__` key is data, not the prototype
+    else Object.defineProperty(base, key, { value: applyMergePatch(base[key], value), enumerable: true, writable: true, configurable: true });
   }
   return base;
 }
