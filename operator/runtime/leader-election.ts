@@ -43,6 +43,9 @@ export interface LeaderElectionOptions {
   readonly onNewLeader?: (identity: string) => void;
   /** Called when an attempt fails for a reason other than the lease being held. */
   readonly onError?: (error: KubeError) => void;
+  /** Jitter source in [0, 1): each wait is retryPeriod · (1 + 1.2 · random()), as client-go
+   * does, so candidates drift apart. Absent: no jitter (deterministic tests). */
+  readonly random?: () => number;
 }
 
 type AttemptResult = { readonly kind: 'Held' } | { readonly kind: 'HeldByOther' } | { readonly kind: 'Failed' };
@@ -102,7 +105,8 @@ export class LeaderElector {
       } else if (this.#leading !== undefined) {
         if (result.kind === 'HeldByOther' || this.#o.timers.now() - this.#lastRenew >= this.#renewDeadlineMs) this.#stepDown();
       }
-      await sleep(this.#o.timers, this.#retryMs, this.#stop.signal);
+      const jitter = this.#o.random === undefined ? 0 : 1.2 * this.#o.random();
+      await sleep(this.#o.timers, this.#retryMs * (1 + jitter), this.#stop.signal);
     }
   }
 

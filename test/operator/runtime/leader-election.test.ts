@@ -150,3 +150,30 @@ void test('two candidates racing to create the lease: exactly one leads', async 
   await a.stop();
   await b.stop();
 });
+
+void test('with a jitter source, retries wait between 1 and 2.2 retry periods', async () => {
+  const kube = new MemoryKubeClient();
+  const timers = new ManualTimers();
+  const draws = [0, 0.5, 0.999];
+  let i = 0;
+  const e = new LeaderElector({
+    kube,
+    timers,
+    namespace: 'ops',
+    name: 'l',
+    identity: 'a',
+    random: () => draws[i++ % draws.length] as number,
+    onStartedLeading: () => undefined,
+    onStoppedLeading: () => undefined,
+  });
+  e.start();
+  await timers.advance(0);
+  const waits: number[] = [];
+  for (let k = 0; k < 3; k++) {
+    const pending = timers.pending().filter((d) => d < 10_000);
+    waits.push(Math.min(...pending));
+    await timers.advance(Math.min(...pending));
+  }
+  assert.deepEqual(waits.map((w) => Math.round(w)), [2000, 3200, 4398]);
+  await e.stop();
+});
