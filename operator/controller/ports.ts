@@ -42,7 +42,10 @@ export interface PlatformView {
   readonly templateVersion: string;
   /** Replicas the platform is asked to run (StatefulSet spec.replicas / local desired). */
   readonly replicas: number;
-  /** Slots 0 … max(replicas, existing) - 1, by ordinal. */
+  /**
+   * Slots 0 … max(replicas, existing, spec.size) - 1, by ordinal; a slot not yet started still
+   * carries the peer URL it will have (reconcile adds it as a learner before starting it).
+   */
   readonly slots: readonly PlatformSlot[];
 }
 

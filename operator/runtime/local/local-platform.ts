@@ -61,9 +61,26 @@ export class LocalPlatform implements MemberPlatform {
     return pid !== undefined && isAlive(pid, this.deps.layout.dataDir(name));
   }
 
-  observe(cluster: KvstoreCluster): Promise<PortResult<PlatformView>> {
+  /**
+   * The slots 0 … max(replicas, spec.size, recorded) - 1. A slot below spec.size without an
+   * address gets one reserved now (kept in state.json), so a member about to be added has a
+   * peer URL before it is started (reconcile adds it as a learner first).
+   */
+  async observe(cluster: KvstoreCluster): Promise<PortResult<PlatformView>> {
+    const ordinal = (n: string): number => Number(n.slice(cluster.metadata.name.length + 1));
+    if (this.state.replicas > 0) {
+      const reserved: Record<string, SlotRecord> = {};
+      for (let i = this.state.replicas; i < cluster.spec.size; i++) {
+        const name = memberName(cluster, i);
+        if (this.state.members[name] === undefined) reserved[name] = { ...(await pickLoopback(this.deps.random)), version: '', join: 'existing' };
+      }
+      if (Object.keys(reserved).length > 0) {
+        const saved = await this.save({ ...this.state, members: { ...this.state.members, ...reserved } });
+        if (!saved.ok) return saved;
+      }
+    }
     const names = Object.keys(this.state.members);
-    const count = Math.max(this.state.replicas, ...names.map((n) => Number(n.slice(cluster.metadata.name.length + 1)) + 1), 0);
+    const count = Math.max(this.state.replicas, ...names.map((n) => ordinal(n) + 1), 0);
     const slots: PlatformSlot[] = [];
     for (let i = 0; i < count; i++) {
       const name = memberName(cluster, i);
@@ -79,7 +96,7 @@ export class LocalPlatform implements MemberPlatform {
         peerURL: rec === undefined ? '' : urlOf(rec.host, rec.peerPort),
       });
     }
-    return Promise.resolve(portOk({ objectsExist: this.state.replicas > 0, templateVersion: this.state.templateVersion, replicas: this.state.replicas, slots }));
+    return portOk({ objectsExist: this.state.replicas > 0, templateVersion: this.state.templateVersion, replicas: this.state.replicas, slots });
   }
 
   async ensureObjects(cluster: KvstoreCluster, version: string, replicas: number): Promise<PortResult<void>> {
@@ -87,11 +104,10 @@ export class LocalPlatform implements MemberPlatform {
     const members: Record<string, SlotRecord> = { ...this.state.members };
     for (let i = 0; i < replicas; i++) {
       const name = memberName(cluster, i);
-      if (members[name] !== undefined) continue;
-      const a = await pickLoopback(this.deps.random);
-      members[name] = { ...a, version, join: creating ? 'new' : 'existing' };
+      const rec = members[name] ?? { ...(await pickLoopback(this.deps.random)), version, join: 'existing' as const };
+      members[name] = creating ? { ...rec, join: 'new' } : rec;
     }
-    const removed = Object.keys(members).filter((n) => Number(n.slice(cluster.metadata.name.length + 1)) >= replicas);
+    const removed = Object.keys(members).filter((n) => Number(n.slice(cluster.metadata.name.length + 1)) >= Math.max(replicas, cluster.spec.size));
     for (const name of removed) {
       await this.stop(name);
       await rm(this.deps.layout.dataDir(name), { recursive: true, force: true });
