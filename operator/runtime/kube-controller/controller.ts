@@ -1,8 +1,9 @@
 /**
- * The operator's controller loop on Kubernetes: informers on KvstoreClusters and on the
- * StatefulSets and member pods the operator manages feed a keyed work queue (`<ns>/<name>` of
- * the cluster concerned); one worker runs one engine pass per key (operator/controller/
- * engine.ts), requeued after what the plan asks, with exponential backoff after a failed pass.
+ * The operator's controller on Kubernetes: the runtime's ControllerRunner (informers on
+ * KvstoreClusters and on the StatefulSets and member pods the operator manages → a keyed work
+ * queue of `<ns>/<name>` of the cluster concerned, leader-gated) runs one engine pass per key
+ * (operator/controller/engine.ts), requeued after what the plan asks, with exponential backoff
+ * (1 s … 60 s) after a failed pass.
  *
  * Contract:
  * - only the leader reconciles: with leader election, the queue exists only while this process
@@ -23,18 +24,18 @@ import { parseCluster } from '../../api/parse.js';
 import { Engine } from '../../controller/engine.js';
 import type { EngineLogger, MemberAdmin, ReconcileFn, SnapshotStore } from '../../controller/ports.js';
 import type { BackoffOptions } from '../backoff.js';
+import { ControllerRunner } from '../controller-runner.js';
 import { EventRecorder } from '../event-recorder.js';
-import { Informer } from '../informer.js';
+import type { Check } from '../health-server.js';
 import type { ClientNodeKubeClient } from '../kube/client-node-client.js';
 import { listWatchSource } from '../kube/list-watch-source.js';
 import type { KubeObject, ListQuery } from '../kube/types.js';
-import { LeaderElector } from '../leader-election.js';
 import type { OperatorMetrics } from '../metrics.js';
 import type { Timers } from '../timers.js';
-import { Outcome, WorkQueue, type ProcessOutcome } from '../work-queue.js';
+import { Outcome, type ProcessOutcome } from '../work-queue.js';
 import { KubePlatform } from '../kube-platform/kube-platform.js';
 import { KubeEventSink, KubeStatusSink } from '../kube-platform/kube-sinks.js';
-import { keyOfCluster, keyOfMemberPod, keyOfOwned, splitKey } from './cluster-keys.js';
+import { keyOfMemberPod, keyOfOwned, splitKey } from './cluster-keys.js';
 import { addFinalizer, hasFinalizer, removeFinalizer } from './finalizer.js';
 import { LABEL_MANAGED_BY, MANAGER } from '../../controller/builders/labels.js';
 
@@ -74,11 +75,7 @@ export class KubeController {
   readonly #o: KubeControllerOptions;
   readonly #engine: Engine;
   readonly #events: EventRecorder;
-  readonly #informers: Informer<KubeObject>[] = [];
-  #elector: LeaderElector | undefined;
-  #queue: WorkQueue<string> | undefined;
-  #draining: Promise<void> = Promise.resolve();
-  #stopped = false;
+  #runner: ControllerRunner<KubeObject> | undefined;
 
   constructor(options: KubeControllerOptions) {
     this.#o = options;
@@ -102,85 +99,49 @@ export class KubeController {
     });
   }
 
-  /** Every informer has listed its collection once. */
-  get synced(): boolean {
-    return this.#informers.length > 0 && this.#informers.every((i) => i.synced);
+  /** One check per informer (its first list is cached), for /readyz. */
+  readiness(): Check[] {
+    return this.#runner?.readiness() ?? [{ name: 'informers', check: () => 'not started' }];
   }
 
   get isLeader(): boolean {
-    return this.#queue !== undefined;
+    return this.#runner?.isLeader ?? false;
   }
 
   /** Starts the informers, then the election (or leads at once). Fails when a collection is not served. */
   async start(): Promise<{ ok: true } | { ok: false; error: string }> {
-    const ns = this.#o.namespace ?? '';
+    const o = this.#o;
+    const ns = o.namespace ?? '';
     const managed = `${LABEL_MANAGED_BY}=${MANAGER}`;
-    const watched: readonly [ListQuery, (o: KubeObject) => string | undefined][] = [
-      [{ apiVersion: API_VERSION, kind: KIND, namespace: ns }, keyOfCluster],
-      [{ apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: ns, labelSelector: managed }, keyOfOwned],
-      [{ apiVersion: 'v1', kind: 'Pod', namespace: ns, labelSelector: managed }, keyOfMemberPod],
-    ];
-    for (const [query, keyOf] of watched) {
-      const source = await listWatchSource<KubeObject>(this.#o.kubeConfig, this.#o.kube, query);
-      if (!source.ok) return { ok: false, error: `watch ${query.kind}: ${source.error.message}` };
-      const enqueue = (o: KubeObject): void => {
-        const k = keyOf(o);
-        if (k !== undefined) this.#queue?.add(k);
-      };
-      const informer = new Informer<KubeObject>({
-        source: source.value,
-        timers: this.#o.timers,
-        handlers: { add: enqueue, update: enqueue, delete: enqueue },
-        onError: (error, ms) => this.#o.logger.warn({ kind: query.kind, error: String(error), restartInMs: ms }, 'informer restarting'),
-      });
-      this.#informers.push(informer);
-      informer.start();
+    const source = async (query: ListQuery) => listWatchSource<KubeObject>(o.kubeConfig, o.kube, query);
+    const clusters = await source({ apiVersion: API_VERSION, kind: KIND, namespace: ns });
+    const sets = await source({ apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: ns, labelSelector: managed });
+    const pods = await source({ apiVersion: 'v1', kind: 'Pod', namespace: ns, labelSelector: managed });
+    for (const [what, r] of [['KvstoreCluster', clusters], ['StatefulSet', sets], ['Pod', pods]] as const) {
+      if (!r.ok) return { ok: false, error: `watch ${what}: ${r.error.message}` };
     }
-    const le = this.#o.leaderElection;
-    if (le === undefined) {
-      this.#lead();
-      return { ok: true };
-    }
-    this.#elector = new LeaderElector({
-      kube: this.#o.kube,
-      timers: this.#o.timers,
-      ...le,
-      onStartedLeading: () => this.#lead(),
-      onStoppedLeading: () => void this.#follow(),
-      onNewLeader: (identity) => this.#o.logger.info({ leader: identity }, 'leader observed'),
-      onError: (error) => this.#o.logger.warn({ error: error.message }, 'leader election attempt failed'),
+    if (!clusters.ok || !sets.ok || !pods.ok) return { ok: false, error: 'unreachable' };
+    const one = (f: (x: KubeObject) => string | undefined) => (x: KubeObject): readonly string[] => {
+      const k = f(x);
+      return k === undefined ? [] : [k];
+    };
+    const le = o.leaderElection;
+    this.#runner = new ControllerRunner<KubeObject>({
+      name: 'kvstoreclusters',
+      primary: clusters.value,
+      secondary: [
+        { name: 'statefulsets', source: sets.value, keysOf: one(keyOfOwned) },
+        { name: 'pods', source: pods.value, keysOf: one(keyOfMemberPod) },
+      ],
+      timers: o.timers,
+      reconcile: (key) => this.#process(key),
+      metrics: o.metrics,
+      logger: o.logger,
+      queueBackoff: { baseMs: 1000, capMs: 60_000, ...o.backoff },
+      ...(le === undefined ? {} : { election: { kube: o.kube, ...le } }),
     });
-    this.#elector.start();
+    this.#runner.start();
     return { ok: true };
-  }
-
-  #lead(): void {
-    if (this.#stopped || this.#queue !== undefined) return;
-    this.#o.logger.info({}, 'leading: reconciling');
-    this.#o.metrics.setLeader(true);
-    const queue = new WorkQueue<string>({
-      process: (key) => this.#process(key),
-      timers: this.#o.timers,
-      backoff: { baseMs: 1000, capMs: 60_000, ...this.#o.backoff },
-      onDepth: (d) => this.#o.metrics.setQueueDepth(d),
-      onFailure: (key, error, delayMs) => this.#o.logger.warn({ cluster: key, error: error instanceof Error ? error.message : String(error), retryInMs: delayMs }, 'pass failed; backing off'),
-    });
-    this.#queue = queue;
-    queue.start();
-    // Clusters already cached; the others arrive through the informer once it has listed.
-    for (const c of this.#informers[0]?.list() ?? []) queue.add(keyOfCluster(c));
-    void this.#informers[0]?.whenSynced().then(() => {
-      for (const c of this.#informers[0]?.list() ?? []) this.#queue?.add(keyOfCluster(c));
-    });
-  }
-
-  async #follow(): Promise<void> {
-    const queue = this.#queue;
-    this.#queue = undefined;
-    this.#o.metrics.setLeader(false);
-    this.#o.logger.info({}, 'not leading: reconciling stopped');
-    if (queue !== undefined) this.#draining = queue.shutdown({ drain: false });
-    await this.#draining;
   }
 
   async #process(key: string): Promise<ProcessOutcome> {
@@ -208,9 +169,7 @@ export class KubeController {
       if (!added.ok) return Outcome.retry(new Error(`add finalizer to ${key}: ${added.error.message}`));
       cluster = { ...cluster, metadata: { ...cluster.metadata, ...added.value.metadata } };
     }
-    const started = o.timers.now();
     const r = await this.#engine.pass(cluster);
-    o.metrics.reconcileDuration(key, (o.timers.now() - started) / 1000);
     if (r.error !== undefined) return Outcome.retry(new Error(r.error));
     return r.requeueAfterSeconds === undefined ? Outcome.done : Outcome.requeueAfter(r.requeueAfterSeconds * 1000);
   }
@@ -227,9 +186,6 @@ export class KubeController {
 
   /** Stops reconciling and watching (see the file header). */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    await this.#elector?.stop();
-    await this.#follow();
-    await Promise.all(this.#informers.map((i) => i.stop()));
+    await this.#runner?.stop();
   }
 }

@@ -44,6 +44,12 @@ export interface KubeOperator {
   stop(): Promise<void>;
 }
 
+/** Why the controller's informers are not all synced, or undefined when they are. */
+function unsynced(controller: KubeController): string | undefined {
+  const failing = controller.readiness().flatMap((c) => c.check() ?? []);
+  return failing.length === 0 ? undefined : failing.join('; ');
+}
+
 export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: true; value: KubeOperator } | { ok: false; error: string }> {
   const registry = new Registry();
   const metrics = createOperatorMetrics(registry);
@@ -68,7 +74,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
         host: o.metricsBind.host,
         port: o.metricsBind.port,
         registry,
-        readiness: [{ name: 'informers', check: () => (controller.synced ? undefined : 'informers have not listed yet') }],
+        readiness: [{ name: 'informers', check: () => unsynced(controller) }],
       });
     } catch (err) {
       admin.close();

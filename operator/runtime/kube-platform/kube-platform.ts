@@ -5,6 +5,7 @@
  * - observe: the StatefulSet (replicas, template version = the template's version label, else
  *   its image tag) and the cluster's pods (label selector), read fresh from the API server on
  *   every pass (never a cache: decisions follow status, which must not lag our own writes);
+ *   slots 0 … max(replicas, pods, spec.size) - 1 once the StatefulSet exists;
  * - ensureObjects: the peer and client Services, the StatefulSet and the PodDisruptionBudget
  *   (builders/), each with the controller owner reference, created or brought up to date
  *   (apply-object.ts). Members bootstrap with `--initial-cluster-state new` when the StatefulSet
@@ -72,7 +73,9 @@ export class KubePlatform implements MemberPlatform {
     if (!pods.ok) return portFail(`list pods: ${pods.error.message}`);
     const stored = sts.value === undefined ? undefined : storedTemplate(sts.value);
     const replicas = stored?.members ?? 0;
-    const count = Math.max(replicas, podCount(cluster, pods.value.items));
+    // Once the objects exist, slots up to spec.size too: a member about to be added (scale-up)
+    // already has its peer URL (the pod's DNS name), which reconcile registers as a learner first.
+    const count = Math.max(replicas, podCount(cluster, pods.value.items), stored === undefined ? 0 : cluster.spec.size);
     return portOk({
       objectsExist: sts.value !== undefined,
       templateVersion: stored?.version ?? '',
