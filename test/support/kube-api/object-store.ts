@@ -9,33 +9,17 @@
  * event in the history with that change's resourceVersion; listeners are called synchronously
  * after the change, in order (controllers must defer their own writes).
  */
+import { asSeenBy, EventLog, selects, type Selection, type StoreEvent } from './event-log.js';
 import { apiVersionOf, typeKey, type ResourceRegistry, type ResourceType } from './resources.js';
 import { applyDefaults } from './schema-defaults.js';
 import { alreadyExists, badRequest, conflict, expired, invalid, notFound, type ApiError } from './status.js';
-import type { Matcher } from './selectors.js';
 import { clone, type Json, type JsonObject, type KubeObject } from './types.js';
 import { createCauses, updateCauses } from './validation.js';
 
+export type { Selection, StoreEvent } from './event-log.js';
+
 /** Outcome of a write. */
 export type WriteResult = { readonly ok: true; readonly object: KubeObject } | { readonly ok: false; readonly error: ApiError };
-
-/** One change, as history and listeners see it. */
-export interface StoreEvent {
-  readonly rv: bigint;
-  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
-  readonly typeKey: string;
-  readonly object: KubeObject;
-  /** MODIFIED: the object before the change (a selective watch turns it into ADDED or DELETED). */
-  readonly previous?: KubeObject;
-}
-
-/** What a watch or list selects. */
-export interface Selection {
-  readonly type: ResourceType;
-  /** undefined: all namespaces. */
-  readonly namespace: string | undefined;
-  readonly match: Matcher;
-}
 
 /** Which part of the object a PUT or PATCH writes. */
 export type WriteMode = 'main' | 'status';
@@ -78,16 +62,12 @@ function sameContent(a: KubeObject, b: KubeObject): boolean {
 export class ObjectStore {
   private rv = 0n;
   private readonly objects = new Map<string, Map<string, KubeObject>>();
-  private history: StoreEvent[] = [];
-  /** Watches from a resourceVersion below this one are answered 410. */
-  private compacted = 0n;
-  private readonly listeners = new Set<(e: StoreEvent) => void>();
-  private readonly historyLimit: number;
+  private readonly log: EventLog;
   private readonly now: () => Date;
   private readonly uid: () => string;
 
   constructor(readonly registry: ResourceRegistry, private readonly opts: StoreOptions = {}) {
-    this.historyLimit = opts.historyLimit ?? 5000;
+    this.log = new EventLog(opts.historyLimit ?? 5000);
     this.now = opts.now ?? (() => new Date());
     this.uid = opts.uid ?? (() => crypto.randomUUID());
   }
@@ -99,14 +79,12 @@ export class ObjectStore {
 
   /** Drops the event history: watches from any earlier resourceVersion get 410 Expired. */
   compactHistory(): void {
-    this.history = [];
-    this.compacted = this.rv;
+    this.log.compact(this.rv);
   }
 
   /** Calls `fn` after every change (synchronously, in order); answers the unsubscribe function. */
   subscribe(fn: (e: StoreEvent) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.log.subscribe(fn);
   }
 
   get(t: ResourceType, ns: string | undefined, name: string): KubeObject | undefined {
@@ -117,7 +95,7 @@ export class ObjectStore {
   /** Matching objects (sorted by namespace and name) and the resourceVersion of the list. */
   list(sel: Selection): { items: KubeObject[]; resourceVersion: string } {
     const items = [...this.space(sel.type).values()]
-      .filter((o) => this.selects(sel, o))
+      .filter((o) => selects(sel, o))
       .sort((a, b) => idOf(a.metadata.namespace, a.metadata.name ?? '').localeCompare(idOf(b.metadata.namespace, b.metadata.name ?? '')))
       .map(clone);
     return { items, resourceVersion: String(this.rv) };
@@ -132,17 +110,17 @@ export class ObjectStore {
     if (fromRv === undefined || fromRv === 0n) {
       backlog = this.list(sel).items.map((o) => ({ rv: BigInt(o.metadata.resourceVersion ?? '0'), type: 'ADDED' as const, typeKey: typeKey(sel.type), object: o }));
     } else {
-      if (fromRv < this.compacted) return { ok: false, error: expired(fromRv, this.compacted + 1n) };
-      backlog = this.history.filter((e) => e.rv > fromRv && this.asSeenBy(sel, e) !== undefined);
+      const kept = this.log.since(fromRv);
+      if (kept === undefined) return { ok: false, error: expired(fromRv, this.log.oldestWatchable() + 1n) };
+      backlog = kept.flatMap((e) => asSeenBy(sel, e) ?? []);
     }
-    for (const e of backlog) send(this.asSeenBy(sel, e) ?? e);
-    const listener = (e: StoreEvent): void => {
+    for (const e of backlog) send(e);
+    const cancel = this.log.subscribe((e) => {
       if (fromRv !== undefined && e.rv <= fromRv) return;
-      const seen = this.asSeenBy(sel, e);
+      const seen = asSeenBy(sel, e);
       if (seen !== undefined) send(seen);
-    };
-    this.listeners.add(listener);
-    return { ok: true, cancel: () => this.listeners.delete(listener) };
+    });
+    return { ok: true, cancel };
   }
 
   /** POST: names, uid, timestamps, resourceVersion, generation 1; 409 AlreadyExists. */
@@ -309,25 +287,6 @@ export class ObjectStore {
     return s;
   }
 
-  private selects(sel: Selection, o: KubeObject): boolean {
-    return (sel.namespace === undefined || o.metadata.namespace === sel.namespace) && sel.match(o);
-  }
-
-  /**
-   * The event as a selective watch sees it: a change that makes an object match is ADDED, one
-   * that makes it stop matching is DELETED (with the new state); undefined when not seen at all.
-   */
-  private asSeenBy(sel: Selection, e: StoreEvent): StoreEvent | undefined {
-    if (e.typeKey !== typeKey(sel.type)) return undefined;
-    const now = this.selects(sel, e.object);
-    if (e.type !== 'MODIFIED' || e.previous === undefined) return now ? e : undefined;
-    const before = this.selects(sel, e.previous);
-    if (now && before) return e;
-    if (now) return { ...e, type: 'ADDED' };
-    if (before) return { ...e, type: 'DELETED' };
-    return undefined;
-  }
-
   private put(t: ResourceType, type: 'ADDED' | 'MODIFIED', o: KubeObject, previous?: KubeObject): KubeObject {
     this.rv += 1n;
     o.metadata.resourceVersion = String(this.rv);
@@ -345,12 +304,7 @@ export class ObjectStore {
   }
 
   private emit(e: StoreEvent): void {
-    this.history.push(e);
-    if (this.history.length > this.historyLimit) {
-      const dropped = this.history.splice(0, this.history.length - this.historyLimit);
-      this.compacted = dropped[dropped.length - 1]?.rv ?? this.compacted;
-    }
-    for (const fn of [...this.listeners]) fn(e);
+    this.log.append(e);
   }
 }
 
