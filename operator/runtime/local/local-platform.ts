@@ -25,6 +25,8 @@ export interface LocalPlatformDeps {
   readonly kvstoreMain: string;
   readonly logger: EngineLogger;
   readonly random: () => number;
+  /** Milliseconds since the epoch (crash-loop backoff). */
+  readonly now: () => number;
   /** SIGTERM → SIGKILL grace (default 20 s). */
   readonly stopGraceMs?: number;
 }
@@ -35,6 +37,8 @@ export class LocalPlatform implements MemberPlatform {
   private state: LocalState = EMPTY_STATE;
   private readonly pids = new Map<string, number>();
   private readonly busy = new Set<string>();
+  /** Members started by supervision after dying: how often, and not again before `nextAt`. */
+  private readonly crashes = new Map<string, { readonly count: number; readonly nextAt: number }>();
   /** state.json writes, one after the other. */
   private writes: Promise<PortResult<void>> = Promise.resolve(portOk(undefined));
 
@@ -149,12 +153,29 @@ export class LocalPlatform implements MemberPlatform {
     }
   }
 
-  /** Starts every slot below `replicas` that has no live process (and is not being restarted). */
+  /**
+   * Starts every slot below `replicas` that has no live process (and is not being restarted).
+   * A member that keeps dying is started again after 1 s, 2 s, 4 s … at most 30 s apart (the
+   * backoff is forgotten once it has stayed up for a minute).
+   */
   async supervise(cluster: KvstoreCluster): Promise<PortResult<void>> {
+    const now = this.deps.now();
     const starts: Promise<PortResult<void>>[] = [];
     for (let i = 0; i < this.state.replicas; i++) {
       const name = memberName(cluster, i);
-      if (this.busy.has(name) || this.state.members[name] === undefined || this.alive(name)) continue;
+      if (this.busy.has(name) || this.state.members[name] === undefined) continue;
+      const crash = this.crashes.get(name);
+      if (this.alive(name)) {
+        if (crash !== undefined && now > crash.nextAt + 60_000) this.crashes.delete(name);
+        continue;
+      }
+      if (crash !== undefined && now < crash.nextAt) continue;
+      if (this.pids.has(name)) {
+        // It ran and died (a first start has no pid yet).
+        const count = (crash?.count ?? 0) + 1;
+        this.deps.logger.warn({ member: name, restarts: count }, 'member not running; starting it again');
+        this.crashes.set(name, { count, nextAt: now + Math.min(1000 * 2 ** (count - 1), 30_000) });
+      }
       starts.push(this.guarded(name, () => this.start(cluster, name)));
     }
     const failed = (await Promise.all(starts)).find((r) => !r.ok);

@@ -65,7 +65,7 @@ export class LocalRunner {
     if (!first.ok) return first;
     const layout = new LocalLayout(o.manifestFile, first.value.metadata.name);
     await mkdir(layout.base, { recursive: true });
-    const platform = await LocalPlatform.open({ layout, kvstoreMain: o.kvstoreMain, logger: o.logger, random: o.random });
+    const platform = await LocalPlatform.open({ layout, kvstoreMain: o.kvstoreMain, logger: o.logger, random: o.random, now: o.now });
     if (!platform.ok) return platform;
     const admin = createMemberAdmin();
     const metrics = new CountingMetrics();
