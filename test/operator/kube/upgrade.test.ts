@@ -36,7 +36,7 @@ async function podUids(): Promise<string[]> {
 }
 
 void test('3.4.0 → 3.5.0 under a write load: snapshot first, followers then the leader, v2 wait, no write lost', { timeout: 4 * BOUND }, async (t) => {
-  await fx.startOperator();
+  const op = await fx.startOperator();
   await fx.createCluster('demo', {
     size: 3,
     version: '3.4.0',
@@ -56,6 +56,8 @@ void test('3.4.0 → 3.5.0 under a write load: snapshot first, followers then th
   // member, avoiding the one the operator has in flight (status.upgrade.currentMember).
   const stream = new PutStream(endpoints, PREFIX);
   const seen: string[] = [];
+  const unavailable: string[] = [];
+  const notUpgrading: string[] = [];
   let done: ClusterDoc | undefined;
   let report: PutStreamReport;
   let inFlight: string | undefined;
@@ -68,6 +70,9 @@ void test('3.4.0 → 3.5.0 under a write load: snapshot first, followers then th
       const up = c?.status?.upgrade;
       const step = `${up?.state ?? '-'}:${up?.currentMember ?? ''}:${(up?.membersDone ?? []).join('+')}`;
       if (up !== undefined && seen[seen.length - 1] !== step) seen.push(step);
+      if (condition(c?.status, 'Available')?.status !== 'True') unavailable.push(`${step} ${JSON.stringify(condition(c?.status, 'Available'))}`);
+      const inProgress = up !== undefined && up.to === '3.5.0' && up.state !== 'Completed';
+      if (inProgress && (c?.status?.phase !== 'Upgrading' || condition(c.status, 'Upgrading')?.status !== 'True')) notUpgrading.push(`${step} phase ${c?.status?.phase}`);
       if (up?.currentMember !== inFlight) {
         if (inFlight !== undefined) stream.setMaintenance(endpoints[PODS.indexOf(inFlight)] ?? '', false);
         inFlight = up?.currentMember;
@@ -81,6 +86,17 @@ void test('3.4.0 → 3.5.0 under a write load: snapshot first, followers then th
     report = await stream.stop();
   }
   t.diagnostic(`status steps: ${seen.join(' → ')}`);
+  assert.deepEqual(unavailable, [], 'Available stays True through the upgrade (one member down at a time)');
+  assert.deepEqual(notUpgrading, [], 'phase Upgrading and Upgrading True while the upgrade runs');
+  const states = seen.map((x) => x.split(':')[0]).filter((x, i, a) => a[i - 1] !== x);
+  const members = seen.filter((x) => x.startsWith('UpgradingMembers:')).map((x) => x.split(':')[1]).filter((x, i, a) => x !== '' && a[i - 1] !== x);
+  assert.equal(new Set(members).size, 3, `each member in flight once, one at a time: ${seen.join(' → ')}`);
+  const core = states.filter((x) => x !== 'Snapshotting' && x !== 'Finalizing');
+  const between = ['UpgradingMembers', 'WaitingV2', 'UpgradingMembers', 'WaitingV2', 'UpgradingMembers'];
+  assert.ok(
+    [[...between, 'Completed'], [...between, 'WaitingV2', 'Completed']].some((want) => JSON.stringify(want) === JSON.stringify(core)),
+    `one member at a time with the v2 wait between members: ${core.join(' → ')}`,
+  );
   t.diagnostic(`${report.acked.size} puts acknowledged; ${report.retried.length} needed their retry`);
   for (const r of report.retried.slice(0, 5)) t.diagnostic(`retried ${r.key}: ${r.failures.map((f) => `${f.endpoint} ${f.error}`).join('; ')}`);
   assert.deepEqual(report.failedTwice.slice(0, 5), [], `${report.failedTwice.length} puts failed on their retry too`);
@@ -137,6 +153,10 @@ void test('3.4.0 → 3.5.0 under a write load: snapshot first, followers then th
   assert.ok(reasons.filter((r) => r === 'V2Wait').length >= 1, 'V2Wait event');
   assert.ok(idx('UpgradeCompleted') > reasons.lastIndexOf('MemberUpgradeStarted'));
   for (const p of PODS) assert.equal(fx.runner.runsOf(p, NS).length, 2, `${p} restarted exactly once`);
+  const metrics = await op.registry.metrics();
+  assert.match(metrics, /kvstore_operator_upgrades_started_total\{namespace="default",cluster="demo"\} 1/);
+  assert.match(metrics, /kvstore_operator_upgrades_completed_total\{namespace="default",cluster="demo"\} 1/);
+  assert.match(metrics, /kvstore_operator_member_upgrade_duration_seconds_count\{namespace="default",cluster="demo"\} 3/);
   const sts = (await (await fetch(`${fx.api.url}/apis/apps/v1/namespaces/${NS}/statefulsets/demo`)).json()) as { spec: { template: { spec: { containers: { image: string }[] } } } };
   assert.equal(sts.spec.template.spec.containers[0]?.image, 'kvstore/kvstore:3.5.0');
 });
