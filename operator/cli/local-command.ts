@@ -1,7 +1,8 @@
 /**
  * `kvstore-operator local -f <cluster.yaml>`: runs one KvstoreCluster from a manifest file with
  * members as local `kvstore` processes (operator/runtime/local). Runs until SIGINT / SIGTERM,
- * then stops the members and exits 0; exits 2 when the manifest cannot be used at start.
+ * then stops the members and exits 0 (a second signal exits 130 at once, leaving the members
+ * running for the next start to adopt); exits 2 when the manifest cannot be used at start.
  */
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
@@ -42,7 +43,13 @@ export function localCommand(io: LocalCommandIO): Command {
       }
       let stopping = false;
       io.onStopSignal(() => {
-        if (stopping) return;
+        if (stopping) {
+          // A second signal: leave now; the members keep running and the next start adopts them.
+          logger.warn({}, 'second stop signal: exiting without waiting for the members');
+          logger.flush();
+          io.exit(130);
+          return;
+        }
         stopping = true;
         void started.value.stop().then(() => {
           logger.info({ metrics: started.value.metrics.counts }, 'stopped');

@@ -5,7 +5,8 @@
  * Contract:
  * - `load()` parses the YAML (one document), validates it for the `local` target and fills in
  *   the defaults; the cluster's `metadata.generation` is a counter this process keeps, raised
- *   whenever the spec differs from the last one loaded (as the API server does);
+ *   whenever the spec differs from the last one loaded (as the API server does), starting from
+ *   the status's observedGeneration found in the file;
  * - `writeStatus()` re-reads the file, replaces only its `status` node (the user's spec,
  *   comments and formatting stay) and writes it atomically; an unchanged text is not rewritten;
  * - errors are values naming the file and the field.
@@ -38,7 +39,11 @@ export class ManifestFile {
       return portFail(`${this.path}: ${parsed.errors.map((e) => `${e.path === '' ? '' : `${e.path} `}${e.message}`).join('; ')}`);
     }
     const spec = JSON.stringify(parsed.cluster.spec);
-    if (spec !== this.lastSpec) {
+    if (this.lastSpec === '') {
+      // First load: continue from the generation the file's status last observed.
+      this.lastSpec = spec;
+      this.generation = Math.max(1, parsed.cluster.status?.observedGeneration ?? 0);
+    } else if (spec !== this.lastSpec) {
       this.lastSpec = spec;
       this.generation++;
     }
