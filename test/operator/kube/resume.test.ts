@@ -1,7 +1,7 @@
 // The operator killed mid-upgrade resumes where it stopped: `kvstore-operator run` as a child
-// process (kubeconfig file for the test API server, leader election on a short Lease, member
-// addresses through --member-address-map) starts 3.4.0 → 3.5.0; once one member runs 3.5.0 it
-// is SIGKILLed; a second `run` takes the Lease over and completes the upgrade from status:
+// process (kubeconfig file for the test API server, every namespace watched, leader election on
+// a short Lease, member addresses through --member-address-map) starts 3.4.0 → 3.5.0; once one
+// member runs 3.5.0 it is SIGKILLed; a second `run` takes the Lease over and completes the upgrade from status:
 // the upgrade is not started again (one UpgradeStarted, the same snapshot), no member is
 // restarted twice.
 import { after, before, test } from 'node:test';
@@ -31,7 +31,7 @@ function startOperator(n: number, kubeconfig: string, addressMap: string): Child
   const child = spawn(process.execPath, [
     OPERATOR_MAIN, 'run',
     '--kubeconfig', kubeconfig,
-    '--namespace', NS,
+    '--namespace', 'all',
     '--leader-elect', '--leader-election-namespace', NS,
     '--leader-elect-lease-duration', '3s', '--leader-elect-renew-deadline', '2s', '--leader-elect-retry-period', '500ms',
     '--metrics-bind-address', '127.0.0.1:0',
