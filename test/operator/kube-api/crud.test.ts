@@ -142,12 +142,29 @@ const crd = {
     names: { plural: 'kvstoreclusters', singular: 'kvstorecluster', kind: 'KvstoreCluster', listKind: 'KvstoreClusterList', shortNames: ['kvc'] },
     versions: [{
       name: 'v1alpha1', served: true, storage: true, subresources: { status: {} },
-      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer', _default: 3 }, version: { type: 'string' }, upgrade: { type: 'object', _default: {}, properties: { v2WaitSeconds: { type: 'integer', _default: 120 } } } } }, status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } },
+      schema: {
+        openAPIV3Schema: {
+          type: 'object',
+          properties: {
+            spec: {
+              type: 'object',
+              required: ['version'],
+              properties: {
+                size: { type: 'integer', _default: 3, _enum: [1, 3, 5, 7] },
+                version: { type: 'string', pattern: '^3\\.[2-5]\\.\\d+$' },
+                upgrade: { type: 'object', _default: {}, properties: { v2WaitSeconds: { type: 'integer', _default: 120, minimum: 0 } } },
+                storage: { type: 'object', properties: { size: { type: 'string' } }, x_kubernetes_validations: [{ rule: 'self == oldSelf', message: 'is immutable' }] },
+              },
+            },
+            status: { type: 'object', x_kubernetes_preserve_unknown_fields: true },
+          },
+        },
+      },
     }],
   },
 };
 
-void test('custom resources: CRD established, defaults applied, status subresource separate from main writes, discovery', async () => {
+void test('custom resources: CRD established, defaults applied, schema validation and pruning, status subresource separate from main writes, discovery', async () => {
   const ext = kc.makeApiClient(ApiextensionsV1Api);
   await ext.createCustomResourceDefinition({ body: crd as never });
   const established = await ext.readCustomResourceDefinition({ name: 'kvstoreclusters.kvstore.io' });
@@ -172,6 +189,23 @@ void test('custom resources: CRD established, defaults applied, status subresour
   assert.equal(replacedStatus.status.phase, 'Upgrading');
   const staleStatus = await failure(custom.replaceNamespacedCustomObjectStatus({ ...target, name: 'c1', body: { ...replaced, status: { phase: 'x' } } }));
   assert.equal(staleStatus.code, 409);
+
+  // Schema validation with the API server's messages; undeclared fields are pruned; CEL immutability.
+  const kvc = (name: string, spec: Record<string, unknown>): Record<string, unknown> => ({ apiVersion: 'kvstore.io/v1alpha1', kind: 'KvstoreCluster', metadata: { name }, spec });
+  const badSize = await failure(custom.createNamespacedCustomObject({ ...target, body: kvc('bad', { version: '3.4.0', size: 4 }) }));
+  assert.equal(badSize.code, 422);
+  assert.equal(badSize.body.message, 'KvstoreCluster.kvstore.io "bad" is invalid: spec.size: Unsupported value: 4: supported values: "1", "3", "5", "7"');
+  const noVersion = await failure(custom.createNamespacedCustomObject({ ...target, body: kvc('bad', { upgrade: { v2WaitSeconds: -1 } }) }));
+  assert.deepEqual((noVersion.body.details as { causes: { field: string; reason: string }[] }).causes.map((c) => [c.field, c.reason]).sort(), [['spec.upgrade.v2WaitSeconds', 'FieldValueInvalid'], ['spec.version', 'FieldValueRequired']]);
+  const badVersion = await failure(custom.createNamespacedCustomObject({ ...target, body: kvc('bad', { version: '4.0.0' }) }));
+  assert.equal(badVersion.body.message, 'KvstoreCluster.kvstore.io "bad" is invalid: spec.version: Invalid value: "4.0.0": spec.version in body should match \'^3\\.[2-5]\\.\\d+$\'');
+  const pruned = (await custom.createNamespacedCustomObject({ ...target, body: { ...kvc('c2', { version: '3.5.0', unknownField: 1, storage: { size: '1Gi' } }), extra: true } })) as Record<string, unknown> & { spec: Record<string, unknown> };
+  assert.equal(pruned.spec.unknownField, undefined);
+  assert.equal(pruned.extra, undefined);
+  const immutable = await failure(custom.patchNamespacedCustomObject({ ...target, name: 'c2', body: { spec: { storage: { size: '2Gi' } } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch)));
+  assert.equal(immutable.code, 422);
+  assert.equal(immutable.body.message, 'KvstoreCluster.kvstore.io "c2" is invalid: spec.storage: Invalid value: "object": is immutable');
+  await custom.deleteNamespacedCustomObject({ ...target, name: 'c2' });
 
   const list = (await custom.listNamespacedCustomObject(target)) as { items: unknown[]; metadata: { resourceVersion: string } };
   assert.equal(list.items.length, 1);

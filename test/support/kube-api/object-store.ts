@@ -2,7 +2,8 @@
  * The in-memory object store behind the test API server, shaped like the API server over etcd:
  * one global resourceVersion counter (every write takes the next value), optimistic concurrency
  * (a write carrying a stale metadata.resourceVersion is a 409 Conflict), status subresource
- * rules, generation bumps on spec changes, finalizers and graceful deletion, and a bounded
+ * rules, generation bumps on spec changes, finalizers and graceful deletion, custom resources
+ * pruned, defaulted and validated by their CRD schema, and a bounded
  * event history that watches replay from (older than the history → 410 Expired).
  *
  * Invariants: objects handed out are copies; resourceVersions only grow; every change is one
@@ -12,6 +13,8 @@
 import { asSeenBy, EventLog, selects, type Selection, type StoreEvent } from './event-log.js';
 import { apiVersionOf, typeKey, type ResourceRegistry, type ResourceType } from './resources.js';
 import { applyDefaults } from './schema-defaults.js';
+import { prune } from './schema-prune.js';
+import { SchemaValidator } from './schema-validate.js';
 import { alreadyExists, badRequest, conflict, expired, invalid, notFound, type ApiError } from './status.js';
 import { clone, type Json, type JsonObject, type KubeObject } from './types.js';
 import { createCauses, updateCauses } from './validation.js';
@@ -36,6 +39,8 @@ export interface StoreOptions {
   readonly historyLimit?: number;
   readonly now?: () => Date;
   readonly uid?: () => string;
+  /** Prune, default and validate custom resources by their CRD schema (default true; false: stored as given). */
+  readonly validateCustomResources?: boolean;
   /** true when deleting this object waits for a kubelet (pods on a node): deletionTimestamp first. */
   readonly gracefulDelete?: (t: ResourceType, obj: KubeObject) => boolean;
 }
@@ -63,6 +68,7 @@ export class ObjectStore {
   private rv = 0n;
   private readonly objects = new Map<string, Map<string, KubeObject>>();
   private readonly log: EventLog;
+  private readonly validators = new Map<string, { schema: JsonObject; validator: SchemaValidator }>();
   private readonly now: () => Date;
   private readonly uid: () => string;
 
@@ -156,7 +162,9 @@ export class ObjectStore {
     if (t.group === '' && t.plural === 'pods') o.status = { phase: 'Pending' };
     const causes = createCauses(o);
     if (causes.length > 0) return { ok: false, error: invalid(t.kind, t.group, meta.name, causes) };
-    return { ok: true, object: this.put(t, 'ADDED', this.defaulted(t, o)) };
+    const admitted = this.admit(t, o);
+    if ('error' in admitted) return { ok: false, error: admitted.error };
+    return { ok: true, object: this.put(t, 'ADDED', admitted.object) };
   }
 
   /** PUT (or the result of a PATCH): see the file header for the rules. */
@@ -197,7 +205,9 @@ export class ObjectStore {
     next.kind = t.kind;
     next.apiVersion = old.apiVersion;
     next.metadata.resourceVersion = old.metadata.resourceVersion;
-    next = this.defaulted(t, next);
+    const admitted = this.admit(t, next, old);
+    if ('error' in admitted) return { ok: false, error: admitted.error };
+    next = admitted.object;
     const causes = mode === 'main' ? updateCauses(old, next) : [];
     if (causes.length > 0) return { ok: false, error: invalid(t.kind, t.group, name, causes) };
     if (specPart(t, next) !== specPart(t, old)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
@@ -272,9 +282,23 @@ export class ObjectStore {
     }
   }
 
-  private defaulted(t: ResourceType, o: KubeObject): KubeObject {
-    if (t.schema === undefined) return o;
-    return applyDefaults(o as unknown as Json, t.schema) as unknown as KubeObject;
+  /**
+   * What the API server does to a custom resource before storing it: prune undeclared fields,
+   * apply defaults, validate against the schema (with `old` for transition rules).
+   */
+  private admit(t: ResourceType, o: KubeObject, old?: KubeObject): { object: KubeObject } | { error: ApiError } {
+    const schema = t.schema;
+    if (schema === undefined || this.opts.validateCustomResources === false) return { object: o };
+    const pruned = prune(o as unknown as Json, schema, true);
+    const object = applyDefaults(pruned, schema) as unknown as KubeObject;
+    let v = this.validators.get(typeKey(t));
+    if (v === undefined || v.schema !== schema) {
+      v = { schema, validator: new SchemaValidator(schema) };
+      this.validators.set(typeKey(t), v);
+    }
+    const causes = v.validator.causes(object as unknown as Json, old as unknown as Json | undefined);
+    if (causes.length > 0) return { error: invalid(t.kind, t.group, o.metadata.name ?? '', causes) };
+    return { object };
   }
 
   private space(t: Pick<ResourceType, 'group' | 'plural'>): Map<string, KubeObject> {

@@ -31,6 +31,8 @@ import { serveWatch } from './watch-stream.js';
 export interface KubeApiOptions {
   /** Events kept for watches to resume from (older → 410). Default 5000. */
   readonly historyLimit?: number;
+  /** Prune, default and validate custom resources by their CRD's schema (default true). */
+  readonly validateCustomResources?: boolean;
   /** Run the StatefulSet controller (default true). */
   readonly statefulSets?: boolean;
   /** A kubelet that starts pods through this port (none: pods stay Pending and delete at once). */
@@ -86,6 +88,7 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
   const kubeletOn = opts.podRunner !== undefined;
   const store = new ObjectStore(registry, {
     historyLimit: opts.historyLimit ?? 5000,
+    validateCustomResources: opts.validateCustomResources ?? true,
     gracefulDelete: (t, o) => kubeletOn && t.group === '' && t.plural === 'pods' && o.spec !== undefined,
   });
   const watches = new Set<() => void>();
