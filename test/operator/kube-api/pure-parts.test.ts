@@ -6,6 +6,8 @@ import { jsonPatch, mergePatch, PatchError } from '../../support/kube-api/patch.
 import { fieldSelector, labelSelector, matchesSelectorObject } from '../../support/kube-api/selectors.js';
 import { parseRoute } from '../../support/kube-api/routes.js';
 import { applyDefaults } from '../../support/kube-api/schema-defaults.js';
+import { prune } from '../../support/kube-api/schema-prune.js';
+import { SchemaValidator } from '../../support/kube-api/schema-validate.js';
 import { containerCommand, expand, replaceMounts, versionOfImage } from '../../support/kube-api/pod-command.js';
 import { PodAddressBook } from '../../support/kube-api/pod-addresses.js';
 import type { KubeObject } from '../../support/kube-api/types.js';
@@ -116,4 +118,47 @@ void test('pod URLs: DNS names, own wildcard listeners and pod IPs map to stable
   // Stable: the same pod and port map the same way later, also from outside, also by pod IP.
   assert.equal(await book.resolve('http://kv-1.kv-peers.ns1.svc:2380', 'ns1'), out.split(',')[1]?.split('kv-1=')[1]);
   assert.equal(await book.resolve(`http://${hosts[2]}:2380`, 'ns1'), out.split(',')[2]?.split('kv-2=')[1]);
+});
+
+void test('pruning keeps declared fields, preserve-unknown subtrees, additionalProperties maps and root metadata', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      spec: { type: 'object', properties: { a: { type: 'string' }, free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, map: { type: 'object', additionalProperties: { type: 'string' } }, list: { type: 'array', items: { type: 'object', properties: { n: { type: 'string' } } } } } },
+    },
+  };
+  const value = { apiVersion: 'x/v1', kind: 'K', metadata: { name: 'n', labels: { l: 'v' } }, spec: { a: 'x', b: 'dropped', free: { any: { thing: 1 } }, map: { k: 'v' }, list: [{ n: 'a', m: 'dropped' }] }, other: 1 };
+  assert.deepEqual(prune(value, schema, true), { apiVersion: 'x/v1', kind: 'K', metadata: { name: 'n', labels: { l: 'v' } }, spec: { a: 'x', free: { any: { thing: 1 } }, map: { k: 'v' }, list: [{ n: 'a' }] } });
+});
+
+void test('schema validation: causes with the API server\'s field paths and messages; self == oldSelf on updates', () => {
+  const v = new SchemaValidator({
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        required: ['version'],
+        properties: {
+          size: { type: 'integer', enum: [1, 3] },
+          version: { type: 'string', pattern: '^3\\.\\d+$' },
+          members: { type: 'array', maxItems: 1, items: { type: 'object', properties: { name: { type: 'string', minLength: 1 } } } },
+          storage: { type: 'object', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'is immutable' }] },
+          when: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+  });
+  assert.deepEqual(v.causes({ spec: { version: '3.4', when: 'not checked' } }), []);
+  assert.deepEqual(v.causes({ spec: { size: 2, version: 'x', members: [{ name: '' }, {}] } }), [
+    { reason: 'FieldValueNotSupported', message: 'Unsupported value: 2: supported values: "1", "3"', field: 'spec.size' },
+    { reason: 'FieldValueInvalid', message: 'Invalid value: "x": spec.version in body should match \'^3\\.\\d+$\'', field: 'spec.version' },
+    { reason: 'FieldValueTooMany', message: 'Too many: must have at most 1 items', field: 'spec.members' },
+    { reason: 'FieldValueInvalid', message: 'Invalid value: "": spec.members[0].name in body should be at least 1 chars long', field: 'spec.members[0].name' },
+  ]);
+  assert.deepEqual(v.causes({ spec: {} }), [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.version' }]);
+  assert.deepEqual(v.causes({ spec: { version: 1 } }), [{ reason: 'FieldValueTypeInvalid', message: 'Invalid value: "integer": spec.version in body must be of type string: "integer"', field: 'spec.version' }]);
+  const old = { spec: { version: '3.4', storage: { size: '1Gi', class: 'a' } } };
+  assert.deepEqual(v.causes({ spec: { version: '3.5', storage: { class: 'a', size: '1Gi' } } }, old), [], 'key order does not matter');
+  assert.deepEqual(v.causes({ spec: { version: '3.5', storage: { size: '2Gi', class: 'a' } } }, old), [{ reason: 'FieldValueInvalid', message: 'Invalid value: "object": is immutable', field: 'spec.storage' }]);
+  assert.deepEqual(v.causes({ spec: { version: '3.5', storage: { size: '2Gi' } } }), [], 'no transition rule on create');
 });
