@@ -150,3 +150,34 @@ void test('member upgrade duration: from in flight to done; an unchanged status 
   await engine.pass(cluster(rec.statuses[1]));
   assert.equal(rec.statuses.length, 2);
 });
+
+void test('membership actions go to the leader; ResetMember reaches the platform', async () => {
+  const admin = new FakeAdmin(1);
+  const { engine, platform } = setup(
+    () => plan({ actions: [{ kind: 'AddLearner', name: 'demo-3', peerURL: 'http://127.0.0.99:2380' }, { kind: 'ResetMember', name: 'demo-3' }, { kind: 'PromoteLearner', memberId: '0000000000000009' }] }),
+    { admin },
+  );
+  const r = await engine.pass(cluster());
+  assert.equal(r.error, undefined);
+  assert.deepEqual(admin.membership, [`add ${urlOf(1)} http://127.0.0.99:2380`, `promote ${urlOf(1)} 0000000000000009`]);
+  assert.deepEqual(platform.calls, ['reset demo-3']);
+});
+
+void test('a failed status write keeps the snapshot outcome for the next pass', async () => {
+  const seen: (Observed['snapshotOutcome'])[] = [];
+  let passes = 0;
+  const { engine, rec } = setup((_c, o) => {
+    seen.push(o.snapshotOutcome);
+    return ++passes === 1 ? plan({ actions: [{ kind: 'TakeSnapshot', member: 'demo-0', clientURL: urlOf(0), file: 's.db', forVersion: '3.5.0' }] }) : plan({});
+  });
+  let failWrites = true;
+  const write = rec.status.write;
+  (rec.status as { write: typeof write }).write = (c, s) => (failWrites ? Promise.resolve({ ok: false, error: 'disk full' }) : write(c, s));
+  await engine.pass(cluster());
+  const second = await engine.pass(cluster());
+  assert.equal(second.error, 'status not written');
+  failWrites = false;
+  await engine.pass(cluster());
+  await engine.pass(cluster());
+  assert.deepEqual(seen.map((o) => o?.ok), [undefined, true, true, undefined]);
+});

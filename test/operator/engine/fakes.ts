@@ -104,9 +104,20 @@ export class FakeAdmin implements MemberAdmin {
   memberList(url: string, s?: AbortSignal) {
     return this.answer(url, [0, 1, 2].map((i) => ({ id: `000000000000000${i + 1}`, name: `demo-${i}`, peerURLs: [`http://127.0.0.${10 + i}:2380`], isLearner: false })), s);
   }
-  addLearner(): Promise<PortResult<string>> { return Promise.resolve(portOk('0000000000000009')); }
-  promote(): Promise<PortResult<void>> { return Promise.resolve(portOk(undefined)); }
-  remove(): Promise<PortResult<void>> { return Promise.resolve(portOk(undefined)); }
+  /** Membership calls as `<call> <url> <arg>`. */
+  readonly membership: string[] = [];
+  addLearner(url: string, peerURL: string): Promise<PortResult<string>> {
+    this.membership.push(`add ${url} ${peerURL}`);
+    return Promise.resolve(portOk('0000000000000009'));
+  }
+  promote(url: string, id: string): Promise<PortResult<void>> {
+    this.membership.push(`promote ${url} ${id}`);
+    return Promise.resolve(portOk(undefined));
+  }
+  remove(url: string, id: string): Promise<PortResult<void>> {
+    this.membership.push(`remove ${url} ${id}`);
+    return Promise.resolve(portOk(undefined));
+  }
   snapshot(url: string, file: string): Promise<PortResult<SnapshotFile>> {
     this.snapshots.push(`${url} ${file}`);
     if (this.snapshotError !== undefined) return Promise.resolve(portFail(this.snapshotError));
