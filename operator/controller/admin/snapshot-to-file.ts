@@ -1,17 +1,20 @@
 /**
  * Streams Maintenance.Snapshot from one member into a file, the way `kvstorectl snapshot save`
  * does: write `<file>.part` (mode 0600), check the 32-byte SHA-256 trailer (the stream is the
- * database image followed by the digest of the image), fsync, rename to `<file>`, fsync the
- * directory.
+ * database image followed by the digest of the image), fsync, check the revision, rename to
+ * `<file>`, fsync the directory.
  *
  * Contract: the result's `sha256` is the image's digest (hex, equal to the file's trailer),
- * `size` the whole file's bytes, `revision` the member's revision (Maintenance.Status) read
- * just before the stream opened (the image holds at least that revision). On any failure the
- * `.part` file is removed, nothing is written at `<file>`, and the failure is a value.
+ * `size` the whole file's bytes, `revision` the revision the image holds (as `snapshot status`
+ * reads it), which must be at least the member's revision (Maintenance.Status) read just
+ * before the stream opened. On any failure the `.part` file is removed, nothing is written at
+ * `<file>`, and the failure is a value.
  */
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SnapshotChecksum } from '../../../ctl/client/index.js';
+import { openBolt } from '../../../server/snapshot/bbolt/index.js';
+import { dbStatus } from '../../../server/snapshot/restore/db-status.js';
 import { portFail, portOk, type PortResult, type SnapshotFile } from '../ports.js';
 import type { ClientPool } from './client-pool.js';
 import type { GrpcCalls } from './grpc-calls.js';
@@ -22,6 +25,20 @@ async function syncDir(dir: string): Promise<void> {
     await d.sync();
   } finally {
     await d.close();
+  }
+}
+
+/** The revision the snapshot image holds (the last key revision, as `snapshot status` reports). */
+async function imageRevision(file: string): Promise<PortResult<number>> {
+  try {
+    const db = await openBolt(file);
+    try {
+      return portOk(Number((await dbStatus(db, 0)).revision));
+    } finally {
+      await db.close();
+    }
+  } catch (err) {
+    return portFail(`snapshot ${file} is not a readable database: ${(err as Error).message}`);
   }
 }
 
@@ -58,10 +75,13 @@ export async function snapshotToFile(
     if (!st.ok) return st;
     const got = await streamInto(pool, url, part, timeoutMs, signal);
     if (!got.ok) return got;
+    const rev = await imageRevision(part);
+    if (!rev.ok) return rev;
+    if (rev.value < st.value.revision) return portFail(`snapshot from ${url} holds revision ${rev.value}, older than the member's revision ${st.value.revision} when it was requested`);
     await rename(part, file);
     await syncDir(dirname(file));
     done = true;
-    return portOk({ file, sha256: got.value.trailerHex, revision: st.value.revision, size: got.value.size });
+    return portOk({ file, sha256: got.value.trailerHex, revision: rev.value, size: got.value.size });
   } catch (err) {
     return portFail(`snapshot from ${url} to ${file}: ${(err as Error).message}`);
   } finally {
