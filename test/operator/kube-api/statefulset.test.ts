@@ -140,6 +140,7 @@ void test('RollingUpdate replaces pods from the highest ordinal, one at a time; 
     return p.status?.containerStatuses?.[0]?.restartCount === 1 && isReady(p) ? p : undefined;
   });
   assert.equal(restarted.status?.phase, 'Running');
+  assert.equal(restarted.status?.containerStatuses?.[0]?.lastState?.terminated?.exitCode, 2);
 
   await updateSet(apps, 'ru', (s) => (s.spec!.template.spec!.containers[0]!.image = 'img:2'));
   const done = await eventually('rolled', async () => {

@@ -2,7 +2,8 @@
  * A kubelet for the test server: every pod that appears is started through a `PodRunner` (the
  * port a test passes in), and its status follows the process: Running with podIP once started,
  * the Ready/ContainersReady conditions and containerStatuses[].ready from the runner's readiness
- * probe, a restart (restartCount + 1) when the process exits on its own (restartPolicy Always;
+ * probe, a restart (restartCount + 1, lastState.terminated, waiting CrashLoopBackOff for a
+ * backoff of 1 s doubling up to 10 s) when the process exits on its own (restartPolicy Always;
  * Failed/Succeeded otherwise). A pod with a deletionTimestamp is stopped gracefully
  * (`stop(grace)`), then removed with grace period 0; a pod removed outright is stopped.
  *
@@ -41,6 +42,8 @@ interface Slot {
   gone: boolean;
   timer: NodeJS.Timeout | undefined;
   startedAt: string;
+  /** How the last run ended (containerStatuses[].lastState.terminated). */
+  lastExit: { exitCode: number; finishedAt: string } | undefined;
   /** The runner's start in progress (a stop waits for it, then stops what it started). */
   starting: Promise<RunningPod> | undefined;
 }
@@ -71,7 +74,10 @@ function podStatus(pod: KubeObject, slot: Slot, state: 'running' | 'terminated' 
     ? { running: { startedAt: slot.startedAt } }
     : state === 'terminated'
       ? { terminated: { exitCode: exitCode ?? 137, reason: exitCode === 0 ? 'Completed' : 'Error', finishedAt: now() } }
-      : { waiting: { reason: 'CrashLoopBackOff' } };
+      : { waiting: { reason: slot.restarts === 0 ? 'ContainerCreating' : 'CrashLoopBackOff' } };
+  const lastState = slot.lastExit === undefined
+    ? {}
+    : { terminated: { exitCode: slot.lastExit.exitCode, reason: slot.lastExit.exitCode === 0 ? 'Completed' : 'Error', finishedAt: slot.lastExit.finishedAt } };
   return {
     phase,
     conditions: [cond('PodScheduled', true), cond('Initialized', true), cond('ContainersReady', ready), cond('Ready', ready)],
@@ -81,7 +87,7 @@ function podStatus(pod: KubeObject, slot: Slot, state: 'running' | 'terminated' 
     startTime: slot.startedAt,
     containerStatuses: (spec.containers ?? []).map((c) => ({
       name: c.name, image: c.image ?? '', imageID: `kvstore-test://${c.image ?? ''}`, containerID: `kvstore-test://${slot.uid}/${c.name}`,
-      ready, started: state === 'running', restartCount: slot.restarts, state: containerState, lastState: {},
+      ready, started: state === 'running', restartCount: slot.restarts, state: containerState, lastState,
     })),
   };
 }
@@ -142,8 +148,11 @@ export function runKubelet(store: ObjectStore, runner: PodRunner, opts: { readon
       writeStatus(slot, 'terminated', code);
       const policy = ((current(slot)?.spec ?? {}) as PodSpecView).restartPolicy ?? 'Always';
       if (policy === 'Always' || (policy === 'OnFailure' && code !== 0)) {
+        // CrashLoopBackOff: 1 s, 2 s, 4 s … at most 10 s (the kubelet's 10 s … 5 min, shortened).
+        slot.lastExit = { exitCode: code ?? 137, finishedAt: now() };
         slot.restarts += 1;
-        slot.timer = setTimeout(() => void start(slot), 1000);
+        writeStatus(slot, 'waiting');
+        slot.timer = setTimeout(() => void start(slot), Math.min(1000 * 2 ** (slot.restarts - 1), 10_000));
       }
     });
     void probe(slot);
@@ -171,7 +180,7 @@ export function runKubelet(store: ObjectStore, runner: PodRunner, opts: { readon
       if (e.object.metadata.deletionTimestamp !== undefined) return;
       slot = {
         uid, namespace: e.object.metadata.namespace ?? 'default', name: e.object.metadata.name ?? '',
-        running: undefined, restarts: 0, ready: undefined, stopping: false, gone: false, timer: undefined, startedAt: now(), starting: undefined,
+        running: undefined, restarts: 0, ready: undefined, stopping: false, gone: false, timer: undefined, startedAt: now(), starting: undefined, lastExit: undefined,
       };
       slots.set(uid, slot);
       const s = slot;
