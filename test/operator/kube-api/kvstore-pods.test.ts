@@ -9,7 +9,9 @@ import { request } from 'node:http';
 import { AppsV1Api, CoreV1Api, type KubeConfig, type V1StatefulSet } from '@kubernetes/client-node';
 import { KvstorePodRunner } from '../../support/kube-api/kvstore-pod-runner.js';
 import { startKubeApi, type KubeApi } from '../../support/kube-api/server.js';
-import { etcdctl, eventually } from '../../support/processes.js';
+import { etcdctl, eventually, makeTempDir } from '../../support/processes.js';
+import { addressMapResolver } from '../../../operator/runtime/kube-platform/address-map.js';
+import { join } from 'node:path';
 
 let api: KubeApi;
 let kc: KubeConfig;
@@ -17,8 +19,11 @@ let runner: KvstorePodRunner;
 const ns = 'default';
 const BOUND = 60_000;
 
+let mapFile: string;
+
 before(async () => {
-  runner = new KvstorePodRunner();
+  mapFile = join(makeTempDir('kube-map'), 'members.json');
+  runner = new KvstorePodRunner({ addressMapFile: mapFile });
   api = await startKubeApi({ podRunner: runner, probeIntervalMs: 200 });
   kc = api.kubeConfig();
 });
@@ -117,6 +122,13 @@ void test('a 3-pod StatefulSet of kvstore members becomes ready and serves put/g
   assert.deepEqual(list.members.map((m) => m.name).sort(), ['kv-0', 'kv-1', 'kv-2']);
   const resolved = await runner.addresses.resolve(`http://kv-1.kv-peers.${ns}.svc:2379`);
   assert.ok(list.members.some((m) => m.clientURLs.includes(resolved)), 'advertised client URLs are the mapped pod DNS URLs');
+
+  // The address map file (the operator's --member-address-map) maps advertised URLs, also of pods placed ahead.
+  await runner.place('kv-3', 'kv-peers');
+  const viaMap = addressMapResolver(mapFile);
+  assert.equal(await viaMap(`http://kv-1.kv-peers.${ns}.svc:2379`), resolved);
+  assert.equal(await viaMap(`http://kv-3.kv-peers.${ns}.svc:2380`), await runner.addresses.resolve(`http://kv-3.kv-peers.${ns}.svc:2380`));
+  assert.equal(await viaMap(`http://${pod0.status?.podIP ?? ''}:2379`), client0);
 
   // New template; OnDelete: delete kv-0, it comes back as 3.5.0 with the same address and data.
   await apps.patchNamespacedStatefulSet({ name: 'kv', namespace: ns, body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'kvstore/kvstore:3.5.0' }] });

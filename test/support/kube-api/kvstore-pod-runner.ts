@@ -18,7 +18,7 @@
  *
  * Processes are registered with the test harness (registry.ts): none outlives the test file.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import type { MemberAddress } from '../addresses.js';
@@ -38,6 +38,11 @@ export interface KvstorePodRunnerOptions {
   readonly kvstoreMain?: string;
   /** Environment added to every member (the pod's own env wins). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Kept up to date with `addresses.addressMap()` whenever a pod is placed: the
+   * `--member-address-map` file of an operator run as its own process.
+   */
+  readonly addressMapFile?: string;
 }
 
 /** How long a new run of a pod waits for the previous run to exit before killing it. */
@@ -92,6 +97,24 @@ export class KvstorePodRunner implements PodRunner {
     return `http://${this.addresses.addressOf(namespace, pod).host}:${port}`;
   }
 
+  /**
+   * Places a pod before it exists (e.g. the members a scale-up will add), so the address map
+   * file already holds it: its host and a port per container port, stable from then on.
+   */
+  async place(pod: string, subdomain: string, containerPorts: readonly number[] = [2379, 2380], namespace = 'default'): Promise<void> {
+    this.addresses.setSubdomain(namespace, pod, subdomain);
+    for (const p of containerPorts) await this.addresses.portOf(namespace, pod, p);
+    this.writeAddressMap();
+  }
+
+  private writeAddressMap(): void {
+    const file = this.opts.addressMapFile;
+    if (file === undefined) return;
+    // Write then rename: a reader never sees half a file.
+    writeFileSync(`${file}.tmp`, JSON.stringify(this.addresses.addressMap(), null, 2));
+    renameSync(`${file}.tmp`, file);
+  }
+
   async start(pod: KubeObject): Promise<RunningPod> {
     const ns = pod.metadata.namespace ?? 'default';
     const name = pod.metadata.name ?? '';
@@ -113,6 +136,7 @@ export class KvstorePodRunner implements PodRunner {
     await this.addresses.prepare([...cmd.args, ...Object.values(env)], ctx);
     const args = cmd.args.map((a) => this.addresses.rewrite(a, ctx));
     for (const k of Object.keys(env)) env[k] = this.addresses.rewrite(env[k] ?? '', ctx);
+    if (spec.subdomain !== undefined) this.addresses.setSubdomain(ns, name, spec.subdomain);
 
     // kvstore's default data dir is `<name>.kvstore` in the working directory: put it in the pod's.
     if (flagValue(args, env, 'data-dir') === undefined && flagValue(args, env, 'config-file') === undefined) {
@@ -132,6 +156,7 @@ export class KvstorePodRunner implements PodRunner {
       name, host: address.host, clientPort: port(clientUrl), peerPort: port(peerUrl),
       clientUrl, peerUrl, endpoint: `${address.host}:${port(clientUrl)}`,
     };
+    this.writeAddressMap();
     const proc = new ServerProcess({
       kind: 'kvstore', address: member, dataDir: flagValue(args, env, 'data-dir') ?? env.KVSTORE_DATA_DIR ?? workDir,
       command: process.execPath, args: [this.main, ...args], env, readyTimeoutMs: 0, waitReady: false,

@@ -29,6 +29,34 @@ const LOCAL = new Set(['0.0.0.0', 'localhost', '127.0.0.1', '[::]', '::', '[::1]
 
 export class PodAddressBook {
   private readonly pods = new Map<string, PodAddress>();
+  private readonly subdomains = new Map<string, string>();
+
+  /** Records the pod's subdomain (its headless Service), for `addressMap`. */
+  setSubdomain(namespace: string, pod: string, subdomain: string): void {
+    this.subdomains.set(`${namespace}/${pod}`, subdomain);
+  }
+
+  /**
+   * `host:port` as members advertise it → `host:port` to dial, for every placed pod and port:
+   * `<pod>.<subdomain>.<ns>.svc[.cluster.local]:<port>` (when the subdomain is known) and
+   * `<pod IP>:<container port>`. The format of the operator's `--member-address-map` file.
+   */
+  addressMap(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [key, a] of this.pods) {
+      const [ns = '', pod = ''] = key.split('/');
+      const sub = this.subdomains.get(key);
+      for (const [containerPort, hostPort] of a.ports) {
+        const to = `${a.host}:${hostPort}`;
+        if (sub !== undefined) {
+          out[`${pod}.${sub}.${ns}.svc:${containerPort}`] = to;
+          out[`${pod}.${sub}.${ns}.svc.cluster.local:${containerPort}`] = to;
+        }
+        out[`${a.host}:${containerPort}`] = to;
+      }
+    }
+    return out;
+  }
 
   /** The pod's address (allocated on first use, then stable). */
   addressOf(namespace: string, pod: string): PodAddress {
