@@ -34,6 +34,7 @@ import type { OperatorMetrics } from '../metrics.js';
 import type { Timers } from '../timers.js';
 import { Outcome, type ProcessOutcome } from '../work-queue.js';
 import { KubePlatform } from '../kube-platform/kube-platform.js';
+import type { UrlResolver } from '../kube-platform/member-url.js';
 import { KubeEventSink, KubeStatusSink } from '../kube-platform/kube-sinks.js';
 import { keyOfMemberPod, keyOfOwned, splitKey } from './cluster-keys.js';
 import { addFinalizer, hasFinalizer, removeFinalizer } from './finalizer.js';
@@ -56,6 +57,8 @@ export interface KubeControllerOptions {
   readonly namespace: string | undefined;
   /** Member admin calls (with the URL resolver in front, see kube-platform/member-url.ts). */
   readonly admin: MemberAdmin;
+  /** Peer URLs as the members know them (default: the DNS names; see KubePlatform). */
+  readonly peerURL?: UrlResolver;
   readonly snapshots: SnapshotStore;
   readonly reconcile: ReconcileFn;
   readonly logger: EngineLogger;
@@ -86,7 +89,7 @@ export class KubeController {
       onError: (error, notice) => o.logger.warn({ reason: notice.reason, error: error.message }, 'event not recorded'),
     });
     this.#engine = new Engine({
-      platform: new KubePlatform(o.kube),
+      platform: new KubePlatform(o.kube, o.peerURL),
       admin: o.admin,
       snapshots: o.snapshots,
       status: new KubeStatusSink(o.kube),

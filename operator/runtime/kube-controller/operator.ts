@@ -28,8 +28,10 @@ export interface KubeOperatorOptions {
   readonly leaderElection?: LeaderElectionConfig;
   /** Health + metrics listener; undefined = none. */
   readonly metricsBind?: { readonly host: string; readonly port: number };
-  /** Default: identity (cluster DNS). */
+  /** Client URLs as this process dials them. Default: identity (cluster DNS). */
   readonly resolveUrl?: UrlResolver;
+  /** Peer URLs as the members know them. Default: identity (the DNS names the pods advertise). */
+  readonly resolvePeerUrl?: UrlResolver;
   readonly timers?: Timers;
   readonly admin?: MemberAdminOptions;
   readonly observeTimeoutMs?: number;
@@ -59,6 +61,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     kube: new ClientNodeKubeClient(o.kubeConfig),
     namespace: o.namespace,
     admin,
+    ...(o.resolvePeerUrl === undefined ? {} : { peerURL: o.resolvePeerUrl }),
     snapshots: new SnapshotVolume(o.snapshotDir),
     reconcile: o.reconcile,
     logger: o.logger,

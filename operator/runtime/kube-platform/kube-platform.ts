@@ -28,6 +28,7 @@ import { buildStatefulSet } from '../../controller/builders/stateful-set.js';
 import { portFail, portOk, type MemberPlatform, type PlatformView, type PortResult } from '../../controller/ports.js';
 import type { KubeClient, KubeObject } from '../kube/types.js';
 import { applyObject } from './apply-object.js';
+import { identityResolver, type UrlResolver } from './member-url.js';
 import { podCount, slotsOf, versionOfImage, type PodView } from './pod-slot.js';
 
 /** StatefulSet spec fields an update may change (the others are immutable). */
@@ -54,7 +55,15 @@ function labelSelector(cluster: KvstoreCluster): string {
 }
 
 export class KubePlatform implements MemberPlatform {
-  constructor(private readonly kube: KubeClient) {}
+  /**
+   * `peerURL` maps a member's DNS peer URL to the one the members know it by (identity in a
+   * cluster; a test whose pods advertise local addresses maps it): reconcile matches slots to
+   * the member list by peer URL and registers learners with it.
+   */
+  constructor(
+    private readonly kube: KubeClient,
+    private readonly peerURL: UrlResolver = identityResolver,
+  ) {}
 
   private stsRef(cluster: KvstoreCluster) {
     return { apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: namespaceOf(cluster), name: statefulSetName(cluster) };
@@ -76,12 +85,8 @@ export class KubePlatform implements MemberPlatform {
     // Once the objects exist, slots up to spec.size too: a member about to be added (scale-up)
     // already has its peer URL (the pod's DNS name), which reconcile registers as a learner first.
     const count = Math.max(replicas, podCount(cluster, pods.value.items), stored === undefined ? 0 : cluster.spec.size);
-    return portOk({
-      objectsExist: sts.value !== undefined,
-      templateVersion: stored?.version ?? '',
-      replicas,
-      slots: slotsOf(cluster, pods.value.items, count),
-    });
+    const slots = await Promise.all(slotsOf(cluster, pods.value.items, count).map(async (s) => ({ ...s, peerURL: await this.peerURL(s.peerURL) })));
+    return portOk({ objectsExist: sts.value !== undefined, templateVersion: stored?.version ?? '', replicas, slots });
   }
 
   async ensureObjects(cluster: KvstoreCluster, version: string, replicas: number): Promise<PortResult<void>> {

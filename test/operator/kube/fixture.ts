@@ -3,7 +3,8 @@
  * pod runner (every pod a real kvstore member on its own 127.x address), the KvstoreCluster
  * CRD installed, and the operator run in-process by `startKubeOperator` (the code behind
  * `kvstore-operator run`) with a URL resolver mapping pod DNS names to the pods' addresses.
- * Helpers read and patch clusters and list their events as raw JSON.
+ * Helpers read and patch clusters and list their events as raw JSON. KEEP_TEST_DIRS=1 keeps
+ * the pods' directories and the operator log (`operator.log`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -92,6 +93,8 @@ export async function startFixture(): Promise<KubeFixture> {
         logger,
         metricsBind: { host: '127.0.0.1', port: 0 },
         resolveUrl: (u) => runner.addresses.resolve(u, NS),
+        // The pods advertise their mapped local addresses (the pod runner rewrites their flags).
+        resolvePeerUrl: (u) => runner.addresses.resolve(u, NS),
         ...(leaderElection === undefined ? {} : { leaderElection }),
       });
       if (!r.ok) throw new Error(r.error);
@@ -124,7 +127,7 @@ export async function startFixture(): Promise<KubeFixture> {
     async close() {
       for (const o of operators) await o.stop().catch(() => undefined);
       await api.close();
-      rmSync(rootDir, { recursive: true, force: true });
+      if (process.env.KEEP_TEST_DIRS !== '1') rmSync(rootDir, { recursive: true, force: true });
     },
   };
   return fx;

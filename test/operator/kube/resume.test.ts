@@ -11,6 +11,7 @@ import { openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventually } from '../../support/eventually.js';
+import { openKv, put } from '../../support/kv-client.js';
 import { killGroup, registry } from '../../support/registry.js';
 import { NS, startFixture, type KubeFixture } from './fixture.js';
 
@@ -79,6 +80,12 @@ void test('an operator killed mid-upgrade is replaced by one that completes the 
   const firstHolder = await leaseHolder();
   assert.match(firstHolder, /^operator-1_/);
 
+  const kv = openKv(new URL(await fx.runner.urlOf('demo-0', 2379, NS)).host);
+  try {
+    await put(kv, 'greeting', 'hello', 10_000);
+  } finally {
+    kv.close();
+  }
   await fx.patchSpec('demo', { version: '3.5.0' });
   const mid = await eventually('one member upgraded', async () => {
     const c = await fx.getCluster('demo');

@@ -5,6 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually } from '../../support/eventually.js';
+import { openKv, put } from '../../support/kv-client.js';
 import { condition, NS, startFixture, type KubeFixture } from './fixture.js';
 
 const BOUND = 120_000;
@@ -31,6 +32,13 @@ void test('setting spec.version back while mixed rolls the upgraded member back'
     return c?.status?.phase === 'Running' && c.status.clusterVersion === '3.4.0' ? true : undefined;
   }, { timeoutMs: BOUND, describe: () => fx.describe(PODS) });
 
+  const [first] = await fx.endpoints(['demo-0']);
+  const kv = openKv(first ?? '');
+  try {
+    await put(kv, 'greeting', 'hello', 10_000);
+  } finally {
+    kv.close();
+  }
   await fx.patchSpec('demo', { version: '3.5.0' });
   const mixed = await eventually('one member upgraded, v2 wait', async () => {
     const c = await fx.getCluster('demo');
