@@ -1,8 +1,8 @@
 // The operator on Kubernetes (in-process, against the test API server with real kvstore pods):
 // a 3-member 3.4.0 KvstoreCluster becomes Running with the finalizer, the owned objects (owner
 // references, OnDelete StatefulSet, PDB) and a status whose members, conditions and printer
-// fields are right; the health server answers; deleting the cluster removes the finalizer and
-// keeps the snapshot directory alone.
+// fields are right; the health server answers; a spec only the operator's validation refuses is
+// reported (InvalidSpec) and not acted on; deleting the cluster removes the finalizer.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually } from '../../support/eventually.js';
@@ -59,6 +59,13 @@ void test('a 3-member 3.4.0 cluster is created and reported Running', { timeout:
   const metrics = await (await fetch(`${op.healthURL}/metrics`)).text();
   assert.match(metrics, /kvstore_operator_is_leader 1/);
   assert.match(metrics, /kvstore_operator_reconcile_duration_seconds_count\{namespace="default",cluster="demo"\} [1-9]/);
+
+  // A spec the API server's schema accepts but the operator's validation does not: reported, not reconciled.
+  await fx.createCluster('bad', { size: 3, version: '3.2.0', options: { enableV2: true } });
+  const invalid = await eventually('InvalidSpec event', async () => (await fx.events('bad')).find((e) => e.reason === 'InvalidSpec'));
+  assert.equal(invalid.type, 'Warning');
+  assert.match(invalid.message, /enableV2/);
+  assert.equal((await fetch(`${fx.api.url}/apis/apps/v1/namespaces/${NS}/statefulsets/bad`)).status, 404, 'nothing created for it');
 
   // Deletion: the finalizer goes, the cluster goes.
   const del = await fetch(`${fx.api.url}/apis/kvstore.io/v1alpha1/namespaces/${NS}/kvstoreclusters/demo`, { method: 'DELETE' });
