@@ -60,6 +60,14 @@ void test('a 3-member 3.4.0 cluster is created and reported Running', { timeout:
   assert.match(metrics, /kvstore_operator_is_leader 1/);
   assert.match(metrics, /kvstore_operator_reconcile_duration_seconds_count\{namespace="default",cluster="demo"\} [1-9]/);
 
+  // Settled: no pass triggers another (no writes of our own when nothing changed).
+  const passes = async (): Promise<number> => Number(/kvstore_operator_reconcile_duration_seconds_count\{namespace="default",cluster="demo"\} (\d+)/.exec(await op.registry.metrics())?.[1]);
+  await eventually('settled', async () => {
+    const before = await passes();
+    await new Promise((r) => setTimeout(r, 3000));
+    return (await passes()) - before <= 1 ? true : undefined;
+  }, { timeoutMs: 30_000, describe: () => 'passes keep coming: a pass triggers the next one' });
+
   // A spec the API server's schema accepts but the operator's validation does not: reported, not reconciled.
   await fx.createCluster('bad', { size: 3, version: '3.2.0', options: { enableV2: true } });
   const invalid = await eventually('InvalidSpec event', async () => (await fx.events('bad')).find((e) => e.reason === 'InvalidSpec'));
