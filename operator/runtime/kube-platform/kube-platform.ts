@@ -75,7 +75,20 @@ export class KubePlatform implements MemberPlatform {
     return got.error.kind === 'NotFound' ? portOk(undefined) : portFail(`read StatefulSet ${statefulSetName(cluster)}: ${got.error.message}`);
   }
 
-  async observe(cluster: KvstoreCluster): Promise<PortResult<PlatformView>> {
+  /** The view, or a failure once `signal` aborts (an API call that hangs never stalls a pass). */
+  observe(cluster: KvstoreCluster, signal: AbortSignal): Promise<PortResult<PlatformView>> {
+    if (signal.aborted) return Promise.resolve(portFail('observation aborted'));
+    return new Promise((resolve) => {
+      const onAbort = (): void => resolve(portFail('the API server did not answer within the observation bound'));
+      signal.addEventListener('abort', onAbort, { once: true });
+      void this.read(cluster).then((r) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(r);
+      });
+    });
+  }
+
+  private async read(cluster: KvstoreCluster): Promise<PortResult<PlatformView>> {
     const sts = await this.readSts(cluster);
     if (!sts.ok) return sts;
     const pods = await this.kube.list<PodView>({ apiVersion: 'v1', kind: 'Pod', namespace: namespaceOf(cluster), labelSelector: labelSelector(cluster) });
