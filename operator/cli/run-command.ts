@@ -18,7 +18,7 @@ import { addressMapResolver } from '../runtime/kube-platform/address-map.js';
 export interface RunCommandIO {
   onStopSignal(handler: () => void): void;
   exit(code: number): void;
-  /** KUBECONFIG, POD_NAME, POD_NAMESPACE. */
+  /** KUBECONFIG, KUBERNETES_SERVICE_HOST, POD_NAME, POD_NAMESPACE. */
   env(name: string): string | undefined;
 }
 
@@ -92,6 +92,7 @@ export function runCommand(io: RunCommandIO): Command {
       const file = opts.kubeconfig ?? io.env('KUBECONFIG');
       try {
         if (file !== undefined && file !== '') kubeConfig.loadFromFile(resolve(file));
+        else if (io.env('KUBERNETES_SERVICE_HOST') === undefined) throw new Error('not running in a cluster (no KUBERNETES_SERVICE_HOST): give --kubeconfig');
         else kubeConfig.loadFromCluster();
       } catch (err) {
         fail(`kubeconfig: ${(err as Error).message}`);
