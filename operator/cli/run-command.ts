@@ -13,6 +13,7 @@ import pino from 'pino';
 import { reconcile } from '../controller/reconcile.js';
 import { startKubeOperator } from '../runtime/kube-controller/operator.js';
 import { addressMapResolver } from '../runtime/kube-platform/address-map.js';
+import type { UrlResolver } from '../runtime/kube-platform/member-url.js';
 
 /** What the command needs from the process (main.ts is the only reader of env and signals). */
 export interface RunCommandIO {
@@ -43,6 +44,16 @@ export function parseDuration(text: string): number {
   return m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000;
 }
 
+/**
+ * One map for both directions: client entries (`…:2379`) are what this process dials; peer
+ * entries (`…:2380`), when given, are the peer URLs the members advertise (a test whose pods
+ * run as local processes), used to match and register members. Without peer entries peer URLs
+ * stay the DNS names, as a port-forward setup needs.
+ */
+function mapped(r: UrlResolver): { resolveUrl: UrlResolver; resolvePeerUrl: UrlResolver } {
+  return { resolveUrl: r, resolvePeerUrl: r };
+}
+
 interface RunOptions {
   kubeconfig?: string;
   namespace: string;
@@ -69,7 +80,7 @@ export function runCommand(io: RunCommandIO): Command {
     .option('--leader-elect-retry-period <d>', 'time between election attempts', '2s')
     .option('--metrics-bind-address <[host]:port>', '/healthz, /readyz and /metrics listener ("0": none)', ':8080')
     .option('--snapshot-dir <dir>', 'where pre-upgrade snapshots are written (the operator\'s snapshot volume)', DEFAULT_SNAPSHOT_DIR)
-    .option('--member-address-map <file>', 'JSON {"<advertised host:port>": "<host:port to dial>"} for an operator outside the cluster network (port-forwards); re-read when it changes')
+    .option('--member-address-map <file>', 'JSON {"<advertised host:port>": "<host:port>"} for an operator outside the cluster network (port-forwards); re-read when it changes')
     .addOption(new Option('--log-level <level>', 'operator log level').choices(['debug', 'info', 'warn', 'error']).default('info'))
     .action(async (opts: RunOptions) => {
       const logger = pino({ level: opts.logLevel, base: { name: 'kvstore-operator' } }, pino.destination(2));
@@ -103,7 +114,7 @@ export function runCommand(io: RunCommandIO): Command {
         kubeConfig,
         namespace: opts.namespace === 'all' ? undefined : opts.namespace,
         snapshotDir: resolve(opts.snapshotDir),
-        ...(opts.memberAddressMap === undefined ? {} : { resolveUrl: addressMapResolver(resolve(opts.memberAddressMap)) }),
+        ...(opts.memberAddressMap === undefined ? {} : mapped(addressMapResolver(resolve(opts.memberAddressMap)))),
         reconcile,
         logger,
         ...(metricsBind === undefined ? {} : { metricsBind }),

@@ -63,7 +63,9 @@ void test('an operator killed mid-upgrade is replaced by one that completes the 
   writeFileSync(kubeconfig, fx.api.kubeConfig(NS).exportConfig());
   const addressMap = join(fx.rootDir, 'member-addresses.json');
   const map: Record<string, string> = {};
-  for (const p of PODS) map[`${p}.demo-peer.${NS}.svc:2379`] = new URL(await fx.runner.urlOf(p, 2379, NS)).host;
+  for (const p of PODS) {
+    for (const port of [2379, 2380]) map[`${p}.demo-peer.${NS}.svc:${port}`] = new URL(await fx.runner.urlOf(p, port, NS)).host;
+  }
   writeFileSync(addressMap, JSON.stringify(map));
 
   const first = startOperator(1, kubeconfig, addressMap);
