@@ -4,6 +4,9 @@
  * Contract:
  * - `pass(cluster)` never throws: a platform failure, a reconcile bug (a throw) or a failed
  *   action is logged, counted as a reconcile error and turns into a short requeue;
+ * - a plan that takes a member down (RestartMember, ResetMember) has its status written BEFORE
+ *   the actions too, so whoever reads the status (clients, dashboards, a restarted operator)
+ *   knows which member is going down before it goes; a failed write then cancels the actions;
  * - actions run in order and stop at the first failure; the plan's status is still written,
  *   with `Degraded` True (reason `ActionFailed`, the action and the error) and a Warning event;
  * - the outcome of a TakeSnapshot is kept in memory for the NEXT pass (`observed.snapshotOutcome`)
@@ -92,6 +95,11 @@ export class Engine {
       return this.failed(key, `reconcile threw: ${(err as Error).stack ?? String(err)}`, retry);
     }
     d.logger.debug({ ...log, actions: plan.actions.map((a) => a.kind), phase: plan.status.phase }, 'planned');
+    let previous = cluster.status;
+    if (plan.actions.some((a) => a.kind === 'RestartMember' || a.kind === 'ResetMember')) {
+      if (!(await this.writeStatus(cluster, plan.status, previous))) return this.failed(key, 'status not written before taking a member down', retry);
+      previous = plan.status;
+    }
     const result = await execute(cluster, plan.actions, obs.value, {
       platform: d.platform,
       admin: d.admin,
@@ -101,7 +109,7 @@ export class Engine {
     });
     if (result.snapshotOutcome !== undefined) this.outcomes.set(key, result.snapshotOutcome);
     const status = result.failure === undefined ? plan.status : degraded(plan.status, `${result.failure.action.kind} failed: ${result.failure.error}`, now, cluster.metadata.generation);
-    const written = await this.writeStatus(cluster, status);
+    const written = await this.writeStatus(cluster, status, previous);
     if (written && seen !== undefined && result.snapshotOutcome === undefined && this.outcomes.get(key) === seen) this.outcomes.delete(key);
     await this.emit(cluster, plan, result);
     this.countMembers(key, cluster.status, status);
@@ -120,11 +128,12 @@ export class Engine {
     return { requeueAfterSeconds: retry, error };
   }
 
-  private async writeStatus(cluster: KvstoreCluster, status: KvstoreClusterStatus): Promise<boolean> {
-    if (cluster.status !== undefined && JSON.stringify(cluster.status) === JSON.stringify(status)) return true;
+  /** Writes `status` unless it equals `previous` (the status last read or written). */
+  private async writeStatus(cluster: KvstoreCluster, status: KvstoreClusterStatus, previous: KvstoreClusterStatus | undefined): Promise<boolean> {
+    if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(status)) return true;
     const w = await this.deps.status.write(cluster, status);
     if (!w.ok) this.deps.logger.error({ cluster: keyOf(cluster), error: w.error }, 'status write failed');
-    else this.deps.logger.info({ cluster: keyOf(cluster), phase: status.phase, upgrade: status.upgrade?.state }, 'status written');
+    else this.deps.logger.info({ cluster: keyOf(cluster), phase: status.phase, upgrade: status.upgrade?.state, member: status.upgrade?.currentMember }, 'status written');
     return w.ok;
   }
 

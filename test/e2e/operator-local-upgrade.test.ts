@@ -12,8 +12,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { openKv, readPrefix, unmatchedAcks } from '../support/processes.js';
-import { PutStream } from '../support/put-stream.js';
-import { endpointsOf, eventsIn, LocalOperator, statusIn, waitStatus, writeManifest } from '../operator/local/local-operator.js';
+import { RetryingWriter } from '../operator/local/retrying-writer.js';
+import { endpointsOf, eventsIn, followMaintenance, LocalOperator, statusIn, waitStatus, writeManifest } from '../operator/local/local-operator.js';
 
 const manifest = (name: string, extra = '', upgrade = '    v2WaitSeconds: 1\n'): string => `# a test cluster (this comment must survive status writes)
 apiVersion: kvstore.io/v1alpha1
@@ -48,12 +48,14 @@ void test('local mode: a rolling upgrade 3.4.0 → 3.5.0 under a write load, dri
   assert.equal(endpoints.length, 3);
   for (const m of before.members) assert.match(m.clientURL, /^http:\/\/127\.0\.0\.\d+:\d+$/);
 
-  // One put at a time round-robin over the members; a failed put is retried once, 100 ms later, on another member.
-  const load = new PutStream(endpoints, 'load/');
-  load.start();
+  // One put at a time round-robin over the members; a failed put is retried once, 100 ms later, on
+  // another member — not the one the operator's status says it is taking down.
+  const load = new RetryingWriter(endpoints, 'load/');
+  const unfollow = followMaintenance(file, (e, on) => load.setMaintenance(e, on));
   setVersion(file, '3.5.0');
   const done = await waitStatus(file, 'upgrade Completed', (s) => s.upgrade?.state === 'Completed', op, 180_000);
   const report = await load.stop();
+  unfollow();
 
   // No write failed beyond its one retry, and every acknowledged write is there.
   assert.deepEqual(report.failedTwice, [], `writes that failed beyond a retry (of ${report.acked.size} acknowledged)`);

@@ -8,15 +8,25 @@
  *   whenever the spec differs from the last one loaded (as the API server does), starting from
  *   the status's observedGeneration found in the file;
  * - `writeStatus()` re-reads the file, replaces only its `status` node (the user's spec,
- *   comments and formatting stay) and writes it atomically; an unchanged text is not rewritten;
+ *   comments and formatting stay) and writes it atomically; an unchanged text is not rewritten.
+ *   It never writes over a file that is not a KvstoreCluster at that moment (e.g. caught
+ *   half-written by an editor), and when the file changes between its read and its write it
+ *   starts over from the new text, so a user's edit is not lost;
  * - errors are values naming the file and the field.
  */
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
+import { API_VERSION, KIND } from '../../api/constants.js';
 import { parseCluster } from '../../api/parse.js';
 import type { KvstoreCluster, KvstoreClusterStatus } from '../../api/types.js';
 import { portFail, portOk, type PortResult } from '../../controller/ports.js';
 import { writeFileAtomic } from './state-file.js';
+
+function isManifest(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return o.apiVersion === API_VERSION && o.kind === KIND && typeof o.spec === 'object' && o.spec !== null;
+}
 
 export class ManifestFile {
   private lastSpec = '';
@@ -53,13 +63,20 @@ export class ManifestFile {
 
   async writeStatus(status: KvstoreClusterStatus): Promise<PortResult<void>> {
     try {
-      const text = await readFile(this.path, 'utf8');
-      const doc = parseDocument(text);
-      if (doc.errors.length > 0) return portFail(`${this.path}: ${doc.errors[0].message}`);
-      doc.set('status', doc.createNode(JSON.parse(JSON.stringify(status)) as unknown));
-      const next = doc.toString({ lineWidth: 0 });
-      if (next !== text) await writeFileAtomic(this.path, next);
-      return portOk(undefined);
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const text = await readFile(this.path, 'utf8');
+        const doc = parseDocument(text);
+        if (doc.errors.length > 0) return portFail(`${this.path}: ${doc.errors[0].message}; status not written`);
+        const js: unknown = doc.toJS();
+        if (!isManifest(js)) return portFail(`${this.path} is not a ${KIND} manifest right now (being edited?); status not written`);
+        doc.set('status', doc.createNode(JSON.parse(JSON.stringify(status)) as unknown));
+        const next = doc.toString({ lineWidth: 0 });
+        if (next === text) return portOk(undefined);
+        if ((await readFile(this.path, 'utf8')) !== text) continue; // edited meanwhile: start over from the new text
+        await writeFileAtomic(this.path, next);
+        return portOk(undefined);
+      }
+      return portFail(`${this.path} keeps changing; status not written`);
     } catch (err) {
       return portFail(`write status into ${this.path}: ${(err as Error).message}`);
     }

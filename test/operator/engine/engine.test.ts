@@ -41,7 +41,7 @@ void test('a pass runs the plan in order, writes the status and the events, retu
   assert.equal(r.requeueAfterSeconds, 2);
   assert.deepEqual(platform.calls, ['template 3.5.0', 'restart demo-1']);
   assert.deepEqual(snapshots.pruned, [3]);
-  assert.equal(rec.statuses.length, 1);
+  assert.equal(rec.statuses.length, 1); // announced before the restart; unchanged after it
   assert.equal(rec.statuses[0].phase, 'Upgrading');
   assert.deepEqual(rec.events.map((e) => e.reason), ['UpgradeStarted']);
   assert.deepEqual(rec.counted, ['started ns/demo']);
@@ -65,7 +65,10 @@ void test('a failed action stops the rest; the status is written with Degraded a
   assert.match(r.error ?? '', /restart demo-1 refused/);
   assert.equal(r.requeueAfterSeconds, 5);
   assert.deepEqual(platform.calls, ['restart demo-1']);
-  const deg = rec.statuses[0].conditions.find((c) => c.type === 'Degraded');
+  // Written before the restart (the member going down is announced), then with Degraded.
+  assert.equal(rec.statuses.length, 2);
+  assert.equal(rec.statuses[0].conditions.length, 0);
+  const deg = rec.statuses[1].conditions.find((c) => c.type === 'Degraded');
   assert.equal(deg?.status, 'True');
   assert.equal(deg?.reason, 'ActionFailed');
   assert.match(deg?.message ?? '', /RestartMember failed: restart demo-1 refused/);
@@ -180,4 +183,25 @@ void test('a failed status write keeps the snapshot outcome for the next pass', 
   await engine.pass(cluster());
   await engine.pass(cluster());
   assert.deepEqual(seen.map((o) => o?.ok), [undefined, true, true, undefined]);
+});
+
+void test('the status is written before a member is taken down; a failed write cancels the restart', async () => {
+  const { engine, rec, platform } = setup(() =>
+    plan({ actions: [{ kind: 'RestartMember', name: 'demo-2' }], status: { ...emptyStatus(), phase: 'Upgrading' } }),
+  );
+  const order: string[] = [];
+  const write = rec.status.write;
+  let fail = true;
+  (rec.status as { write: typeof write }).write = (c, s) => {
+    order.push(`status ${s.phase}`);
+    return fail ? Promise.resolve({ ok: false, error: 'conflict' }) : write(c, s);
+  };
+  const r = await engine.pass(cluster());
+  assert.match(r.error ?? '', /status not written before taking a member down/);
+  assert.deepEqual(platform.calls, []);
+  fail = false;
+  const restart = platform.restartMember.bind(platform);
+  platform.restartMember = (c, n) => (order.push(`restart ${n}`), restart(c, n));
+  await engine.pass(cluster());
+  assert.deepEqual(order, ['status Upgrading', 'status Upgrading', 'restart demo-2']);
 });

@@ -77,6 +77,18 @@ void test('manifest: the status is written into the file; comments and spec stay
   assert.match(text2, /phase: Upgrading/);
 });
 
+void test('manifest: a file caught mid-edit (empty, or not a cluster) is never written over', async () => {
+  const dir = makeTempDir('manifest');
+  const file = join(dir, 'c.yaml');
+  const m = new ManifestFile(file);
+  for (const text of ['', 'apiVersion: kvstore.io/v1alpha1\nkind: KvstoreCluster\n', 'a: [1, 2\n']) {
+    writeFileSync(file, text);
+    const r = await m.writeStatus(status);
+    assert.equal(r.ok, false, JSON.stringify(text));
+    assert.equal(readFileSync(file, 'utf8'), text);
+  }
+});
+
 void test('snapshot dir: paths under the cluster dir, list oldest first, prune keeps the newest', async () => {
   const dir = makeTempDir('snapdir');
   const layout = new LocalLayout(join(dir, 'c.yaml'), 'demo');

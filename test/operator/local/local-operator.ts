@@ -7,7 +7,7 @@
  * still names the cluster dir.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -75,8 +75,18 @@ export class LocalOperator {
     private readonly clusterDir: string,
   ) {
     this.child = spawn(process.execPath, [OPERATOR_MAIN, 'local', '-f', file, '--log-level', 'debug'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child.stdout?.setEncoding('utf8').on('data', (s: string) => (this.output += s));
-    this.child.stderr?.setEncoding('utf8').on('data', (s: string) => (this.output += s));
+    // Kept in memory and in <cluster dir>/../operator.log (for KEEP_TEST_DIRS=1 post-mortems).
+    const logFile = join(clusterDir, '..', 'operator.log');
+    const keep = (s: string): void => {
+      this.output += s;
+      try {
+        appendFileSync(logFile, s);
+      } catch {
+        // no such directory (a test of a missing manifest): memory only
+      }
+    };
+    this.child.stdout?.setEncoding('utf8').on('data', keep);
+    this.child.stderr?.setEncoding('utf8').on('data', keep);
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
     registry.track(this.child);
   }
@@ -129,4 +139,24 @@ export function eventsIn(clusterDir: string): { type: string; reason: string; me
   const f = join(clusterDir, 'events.log');
   if (!existsSync(f)) return [];
   return readFileSync(f, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { type: string; reason: string; message: string });
+}
+
+/**
+ * Keeps `mark(endpoint, on)` in step with the member the operator announces it is taking down
+ * (`status.upgrade.currentMember`, written before the member is stopped), polling every 50 ms,
+ * as a maintenance-aware client would. Returns the stopper.
+ */
+export function followMaintenance(file: string, mark: (endpoint: string, on: boolean) => void): () => void {
+  let current: string | undefined;
+  const timer = setInterval(() => {
+    const s = statusIn(file);
+    if (s === undefined) return;
+    const name = s.upgrade?.currentMember;
+    const url = name === undefined ? undefined : s.members.find((m) => m.name === name)?.clientURL.replace(/^http:\/\//, '');
+    if (url === current) return;
+    if (current !== undefined) mark(current, false);
+    if (url !== undefined) mark(url, true);
+    current = url;
+  }, 50);
+  return () => clearInterval(timer);
 }
