@@ -5,10 +5,13 @@
  * `<file>`, fsync the directory.
  *
  * Contract: the result's `sha256` is the image's digest (hex, equal to the file's trailer),
- * `size` the whole file's bytes, `revision` the revision the image holds (as `snapshot status`
- * reads it), which must be at least the member's revision (Maintenance.Status) read just
- * before the stream opened. On any failure the `.part` file is removed, nothing is written at
- * `<file>`, and the failure is a value.
+ * `size` the whole file's bytes, `revision` the revision the image holds as `snapshot status`
+ * reads it (the newest key revision; 0 for a store without keys). The image must open as a
+ * database and its revision must not be newer than the member's revision (Maintenance.Status)
+ * read once the stream ended. (It can be older than the member's revision: the member's
+ * revision also counts writes whose keys a compaction removed, and is 1 for an empty store.)
+ * On any failure the `.part` file is removed, nothing is written at `<file>`, and the failure
+ * is a value.
  */
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -71,13 +74,16 @@ export async function snapshotToFile(
   const part = `${file}.part`;
   let done = false;
   try {
-    const st = await calls.status(url, signal);
-    if (!st.ok) return st;
+    // A quick call first: an unreachable member fails within the call timeout, not the stream's.
+    const reachable = await calls.status(url, signal);
+    if (!reachable.ok) return reachable;
     const got = await streamInto(pool, url, part, timeoutMs, signal);
     if (!got.ok) return got;
     const rev = await imageRevision(part);
     if (!rev.ok) return rev;
-    if (rev.value < st.value.revision) return portFail(`snapshot from ${url} holds revision ${rev.value}, older than the member's revision ${st.value.revision} when it was requested`);
+    const st = await calls.status(url, signal);
+    if (!st.ok) return st;
+    if (rev.value > st.value.revision) return portFail(`snapshot from ${url} holds revision ${rev.value}, newer than the member's revision ${st.value.revision}`);
     await rename(part, file);
     await syncDir(dirname(file));
     done = true;

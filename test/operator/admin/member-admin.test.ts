@@ -10,7 +10,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemberAdmin } from '../../../operator/controller/admin/member-admin.js';
 import { sampleOf } from '../../../operator/controller/admin/prometheus-text.js';
-import { eventually, makeTempDir, openKv, put, reserveAddress, startCluster } from '../../support/processes.js';
+import { eventually, makeTempDir, openKv, put, reserveAddress, startCluster, startKvstore } from '../../support/processes.js';
 
 const admin = createMemberAdmin({ callTimeoutMs: 3000 });
 after(() => admin.close());
@@ -84,4 +84,12 @@ void test('an unreachable member is a failure value, and a failed snapshot leave
   const snap = await admin.snapshot(addr.clientUrl, join(dir, 'x.db'));
   assert.equal(snap.ok, false);
   assert.deepEqual(readdirSync(dir), []);
+});
+
+void test('a snapshot of a store without keys: revision 0 (as snapshot status reports it)', async () => {
+  const m = await startKvstore();
+  const dir = makeTempDir('admin-snap-empty');
+  const snap = await admin.snapshot(m.clientUrl, join(dir, 'empty.db'));
+  assert.ok(snap.ok, JSON.stringify(snap));
+  assert.equal(snap.value.revision, 0);
 });
