@@ -48,8 +48,8 @@ void test('local mode: a rolling upgrade 3.4.0 → 3.5.0 under a write load, dri
   assert.equal(endpoints.length, 3);
   for (const m of before.members) assert.match(m.clientURL, /^http:\/\/127\.0\.0\.\d+:\d+$/);
 
-  // One put at a time round-robin over the members; a failed put is retried once, 100 ms later, on
-  // another member — not the one the operator's status says it is taking down.
+  // One put at a time round-robin over the members; a failed put is retried (up to 3 times, under
+  // a second in all) on another member — not the one the operator's status says it is taking down.
   const load = new RetryingWriter(endpoints, 'load/');
   const unfollow = followMaintenance(file, (e, on) => load.setMaintenance(e, on));
   setVersion(file, '3.5.0');
@@ -58,7 +58,7 @@ void test('local mode: a rolling upgrade 3.4.0 → 3.5.0 under a write load, dri
   unfollow();
 
   // No write failed beyond its one retry, and every acknowledged write is there.
-  assert.deepEqual(report.failedTwice, [], `writes that failed beyond a retry (of ${report.acked.size} acknowledged)`);
+  assert.deepEqual(report.failed, [], `writes that failed beyond their retries (of ${report.acked.size} acknowledged, ${report.retried} retried)`);
   assert.ok(report.acked.size > 0);
   const kv = openKv(endpoints[0]);
   try {
