@@ -13,23 +13,8 @@ import { ExitCode } from '../../cli/exit-codes.js';
 import { toolInfo } from '../../cli/zap-log.js';
 import { humanizeBytes } from '../../printer/humanize.js';
 import { SnapshotChecksum } from '../../client/snapshot-checksum.js';
+import { goPathError } from '../../../server/snapshot/restore/go-errors.js';
 import { ProgressBar } from './progress-bar.js';
-
-const ERRNO_TEXT: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file or directory',
-  EACCES: 'permission denied',
-  EISDIR: 'is a directory',
-  ENOTDIR: 'not a directory',
-  EROFS: 'read-only file system',
-  ENOSPC: 'no space left on device',
-  EXDEV: 'invalid cross-device link',
-};
-
-/** Go's *PathError text: `<op> <path>: <reason>`. */
-function pathError(op: string, path: string, err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code ?? '';
-  return `${op} ${path}: ${ERRNO_TEXT[code] ?? (err as Error).message}`;
-}
 
 async function fetchInto(ctx: CommandContext, client: Client, f: FileHandle, ep: string): Promise<{ size: number } | { error: string }> {
   const sum = new SnapshotChecksum();
@@ -74,7 +59,7 @@ export const snapshotSaveCommand: CommandSpec = {
     try {
       f = await open(part, 'w', 0o600);
     } catch (err) {
-      return ctx.fail(ExitCode.Interrupted, `could not open ${part} (${pathError('open', part, err)})`);
+      return ctx.fail(ExitCode.Interrupted, `could not open ${part} (${goPathError('open', part, err)})`);
     }
     let saved = false;
     try {
@@ -96,7 +81,7 @@ export const snapshotSaveCommand: CommandSpec = {
       try {
         await rename(part, path);
       } catch (err) {
-        return ctx.fail(ExitCode.Interrupted, `could not rename ${part} to ${path} (${pathError('rename', `${part} ${path}`, err)})`);
+        return ctx.fail(ExitCode.Interrupted, `could not rename ${part} to ${path} (${goPathError('rename', `${part} ${path}`, err)})`);
       }
       saved = true;
       toolInfo(ctx.io.stderr, ctx.io.now, 'snapshot/v3_snapshot.go:152', 'saved', [['path', path]]);

@@ -10,6 +10,7 @@ const ERRNO_TEXT: Readonly<Record<string, string>> = {
   EROFS: 'read-only file system',
   ENOSPC: 'no space left on device',
   EEXIST: 'file exists',
+  EXDEV: 'invalid cross-device link',
 };
 
 export function goPathError(op: string, path: string, err: unknown): string {
