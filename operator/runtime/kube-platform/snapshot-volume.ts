@@ -1,68 +1,17 @@
 /**
- * `SnapshotStore` on the operator's snapshot volume (`--snapshot-dir`, a PVC the operator pod
- * mounts): the files of cluster `<ns>/<name>` live in `<dir>/<ns>/` as
- * `<name>-<from>-to-<to>-<yyyymmddThhmmssZ>.db` (the name reconcile picks), so clusters of
- * the same name in other namespaces, and clusters whose name extends this one (`demo-x`),
- * never share or prune each other's files. Oldest first = by modification time, then name.
+ * Snapshots on the operator's snapshot volume (`--snapshot-dir`, a PVC the operator pod mounts):
+ * the files of cluster `<ns>/<name>` live in `<dir>/<ns>/`, so clusters of the same name in other
+ * namespaces never share or prune each other's files (naming and pruning: ../snapshot-files.ts).
  */
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { KvstoreCluster } from '../../api/types.js';
 import { namespaceOf } from '../../controller/builders/names.js';
-import { portFail, portOk, type PortResult, type SnapshotStore } from '../../controller/ports.js';
+import { SnapshotFiles } from '../snapshot-files.js';
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export { isSnapshotOf } from '../snapshot-files.js';
 
-/** Whether `file` is a snapshot file of the cluster named `name`. */
-export function isSnapshotOf(name: string, file: string): boolean {
-  return new RegExp(`^${escape(name)}-\\d+\\.\\d+\\.\\d+-to-\\d+\\.\\d+\\.\\d+-\\d{8}T\\d{6}Z\\.db$`).test(file);
-}
-
-export class SnapshotVolume implements SnapshotStore {
-  private readonly root: string;
-
+export class SnapshotVolume extends SnapshotFiles {
   constructor(root: string) {
-    this.root = resolve(root);
-  }
-
-  dirOf(cluster: KvstoreCluster): string {
-    return join(this.root, namespaceOf(cluster));
-  }
-
-  pathOf(cluster: KvstoreCluster, fileName: string): string {
-    return join(this.dirOf(cluster), fileName);
-  }
-
-  async prepare(cluster: KvstoreCluster): Promise<PortResult<void>> {
-    try {
-      await mkdir(this.dirOf(cluster), { recursive: true });
-      return portOk(undefined);
-    } catch (err) {
-      return portFail(`create ${this.dirOf(cluster)}: ${(err as Error).message}`);
-    }
-  }
-
-  async list(cluster: KvstoreCluster): Promise<PortResult<readonly string[]>> {
-    const dir = this.dirOf(cluster);
-    try {
-      const names = (await readdir(dir)).filter((n) => isSnapshotOf(cluster.metadata.name, n));
-      const files = await Promise.all(names.map(async (n) => ({ path: join(dir, n), mtime: (await stat(join(dir, n))).mtimeMs })));
-      return portOk(files.sort((a, b) => a.mtime - b.mtime || a.path.localeCompare(b.path)).map((f) => f.path));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return portOk([]);
-      return portFail(`list ${dir}: ${(err as Error).message}`);
-    }
-  }
-
-  async prune(cluster: KvstoreCluster, keep: number): Promise<PortResult<readonly string[]>> {
-    const files = await this.list(cluster);
-    if (!files.ok) return files;
-    const drop = files.value.slice(0, Math.max(0, files.value.length - keep));
-    try {
-      for (const f of drop) await rm(f, { force: true });
-      return portOk(drop);
-    } catch (err) {
-      return portFail(`prune ${this.dirOf(cluster)}: ${(err as Error).message}`);
-    }
+    const dir = resolve(root);
+    super((cluster) => join(dir, namespaceOf(cluster)));
   }
 }

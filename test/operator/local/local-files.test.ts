@@ -97,9 +97,10 @@ void test('snapshot dir: paths under the cluster dir, list oldest first, prune k
   const c = await new ManifestFile(join(dir, 'c.yaml')).load();
   assert.ok(c.ok);
   assert.equal(store.pathOf(c.value, 'demo-a.db'), join(dir, 'demo.kvstore', 'snapshots', 'demo-a.db'));
+  const snap = (n: number): string => `demo-3.4.0-to-3.5.0-2026010${n}T000000Z.db`;
   assert.deepEqual(await store.list(c.value), { ok: true, value: [] });
   assert.deepEqual(await store.prepare(c.value), { ok: true, value: undefined });
-  const names = ['demo-1.db', 'demo-2.db', 'demo-3.db', 'other-1.db', 'demo-4.db.part'];
+  const names = [snap(1), snap(2), snap(3), 'other-3.4.0-to-3.5.0-20260101T000000Z.db', `${snap(4)}.part`];
   names.forEach((n, i) => {
     const p = store.pathOf(c.value, n);
     writeFileSync(p, n);
@@ -107,10 +108,10 @@ void test('snapshot dir: paths under the cluster dir, list oldest first, prune k
   });
   const listed = await store.list(c.value);
   assert.ok(listed.ok);
-  assert.deepEqual(listed.value.map((p) => p.slice(p.lastIndexOf('/') + 1)), ['demo-1.db', 'demo-2.db', 'demo-3.db']);
+  assert.deepEqual(listed.value.map((p) => p.slice(p.lastIndexOf('/') + 1)), [snap(1), snap(2), snap(3)]);
   const pruned = await store.prune(c.value, 2);
-  assert.ok(pruned.ok && pruned.value.length === 1 && pruned.value[0].endsWith('demo-1.db'));
-  assert.deepEqual(readdirSync(join(dir, 'demo.kvstore', 'snapshots')).sort(), ['demo-2.db', 'demo-3.db', 'demo-4.db.part', 'other-1.db']);
+  assert.ok(pruned.ok && pruned.value.length === 1 && pruned.value[0].endsWith(snap(1)));
+  assert.deepEqual(readdirSync(join(dir, 'demo.kvstore', 'snapshots')).sort(), [snap(2), snap(3), `${snap(4)}.part`, 'other-3.4.0-to-3.5.0-20260101T000000Z.db']);
 });
 
 void test('state file: missing = empty, atomic round trip', async () => {
