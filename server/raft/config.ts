@@ -42,7 +42,13 @@ export interface RaftConfig {
   /** Returns a number in [0, 1); the only source of randomness (election timeouts). */
   readonly rng: () => number;
   readonly storage: RaftStorage;
-  /** Index already applied by the application (restart); default: the storage's first index - 1. */
+  /**
+   * Index already applied by the application (restart); default: the storage's first index - 1.
+   * Committed entries up to it are not handed out again, so their conf changes never reach the
+   * core: membership must then already be as of this index (in the storage's snapshot conf
+   * state, or in `voters`/`learners` when there is no snapshot). Otherwise start at the
+   * snapshot index and re-apply the conf changes of the entries handed out again.
+   */
   readonly applied?: bigint;
   readonly logger?: RaftLogger;
 }
