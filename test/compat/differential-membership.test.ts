@@ -40,7 +40,7 @@ const CASES: readonly DiffCase[] = [
       ['move-leader', '1234'],
       { run: ['member', 'list'], capture: { self: /^([0-9a-f]+),/ } },
       ['member', 'promote', '{self}'],
-      { run: ['member', 'add', 'l1', '--learner', '--peer-urls=http://127.0.0.1:1'], capture: { learner: /^Member ([0-9a-f]+) added/ }, normalize: sortCluster },
+      { run: ['member', 'add', 'l1', '--learner', '--peer-urls=http://127.0.0.1:1'], capture: { learner: /^Member +([0-9a-f]+) added/ }, normalize: sortCluster },
       { run: ['member', 'list'], normalize: sortLines },
       ['member', 'add', 'l2', '--learner', '--peer-urls=http://127.0.0.1:2'],
       ['member', 'promote', '{learner}'],

@@ -51,6 +51,8 @@ const DEFAULT_RULES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^"(ClusterID|MemberID|RaftTerm|ID)" : \d+$/gm, '"$1" : <n>'],
   // Table cells holding a member id: printed with %x, so a leading zero nibble makes it shorter.
   [/\| [0-9a-f]{12,16} \|/g, '| <id> |'],
+  // `member add/remove/update/promote` print ids with %16x: a leading zero nibble becomes a space.
+  [/\bMember +[0-9a-f]{1,16} (added to|removed from|updated in|promoted in) cluster +[0-9a-f]{1,16}\b/g, 'Member <id> $1 cluster <id>'],
   // `defrag`/`snapshot` lines naming a member id, and remaining 16-hex ids (lease ids).
   [/\b[0-9a-f]{16}\b/g, '<id>'],
   [/"lease":[1-9]\d*/g, '"lease":<id>'],

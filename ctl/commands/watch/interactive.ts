@@ -1,7 +1,9 @@
 /**
  * `watch -i`: reads commands from stdin — `watch [options] <key> [range_end] [-- cmd…]` starts
  * another watch printed concurrently, `progress` asks every watch for a progress notification —
- * until stdin ends (`Error: Error reading watch request line: EOF`, exit 3).
+ * until stdin ends (`Error: Error reading watch request line: EOF`, exit 3). At the end of input,
+ * progress notifications already asked for are awaited (at most PROGRESS_WAIT_MS) so they are
+ * printed before the EOF error, as etcdctl prints them when its answers arrive first.
  */
 import { Command, CommanderError } from 'commander';
 import type { Client, Watcher } from '../../client/index.js';
@@ -32,14 +34,47 @@ function parseLine(words: readonly string[]): { args: string[]; flags: Record<st
   return { args, flags: cmd.opts(), execArgs: sep < 0 ? [] : words.slice(sep + 1) };
 }
 
+const PROGRESS_WAIT_MS = 1_000;
+
+/** Counts progress notifications asked for and printed; `settled` resolves when all were printed. */
+class ProgressTally {
+  private asked = 0;
+  private printed = 0;
+  private wake: (() => void) | undefined;
+
+  ask(n: number): void {
+    this.asked += n;
+  }
+
+  printedOne = (): void => {
+    this.printed++;
+    if (this.printed >= this.asked) this.wake?.();
+  };
+
+  settled(timeoutMs: number): Promise<void> {
+    if (this.printed >= this.asked) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}
+
 export async function watchInteractive(ctx: CommandContext, client: Client, envKey: string, envRange: string): Promise<number> {
   const lines = new LineReader(ctx.io.stdin);
   const watchers: Watcher[] = [];
   const printing: Promise<unknown>[] = [];
+  const progress = new ProgressTally();
   try {
     for (;;) {
       const raw = await lines.next();
-      if (raw === undefined || !raw.endsWith('\n')) return ctx.fail(ExitCode.InvalidInput, 'Error reading watch request line: EOF');
+      if (raw === undefined || !raw.endsWith('\n')) {
+        await progress.settled(PROGRESS_WAIT_MS);
+        return ctx.fail(ExitCode.InvalidInput, 'Error reading watch request line: EOF');
+      }
       const l = raw.slice(0, -1);
       const words = argify(l);
       if (!Array.isArray(words) || words.length < 1) {
@@ -47,6 +82,7 @@ export async function watchInteractive(ctx: CommandContext, client: Client, envK
         continue;
       }
       if (words[0] === 'progress') {
+        progress.ask(watchers.length);
         for (const w of watchers) w.requestProgress();
         continue;
       }
@@ -75,7 +111,7 @@ export async function watchInteractive(ctx: CommandContext, client: Client, envK
         prevKv: parsed.flags.prevKv === true,
       });
       watchers.push(w);
-      printing.push(printWatch(ctx, w, parsed.execArgs));
+      printing.push(printWatch(ctx, w, parsed.execArgs, progress.printedOne));
     }
   } finally {
     for (const w of watchers) w.close();

@@ -44,8 +44,16 @@ function runExec(ctx: CommandContext, execArgs: readonly string[], u: WatchUpdat
   });
 }
 
-/** Prints until the watch ends; returns 'canceled', or an exit code when the exec command failed. */
-export async function printWatch(ctx: CommandContext, watcher: Watcher, execArgs: readonly string[]): Promise<'canceled' | number> {
+/**
+ * Prints until the watch ends; returns 'canceled', or an exit code when the exec command failed.
+ * `onProgress` is called after a progress notification was printed.
+ */
+export async function printWatch(
+  ctx: CommandContext,
+  watcher: Watcher,
+  execArgs: readonly string[],
+  onProgress?: () => void,
+): Promise<'canceled' | number> {
   for await (const r of watcher) {
     if (!r.ok) {
       ctx.io.stderr.write(`watch was canceled (${r.error.message})\n`);
@@ -53,7 +61,10 @@ export async function printWatch(ctx: CommandContext, watcher: Watcher, execArgs
     }
     const u = r.value;
     if (u.canceled) ctx.io.stderr.write(`watch was canceled (${cancelText(u)})\n`);
-    if (u.progressNotify) ctx.io.stdout.write(`progress notify: ${u.header.revision}\n`);
+    if (u.progressNotify) {
+      ctx.io.stdout.write(`progress notify: ${u.header.revision}\n`);
+      onProgress?.();
+    }
     const bad = ctx.printer.watch(u);
     if (bad !== undefined) return ctx.fail(bad.code, bad.message);
     for (const ev of execArgs.length > 0 ? u.events : []) {
