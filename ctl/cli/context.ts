@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createClient, type Client, type TlsOptions } from '../client/index.js';
 import { makePrinter, type Printer, type PrintOutcome } from '../printer/index.js';
+import { goPathError } from '../../server/snapshot/restore/go-errors.js';
 import { ExitCode } from './exit-codes.js';
 import type { GlobalConfig } from './global-options.js';
 import type { CtlIO } from './io.js';
@@ -56,18 +57,38 @@ export interface OwnedContext {
   close(): void;
 }
 
+/**
+ * etcdctl 3.4's TLS set-up: a TLS configuration exists when --cacert, --cert or --key is given,
+ * or with --insecure-transport=false; --insecure-skip-tls-verify only applies to such a
+ * configuration (an `https://` endpoint without one verifies against the system roots).
+ * Files are read in Go's order (certificate, key, then CA) and failures are Go's texts.
+ */
 function readTls(g: GlobalConfig): TlsOptions | ClientSetupError | undefined {
-  if (g.cacert === undefined && g.cert === undefined && g.key === undefined && !g.insecureSkipTlsVerify) return undefined;
-  try {
-    return {
-      ...(g.cacert === undefined ? {} : { ca: readFileSync(g.cacert) }),
-      ...(g.cert === undefined ? {} : { cert: readFileSync(g.cert) }),
-      ...(g.key === undefined ? {} : { key: readFileSync(g.key) }),
-      insecureSkipVerify: g.insecureSkipTlsVerify,
-    };
-  } catch (err) {
-    return { setupError: (err as Error).message };
+  if (g.cacert === undefined && g.cert === undefined && g.key === undefined && g.insecureTransport) return undefined;
+  if ((g.cert !== undefined || g.key !== undefined) && (g.cert === undefined || g.key === undefined)) {
+    return { setupError: `KeyFile and CertFile must both be present[key: ${g.key ?? ''}, cert: ${g.cert ?? ''}]` };
   }
+  const read = (path: string): Buffer | ClientSetupError => {
+    try {
+      return readFileSync(path);
+    } catch (err) {
+      return { setupError: goPathError('open', path, err) };
+    }
+  };
+  const files: Record<string, Buffer> = {};
+  for (const [name, path] of [['cert', g.cert], ['key', g.key], ['ca', g.cacert]] as const) {
+    if (path === undefined) continue;
+    const got = read(path);
+    if ('setupError' in got) return got;
+    files[name] = got;
+  }
+  return { ...files, insecureSkipVerify: g.insecureSkipTlsVerify };
+}
+
+/** The TLS set-up failure etcdctl reports before any command that makes a client (exit 128). */
+export function tlsSetupError(g: GlobalConfig): string | undefined {
+  const tls = readTls(g);
+  return tls !== undefined && 'setupError' in tls ? tls.setupError : undefined;
 }
 
 export function makeContext(io: CtlIO, argv: readonly string[], global: GlobalConfig, flags: PrinterFlags = {}): OwnedContext {

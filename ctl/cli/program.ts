@@ -7,7 +7,7 @@
 import { Command, CommanderError, type Option } from 'commander';
 import { COMMANDS } from '../commands/index.js';
 import type { CommandSpec } from './command-spec.js';
-import { makeContext } from './context.js';
+import { makeContext, tlsSetupError } from './context.js';
 import { ExitCode } from './exit-codes.js';
 import { addGlobalFlags, resolveGlobal } from './global-options.js';
 import type { CtlIO } from './io.js';
@@ -67,7 +67,13 @@ function commanderMessage(e: CommanderError): string {
 }
 
 /** Runs one kvstorectl invocation; never exits the process. */
+/** Commands that make no client: a bad TLS flag does not stop them (as in etcdctl). */
+const CLIENTLESS: ReadonlySet<string> = new Set(['version', 'snapshot status', 'snapshot restore']);
+
 export async function runCtl(argv: readonly string[], io: CtlIO): Promise<number> {
+  // kvstorectl prints etcdctl's text only: Node's deprecation notices (DEP0123 for a TLS
+  // connection to an IP address, which Go's client makes without SNI) are not shown.
+  process.noDeprecation = true;
   let exit: number = ExitCode.Success;
   const program = new Command('kvstorectl');
   program.description('A simple command line client for kvstore (etcd v3 API).').exitOverride();
@@ -104,6 +110,12 @@ function register(program: Command, spec: CommandSpec, io: CtlIO, argv: readonly
       const line = (await new LineReader(io.stdin).next()) ?? '';
       io.stdout.write('\n');
       global = { ...global, password: line.replace(/\r?\n$/, '') };
+    }
+    const tlsError = CLIENTLESS.has(spec.path.join(' ')) ? undefined : tlsSetupError(global);
+    if (tlsError !== undefined) {
+      io.stderr.write(`Error: ${tlsError}\n`);
+      setExit(ExitCode.BadArgs);
+      return;
     }
     const flags = cmd.opts();
     const owned = makeContext(io, argv, global, spec.printerFlags?.(flags) ?? {});

@@ -26,14 +26,14 @@ const CLIENT_CALLERS: Readonly<Record<string, string>> = {
 
 /**
  * A ClientLogger writing etcdctl's lines: `retrying of unary invoker failed` for every failed
- * unary attempt (target `endpoint://client-<id>/<first endpoint>`, or `passthrough:///<ep>`
+ * unary attempt (target `endpoint://client-<id>/<first endpoint without its scheme>`, or `passthrough:///<ep>`
  * for calls bound to one endpoint) and the snapshot stream messages.
  */
 export function clientLogger(err: Output, now: () => number, clientId: string, endpoints: readonly string[]): ClientLogger {
   const iso = (): string => new Date(now()).toISOString();
   return {
     attemptFailed: (f: AttemptFailure) => {
-      const target = f.pinned ? `passthrough:///${f.endpoint}` : `endpoint://client-${clientId}/${endpoints[0] ?? f.endpoint}`;
+      const target = f.pinned ? `passthrough:///${f.endpoint}` : `endpoint://client-${clientId}/${(endpoints[0] ?? f.endpoint).replace(/^https?:\/\//i, '')}`;
       err.write(
         zapLine('warn', iso(), 'clientv3/retry_interceptor.go:62', 'retrying of unary invoker failed', [
           ['target', target],

@@ -1,0 +1,62 @@
+/**
+ * TLS material for tests, made with the `openssl` command in a fresh temp dir (owned by the
+ * registry): a self-signed CA, a server certificate for the given IP addresses (as IP SANs) and
+ * a client certificate, both signed by the CA. Files are PEM; keys are unencrypted EC P-256.
+ */
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { makeTempDir } from './registry.js';
+
+const run = promisify(execFile);
+
+/** Paths of the generated files. */
+export interface TlsFiles {
+  readonly dir: string;
+  readonly caCert: string;
+  readonly serverCert: string;
+  readonly serverKey: string;
+  readonly clientCert: string;
+  readonly clientKey: string;
+}
+
+async function openssl(dir: string, args: readonly string[]): Promise<void> {
+  await run('openssl', [...args], { cwd: dir, timeout: 30_000 });
+}
+
+async function ecKey(dir: string, file: string): Promise<void> {
+  await openssl(dir, ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', file]);
+}
+
+/** Signs a CSR for `cn` with the CA, with the extensions of `ext` (an extfile section `v3`). */
+async function signed(dir: string, name: string, cn: string, ext: string): Promise<void> {
+  await ecKey(dir, `${name}.key`);
+  await openssl(dir, ['req', '-new', '-key', `${name}.key`, '-subj', `/CN=${cn}`, '-out', `${name}.csr`]);
+  writeFileSync(join(dir, `${name}.ext`), `[v3]\n${ext}`);
+  await openssl(dir, [
+    'x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial',
+    '-days', '2', '-sha256', '-extfile', `${name}.ext`, '-extensions', 'v3', '-out', `${name}.crt`,
+  ]);
+}
+
+/** A CA, a server certificate valid for `ips` (and `localhost`), and a client certificate. */
+export async function makeTlsFiles(ips: readonly string[]): Promise<TlsFiles> {
+  const dir = makeTempDir('tls');
+  await ecKey(dir, 'ca.key');
+  await openssl(dir, [
+    'req', '-x509', '-new', '-key', 'ca.key', '-subj', '/CN=kvstore test CA', '-days', '2', '-sha256',
+    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign', '-out', 'ca.crt',
+  ]);
+  const san = ['DNS:localhost', ...ips.map((ip) => `IP:${ip}`)].join(',');
+  await signed(dir, 'server', 'kvstore server', `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth,clientAuth\nsubjectAltName=${san}\n`);
+  await signed(dir, 'client', 'root', 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n');
+  return {
+    dir,
+    caCert: join(dir, 'ca.crt'),
+    serverCert: join(dir, 'server.crt'),
+    serverKey: join(dir, 'server.key'),
+    clientCert: join(dir, 'client.crt'),
+    clientKey: join(dir, 'client.key'),
+  };
+}
