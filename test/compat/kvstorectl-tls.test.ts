@@ -74,6 +74,9 @@ void describe('kvstorectl over TLS against etcd 3.4 (server certificate only)', 
     await sameAsEtcdctl(etcd.endpoint, etcd.files, [...ca, 'get', 'tls-key', '-w', 'json']);
     assert.match(await sameAsEtcdctl(etcd.endpoint, etcd.files, [...ca, 'endpoint', 'health']), /is healthy: successfully committed proposal/);
     await sameAsEtcdctl(etcd.endpoint, etcd.files, [...ca, 'endpoint', 'status']);
+    await sameAsEtcdctl(etcd.endpoint, etcd.files, [...ca, 'endpoint', 'health', '--cluster']);
+    await sameAsEtcdctl(etcd.endpoint, etcd.files, [...ca, 'endpoint', 'status', '--cluster']);
+    await sameAsEtcdctl(etcd.endpoint, etcd.files, [...ca, 'member', 'list']);
     // The same through the environment variables.
     for (const tool of ['etcdctl', 'kvstorectl'] as const) {
       const prefix = tool === 'etcdctl' ? 'ETCDCTL' : 'KVSTORECTL';
