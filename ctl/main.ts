@@ -7,6 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { runCtl } from './cli/program.js';
 import type { CtlIO } from './cli/io.js';
 
+// kvstorectl prints etcdctl's text only: Node's deprecation notices (DEP0123 for a TLS
+// connection to an IP address, which Go's client makes without SNI) are not shown.
+process.noDeprecation = true;
+
 const interrupt = new AbortController();
 let claimed = false;
 

@@ -71,9 +71,6 @@ function commanderMessage(e: CommanderError): string {
 const CLIENTLESS: ReadonlySet<string> = new Set(['version', 'snapshot status', 'snapshot restore']);
 
 export async function runCtl(argv: readonly string[], io: CtlIO): Promise<number> {
-  // kvstorectl prints etcdctl's text only: Node's deprecation notices (DEP0123 for a TLS
-  // connection to an IP address, which Go's client makes without SNI) are not shown.
-  process.noDeprecation = true;
   let exit: number = ExitCode.Success;
   const program = new Command('kvstorectl');
   program.description('A simple command line client for kvstore (etcd v3 API).').exitOverride();
