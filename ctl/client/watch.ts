@@ -45,7 +45,7 @@ export interface WatchUpdate {
 }
 
 export interface Watcher extends AsyncIterable<Result<WatchUpdate>> {
-  /** Asks the member for a progress notification on this watcher's stream. */
+  /** Asks the member for a progress notification on this watcher's stream (sent once the stream is open). */
   requestProgress(): void;
   /** Ends the watch (the iteration then ends). */
   close(): void;
@@ -70,6 +70,9 @@ export function watch(inv: Invoker, key: KeyLike, opts: WatchOptions = {}): Watc
   if (opts.signal?.aborted === true) closer.abort();
   const signal = closer.signal;
   let current: ClientDuplexStream<WatchRequest, WatchResponse> | undefined;
+  /** A progress request made before the stream was open: sent right after the create request. */
+  let progressPending = false;
+  const progressRequest: WatchRequest = { requestUnion: { $case: 'progressRequest', value: {} } };
 
   const createRequest = (startRevision: bigint): WatchRequest => ({
     requestUnion: {
@@ -103,6 +106,10 @@ export function watch(inv: Invoker, key: KeyLike, opts: WatchOptions = {}): Watc
         const detach = cancelOnAbort(stream, signal);
         try {
           stream.write(createRequest(next));
+          if (progressPending) {
+            progressPending = false;
+            stream.write(progressRequest);
+          }
           for await (const res of stream as AsyncIterable<WatchResponse>) {
             const u = toUpdate(res);
             if (u.created && !u.canceled) {
@@ -141,7 +148,8 @@ export function watch(inv: Invoker, key: KeyLike, opts: WatchOptions = {}): Watc
   return {
     [Symbol.asyncIterator]: () => run(),
     requestProgress: () => {
-      current?.write({ requestUnion: { $case: 'progressRequest', value: {} } });
+      if (current === undefined) progressPending = true;
+      else current.write(progressRequest);
     },
     close: () => closer.abort(),
   };

@@ -56,6 +56,9 @@ const CASES: readonly CtlCase[] = [
   },
   {
     name: 'watch -i: several watches on one input, invalid lines, end of input',
+    // etcdctl exits at the end of input without waiting for the progress answer it asked for, so
+    // whether it prints `progress notify` races; kvstorectl waits for it (bounded). Not compared.
+    mask: { extra: [[/^progress notify: \S+\n/gm, '']] },
     setup: [{ run: ['put', 'i1', 'a', '-w', 'json'], capture: START }],
     steps: [
       { spawn: 'wi', args: ['watch', '-i'], stdin: true },
