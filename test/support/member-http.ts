@@ -34,6 +34,17 @@ export async function versionOf(m: Member): Promise<VersionBody> {
   return { etcdserver: v.etcdserver, etcdcluster: v.etcdcluster };
 }
 
+/** GET `url` and parse the body as a JSON object; throws on a non-200 answer or a body that is not JSON. */
+export async function getJson(url: string): Promise<Record<string, string>> {
+  const a = await call(url);
+  if (a.status !== 200) throw new Error(`GET ${url} answered ${a.status}: ${a.body}`);
+  try {
+    return JSON.parse(a.body) as Record<string, string>;
+  } catch (err) {
+    throw new Error(`not JSON from ${url}: ${a.body}`, { cause: err });
+  }
+}
+
 /** GET /health, body verbatim. */
 export function healthOf(m: Member): Promise<HttpAnswer> {
   return call(`${m.clientUrl}/health`);

@@ -7,7 +7,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiextensionsV1Api, AppsV1Api, CoreV1Api, CustomObjectsApi, PolicyV1Api, type KubeConfig, type V1StatefulSet } from '@kubernetes/client-node';
@@ -19,6 +18,7 @@ import { buildStatefulSet } from '../../../operator/controller/builders/stateful
 import { KvstorePodRunner } from '../../support/kube-api/kvstore-pod-runner.js';
 import { startKubeApi, type KubeApi } from '../../support/kube-api/server.js';
 import { etcdctl, eventually } from '../../support/processes.js';
+import { getJson } from '../../support/member-http.js';
 
 let api: KubeApi;
 let kc: KubeConfig;
@@ -42,24 +42,6 @@ after(async () => {
   await api.close();
   rmSync(rootDir, { recursive: true, force: true });
 });
-
-function getJson(url: string): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { timeout: 3000 }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => {
-        try {
-          resolve(JSON.parse(text) as Record<string, string>);
-        } catch (err) {
-          reject(new Error(`not JSON from ${url}: ${text}`, { cause: err }));
-        }
-      });
-    });
-    req.on('timeout', () => req.destroy(new Error('timed out')));
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 void test('builders in a (test) Kubernetes: defaults, owned objects, a working 3-member cluster, OnDelete upgrade of one member, cascade', { timeout: 4 * BOUND }, async () => {
   const ext = kc.makeApiClient(ApiextensionsV1Api);

@@ -5,13 +5,13 @@
 // member is restarted in place.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { AppsV1Api, CoreV1Api, type KubeConfig, type V1StatefulSet } from '@kubernetes/client-node';
 import { KvstorePodRunner } from '../../support/kube-api/kvstore-pod-runner.js';
 import { startKubeApi, type KubeApi } from '../../support/kube-api/server.js';
 import { etcdctl, eventually, makeTempDir } from '../../support/processes.js';
 import { addressMapResolver } from '../../../operator/runtime/kube-platform/address-map.js';
 import { join } from 'node:path';
+import { getJson } from '../../support/member-http.js';
 
 let api: KubeApi;
 let kc: KubeConfig;
@@ -74,24 +74,6 @@ function kvstoreSet(image: string): V1StatefulSet {
       volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
     },
   };
-}
-
-function getJson(url: string): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { timeout: 3000 }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => {
-        try {
-          resolve(JSON.parse(text) as Record<string, string>);
-        } catch (err) {
-          reject(new Error(`not JSON from ${url}: ${text}`, { cause: err }));
-        }
-      });
-    });
-    req.on('timeout', () => req.destroy(new Error('timed out')));
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 void test('a 3-pod StatefulSet of kvstore members becomes ready and serves put/get; OnDelete brings a pod back on the new image', { timeout: 4 * BOUND }, async () => {
