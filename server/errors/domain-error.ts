@@ -38,6 +38,7 @@ export const ErrorKind = {
   LeaderTransferTimeout: 'LeaderTransferTimeout',
   RpcNotSupportedForLearner: 'RpcNotSupportedForLearner',
   BadLeaderTransferee: 'BadLeaderTransferee',
+  Unhealthy: 'Unhealthy',
   Unimplemented: 'Unimplemented',
   Internal: 'Internal',
 } as const;

@@ -41,6 +41,8 @@ const TABLE: { readonly [K in ErrorKind]: GrpcStatus } = {
   MemberIdExists: { code: GrpcCode.FailedPrecondition, message: 'etcdserver: member ID already exist' },
   PeerUrlExists: { code: GrpcCode.FailedPrecondition, message: 'etcdserver: Peer URLs already exists' },
   InvalidPeerUrls: { code: GrpcCode.InvalidArgument, message: 'etcdserver: given member URLs are invalid' },
+  // Strict reconfiguration refused: the local member is not connected to enough voters.
+  Unhealthy: { code: GrpcCode.Unavailable, message: 'etcdserver: unhealthy cluster' },
   // A client-side error value in the reference table: it travels with code Unknown.
   NotEnoughStartedMembers: { code: GrpcCode.Unknown, message: 'etcdserver: re-configuration failed due to not enough started members' },
   NotALearner: { code: GrpcCode.FailedPrecondition, message: 'etcdserver: can only promote a learner member' },

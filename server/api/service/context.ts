@@ -18,6 +18,11 @@ export interface ServiceCounters {
   readonly onTxn?: () => void;
 }
 
+/** The member's logger as the services use it (pino's `info` / `warn` shape). */
+export interface ServiceLog extends SnapshotLog {
+  warn(fields: Readonly<Record<string, unknown>>, msg: string): void;
+}
+
 export interface ServiceContext {
   readonly member: Member;
   readonly store: MvccStore;
@@ -39,6 +44,17 @@ export interface ServiceContext {
   readonly counters: ServiceCounters;
   /** `<data-dir>/member/snap`: where the Snapshot stream writes its temporary image. */
   readonly snapDir: string;
-  /** The member's logger (the Snapshot stream logs etcd's three lines). */
-  readonly log: SnapshotLog;
+  /** The member's logger (the Snapshot stream logs etcd's three lines; refused reconfigurations warn). */
+  readonly log: ServiceLog;
+  /**
+   * `--strict-reconfig-check`. Default true. False: member add / remove skip every quorum
+   * check (started members and connectivity).
+   */
+  readonly strictReconfigCheck?: boolean;
+  /**
+   * The peer transport's view: Unix ms (the clock of `now`) since which the outbound
+   * connection to peer `id` is up, undefined while down. Default absent: the strict check
+   * does not look at connectivity (only at started members).
+   */
+  readonly peerActiveSince?: (id: bigint) => number | undefined;
 }

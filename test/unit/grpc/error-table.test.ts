@@ -32,6 +32,7 @@ const EXPECTED: ReadonlyArray<readonly [DomainError, number, string]> = [
   [{ kind: 'MemberIdExists' }, 9, 'etcdserver: member ID already exist'],
   [{ kind: 'PeerUrlExists' }, 9, 'etcdserver: Peer URLs already exists'],
   [{ kind: 'InvalidPeerUrls' }, 3, 'etcdserver: given member URLs are invalid'],
+  [{ kind: 'Unhealthy' }, 14, 'etcdserver: unhealthy cluster'],
   [{ kind: 'NotEnoughStartedMembers' }, 2, 'etcdserver: re-configuration failed due to not enough started members'],
   [{ kind: 'NotALearner' }, 9, 'etcdserver: can only promote a learner member'],
   [{ kind: 'LearnerNotReady' }, 9, 'etcdserver: can only promote a learner member which is in sync with leader'],
