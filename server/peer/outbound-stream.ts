@@ -40,6 +40,8 @@ export interface OutboundContext {
 }
 
 const STREAM_TYPE = 'stream Frames';
+/** How long a closing stream waits for the peer to close its side before dropping the socket. */
+const CLOSE_GRACE_MS = 500;
 
 type State = 'connecting' | 'active' | 'down' | 'closed';
 
@@ -144,9 +146,14 @@ export class OutboundStream {
     }
   }
 
-  /** Stops for good; resolves when the socket is closed. Pending frames are discarded. */
+  /**
+   * Stops for good; resolves when the socket is closed. Frames still queued on a live
+   * connection are written first and the connection is ended (the peer reads them all), with
+   * CLOSE_GRACE_MS for the peer to close its side; anything else pending is discarded.
+   */
   async close(): Promise<void> {
     if (this.#state === 'closed') return;
+    this.flush();
     this.#state = 'closed';
     clearTimeout(this.#retryTimer);
     clearInterval(this.#heartbeat);
@@ -158,8 +165,10 @@ export class OutboundStream {
     this.#socket = undefined;
     if (socket !== undefined && !socket.closed) {
       const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-      socket.destroy();
+      const grace = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
+      socket.end();
       await closed;
+      clearTimeout(grace);
     }
     await dialing;
   }

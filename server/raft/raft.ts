@@ -51,6 +51,10 @@ export class Raft {
   readIndex = new ReadIndexQueue();
   /** ReadIndex requests waiting for this leader to commit an entry of its own term. */
   pendingReadIndexMessages: Message[] = [];
+  /** Proposals held during a leadership transfer (held-proposals.ts); kept across role changes. */
+  held: Message[] = [];
+  /** Ticks since the oldest held proposal arrived. */
+  heldTicks = 0;
 
   readonly rng: () => number;
   readonly logger: RaftLogger;

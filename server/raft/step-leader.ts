@@ -5,6 +5,7 @@
 import { EntryType } from '../../proto/gen/kvstore/raft.js';
 import { DONE, fail, RaftErrorKind, type RaftResult } from './errors.js';
 import { commitAndBroadcast } from './leader-commit.js';
+import { holdProposal } from './held-proposals.js';
 import { handleReadAck, handleReadIndex } from './leader-read.js';
 import { MessageType, type Message } from './message.js';
 import { ProgressState, type Progress } from './progress.js';
@@ -69,7 +70,7 @@ function checkQuorum(r: Raft): void {
 function propose(r: Raft, m: Message): RaftResult<void> {
   if (m.entries.length === 0) throw new Error('empty proposal');
   if (!r.tracker.progress.has(r.id)) return fail(RaftErrorKind.ProposalDropped, 'leader was removed from the cluster');
-  if (r.leadTransferee !== NONE) return fail(RaftErrorKind.ProposalDropped, 'leadership transfer in progress');
+  if (r.leadTransferee !== NONE) return holdProposal(r, m);
   const confChanges = m.entries.filter((e) => e.type === EntryType.ENTRY_CONF_CHANGE).length;
   if (confChanges > 0) {
     if (confChanges > 1) return fail(RaftErrorKind.ProposalDropped, 'one conf change at a time');
@@ -116,7 +117,7 @@ function handleAppendResponse(r: Raft, m: Message, pr: Progress): void {
   }
 }
 
-/** Hands leadership to `transferee` once its log is up to date; proposals are refused meanwhile. */
+/** Hands leadership to `transferee` once its log is up to date; proposals are held meanwhile. */
 function transferLeader(r: Raft, transferee: bigint, pr: Progress): void {
   if (pr.isLearner) {
     r.logger.debug(`ignored transfer to learner ${transferee.toString(16)}`);

@@ -1,15 +1,23 @@
 /**
  * The entry point for every message: the term rules shared by all roles (§5.1: a higher term
  * turns a node into a follower, a lower one is stale), leader lease and pre-vote exceptions,
- * campaigns and vote requests; everything else goes to the role's step function.
+ * campaigns and vote requests; everything else goes to the role's step function. After every
+ * message, proposals held during a leadership transfer go to the leader if there is one now.
  */
 import { CampaignType, handleVoteRequest, hup } from './election.js';
 import { DONE, type RaftResult } from './errors.js';
+import { releaseHeld } from './held-proposals.js';
 import { CAMPAIGN_TRANSFER, MessageType, type Message } from './message.js';
 import { hex, NONE } from './raft-state.js';
 import type { Raft } from './raft.js';
 
 export function step(r: Raft, m: Message): RaftResult<void> {
+  const res = stepMessage(r, m);
+  releaseHeld(r);
+  return res;
+}
+
+function stepMessage(r: Raft, m: Message): RaftResult<void> {
   if (m.term > r.term && !higherTerm(r, m)) return DONE;
   if (m.term !== 0n && m.term < r.term) {
     lowerTerm(r, m);

@@ -3,6 +3,7 @@
  * term from the injected rng); leaders count towards heartbeats, check-quorum rounds and the
  * leadership-transfer deadline (one election timeout).
  */
+import { ageHeld, releaseHeld } from './held-proposals.js';
 import { message, MessageType } from './message.js';
 import { NONE, RaftState } from './raft-state.js';
 import type { Raft } from './raft.js';
@@ -11,6 +12,8 @@ import { step } from './step.js';
 export function tick(r: Raft): void {
   if (r.tickKind === 'heartbeat') tickHeartbeat(r);
   else tickElection(r);
+  ageHeld(r);
+  releaseHeld(r);
 }
 
 function tickElection(r: Raft): void {

@@ -43,11 +43,7 @@ export interface WriteLoadOptions {
   readonly putTimeoutMs?: number;
   /** The endpoint to retry a failed put on, once (see the file header). */
   readonly retryOn?: (failedEndpoint: string) => string | undefined;
-  /**
-   * Pause before the retry, as client libraries back off between attempts (default 100 ms): an
-   * immediate retry can land in the few milliseconds a stopping leader hands over, where a
-   * forwarded proposal is dropped and only times out.
-   */
+  /** Pause before the retry, as client libraries back off between attempts (default 25 ms, the Go client's). */
   readonly retryDelayMs?: number;
 }
 
@@ -125,7 +121,7 @@ export class WriteLoad {
       this.failures.push(failure);
       const alt = this.opts.retryOn?.(home);
       if (alt !== undefined) {
-        await sleep(this.opts.retryDelayMs ?? 100);
+        await sleep(this.opts.retryDelayMs ?? 25);
         const retryError = await this.#attempt(w, alt, key, value, true);
         failure.retry = retryError === undefined ? { endpoint: alt } : { endpoint: alt, error: retryError };
         home = alt;
