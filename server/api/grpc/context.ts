@@ -3,10 +3,12 @@
  *
  * Require-leader (ETCD-FACTS §0): a call carrying metadata `hasleader: true` fails with
  * NoLeader when this member currently knows no leader — unary calls immediately, streams
- * at their start.
+ * at their start; an open stream that asked for a leader is cancelled with NoLeader by the
+ * member's `noLeader` monitor after 3 election timeouts without one (leader-monitor.ts).
  */
 import type { Metadata } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
+import type { NoLeaderMonitor } from './leader-monitor.js';
 import type { GrpcMetrics } from './metrics.js';
 
 export interface EdgeContext {
@@ -17,14 +19,20 @@ export interface EdgeContext {
   readonly capable: (path: string) => boolean;
   readonly logger: Logger;
   readonly metrics: GrpcMetrics;
+  /** Cancels require-leader streams after 3 election timeouts without a leader (one per member). */
+  readonly noLeader: NoLeaderMonitor;
 }
 
 export const REQUIRE_LEADER_KEY = 'hasleader';
 
+/** True when the call carries `hasleader: true`. */
+export function requiresLeader(metadata: Metadata): boolean {
+  return metadata.get(REQUIRE_LEADER_KEY).some((v) => v === 'true');
+}
+
 /** True when the call asks for a leader and there is none. */
 export function lacksRequiredLeader(ctx: EdgeContext, metadata: Metadata): boolean {
-  const values = metadata.get(REQUIRE_LEADER_KEY);
-  return values.length > 0 && values.some((v) => v === 'true') && !ctx.hasLeader();
+  return requiresLeader(metadata) && !ctx.hasLeader();
 }
 
 const LEARNER_ALLOWED = new Set(['/etcdserverpb.Maintenance/Status', '/etcdserverpb.Maintenance/Snapshot']);

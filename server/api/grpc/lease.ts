@@ -9,7 +9,9 @@
  * - a domain error ends the stream with its status (the service answers unknown leases
  *   with TTL 0, which is not an error);
  * - client half-close ends the stream with OK once the in-flight request is answered;
- * - `hasleader: true` without a leader fails the stream at start with NoLeader.
+ * - `hasleader: true` without a leader fails the stream at start with NoLeader; with it, the
+ *   stream is cancelled with NoLeader once the member has had no leader for 3 election
+ *   timeouts (the member's no-leader monitor).
  */
 import type { handleBidiStreamingCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import {
@@ -19,7 +21,7 @@ import {
 } from '../../../proto/gen/etcd/rpc.js';
 import type { LeaseService } from '../services.js';
 import { GrpcCode } from './codes.js';
-import { lacksRequiredLeader, messageOf, refusedOnLearner, type EdgeContext } from './context.js';
+import { lacksRequiredLeader, messageOf, requiresLeader, refusedOnLearner, type EdgeContext } from './context.js';
 import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard.js';
 import { toStatus } from './error-table.js';
 import { StreamCall } from './stream-call.js';
@@ -44,6 +46,7 @@ function keepAliveHandler(
     const stream = new StreamCall<LeaseKeepAliveResponse>(call, tally);
     if (refusedOnLearner(ctx, LeaseDef.leaseKeepAlive.path, undefined)) return stream.fail(toStatus({ kind: 'RpcNotSupportedForLearner' }));
     if (lacksRequiredLeader(ctx, call.metadata)) return stream.fail(toStatus({ kind: 'NoLeader' }));
+    if (requiresLeader(call.metadata)) stream.onClose(ctx.noLeader.register(() => stream.fail(toStatus({ kind: 'NoLeader' }))));
     let busy = false;
     let clientDone = false;
 

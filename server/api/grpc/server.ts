@@ -38,6 +38,7 @@ import type { EdgeContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
 import { healthHandlers } from './health.js';
 import { kvHandlers } from './kv.js';
+import { NoLeaderMonitor, type Scheduler } from './leader-monitor.js';
 import { leaseHandlers } from './lease.js';
 import { maintenanceHandlers } from './maintenance.js';
 import { createGrpcMetrics } from './metrics.js';
@@ -57,8 +58,17 @@ export interface GrpcServerOptions {
   readonly maxSendBytes?: number;
   /** Whether the cluster version enables a method (default: all). */
   readonly capable?: (path: string) => boolean;
+  /**
+   * The member's election timeout in ms (default 1000, etcd's default): require-leader
+   * streams are cancelled after 3 of them without a leader.
+   */
+  readonly electionTimeoutMs?: number;
+  /** Clock of the no-leader monitor (default: real intervals). */
+  readonly scheduler?: Scheduler;
   readonly logger: Logger;
 }
+
+const DEFAULT_ELECTION_TIMEOUT_MS = 1000;
 
 const MAX_SEND_BYTES = 2 ** 31 - 1;
 /** Headroom etcd adds to max-request-bytes for the gRPC receive limit. */
@@ -92,6 +102,7 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
     capable: options.capable ?? (() => true),
     logger: options.logger.child({ component: 'grpc' }),
     metrics: createGrpcMetrics(options.registry),
+    noLeader: new NoLeaderMonitor(options.hasLeader, options.electionTimeoutMs ?? DEFAULT_ELECTION_TIMEOUT_MS, options.scheduler),
   };
   const server = new grpc.Server(grpcServerChannelOptions(options.maxRecvBytes, options.maxSendBytes));
   const add = (def: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void =>

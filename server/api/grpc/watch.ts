@@ -9,13 +9,15 @@
  *   error, malformed frame, server shutdown);
  * - a client half-close does NOT end the stream: as in etcd, events keep flowing until
  *   the client cancels;
- * - `hasleader: true` without a leader fails the stream at start with NoLeader.
+ * - `hasleader: true` without a leader fails the stream at start with NoLeader; with it, the
+ *   stream is cancelled with NoLeader once the member has had no leader for 3 election
+ *   timeouts (the member's no-leader monitor).
  */
 import type { handleBidiStreamingCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { WatchService as WatchDef, type WatchRequest, type WatchResponse } from '../../../proto/gen/etcd/rpc.js';
 import type { WatchService } from '../services.js';
 import { GrpcCode } from './codes.js';
-import { lacksRequiredLeader, messageOf, refusedOnLearner, type EdgeContext } from './context.js';
+import { lacksRequiredLeader, messageOf, requiresLeader, refusedOnLearner, type EdgeContext } from './context.js';
 import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard.js';
 import { toStatus } from './error-table.js';
 import { StreamCall } from './stream-call.js';
@@ -26,6 +28,7 @@ export function watchHandlers(ctx: EdgeContext, watch: WatchService): UntypedSer
     const stream = new StreamCall<WatchResponse>(call, tally);
     if (refusedOnLearner(ctx, WatchDef.watch.path, undefined)) return stream.fail(toStatus({ kind: 'RpcNotSupportedForLearner' }));
     if (lacksRequiredLeader(ctx, call.metadata)) return stream.fail(toStatus({ kind: 'NoLeader' }));
+    if (requiresLeader(call.metadata)) stream.onClose(ctx.noLeader.register(() => stream.fail(toStatus({ kind: 'NoLeader' }))));
     const drained = (): Promise<void> =>
       new Promise((resolve) => {
         if (!stream.open) return resolve();
