@@ -25,6 +25,11 @@ import { applyTxn, checkPutAgainstState, txnHasPut } from './txn.js';
 export interface ApplierDeps {
   readonly store: MvccStore;
   readonly leases: LeasePort;
+  /**
+   * Records a lease's checkpointed remaining TTL (seconds; 0 clears it), for LeaseCheckpointRequest
+   * entries naming an existing lease (`Lessor.checkpoint`). Absent: checkpoints are not applied.
+   */
+  readonly checkpointLease?: (id: bigint, remainingTtlSeconds: bigint) => void;
   readonly alarms: AlarmSet;
   readonly membership: Membership;
   readonly clusterVersion: ClusterVersionState;
@@ -121,6 +126,7 @@ export class Applier {
         if (this.#deps.v2.deleteExpired(Number(r.value)).length > 0) this.#v2Dirty = true;
         return ok({ response: undefined });
       case 'leaseCheckpoint':
+        return ok({ response: this.#leaseCheckpoint(r.value) });
       case 'range':
         return ok({ response: undefined });
     }
@@ -191,6 +197,19 @@ export class Applier {
       for (const key of keys) if (v.txn.deleteRange(key, Buffer.alloc(0)).length > 0) v.wrote = true;
       return ok({ header: header(v.wrote ? v.txn.revision : v.txn.revision - 1n) });
     });
+  }
+
+  /** Every member records each lease's remaining TTL (and persists it); unknown leases are skipped. */
+  #leaseCheckpoint(c: pb.LeaseCheckpointRequest): pb.LeaseCheckpointResponse {
+    const { leases, checkpointLease } = this.#deps;
+    const response = { header: header(this.#deps.store.currentRevision) };
+    if (checkpointLease === undefined) return response;
+    for (const cp of c.checkpoints) {
+      if (!leases.exists(cp.ID)) continue;
+      checkpointLease(cp.ID, cp.remainingTTL);
+      this.#backendOps.push(...leases.persistOps(cp.ID));
+    }
+    return response;
   }
 
   #alarm(a: pb.AlarmRequest): pb.AlarmResponse {

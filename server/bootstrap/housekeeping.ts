@@ -1,6 +1,8 @@
 /**
  * The member's periodic duties, each a timer that only reads state and proposes requests:
  * - lease expiry: expired leases are revoked through the log (this member is leader);
+ * - lease checkpoints (when the lessor has checkpointing on, this member is leader): due
+ *   remaining TTLs are proposed as LeaseCheckpointRequests of at most 1000 entries;
  * - backend size: refreshed for quota checks, Status and the size gauges;
  * - watch progress notifications;
  * - auto-compaction (when configured).
@@ -8,6 +10,7 @@
  */
 import type { Logger } from 'pino';
 import type { Compactor } from '../compactor/compactor.js';
+import { checkpointBatches, MAX_CHECKPOINTS_PER_PROPOSAL } from '../lease/checkpoint-schedule.js';
 import type { Lessor } from '../lease/lessor.js';
 import type { Member } from '../member/member.js';
 import type { MvccStore } from '../mvcc/types.js';
@@ -30,6 +33,8 @@ export interface HousekeepingDeps {
 
 const LEASE_CHECK_MS = 500;
 const MAX_REVOKES_PER_CHECK = 500;
+/** Checkpoints proposed per check (at most 10 proposals); the rest stay due for the next check. */
+const MAX_CHECKPOINTS_PER_CHECK = 10 * MAX_CHECKPOINTS_PER_PROPOSAL;
 /** Backend size refresh (quota checks, Status, gauges): a directory scan, so not too often. */
 const SIZE_CHECK_MS = 5000;
 
@@ -56,6 +61,16 @@ export function startHousekeeping(d: HousekeepingDeps): { stop(): void } {
     if (due.length === 0) return;
     const results = await Promise.all(due.map((ID) => d.member.propose({ $case: 'leaseRevoke', value: { ID } })));
     d.onLeaseExpired(results.filter((r) => r.ok).length);
+  });
+
+  every(LEASE_CHECK_MS, async () => {
+    const due = d.lessor.dueCheckpoints(d.now(), MAX_CHECKPOINTS_PER_CHECK);
+    if (due.length === 0) return;
+    const results = await Promise.all(
+      checkpointBatches(due).map((checkpoints) => d.member.propose({ $case: 'leaseCheckpoint', value: { checkpoints } })),
+    );
+    const failed = results.find((r) => !r.ok);
+    if (failed !== undefined && !failed.ok) d.logger.warn({ error: failed.error.kind, checkpoints: due.length }, 'failed to propose lease checkpoints');
   });
 
   every(SIZE_CHECK_MS, async () => d.onDbSize(await d.backend.size()));

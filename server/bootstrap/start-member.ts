@@ -153,7 +153,10 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     log.info({ 'cluster-version': clusterVersion.current }, 'set cluster version from store');
     logVersionHistory(opened.contents.entries, store.consistentIndex, formatId(clusterId), log);
   }
-  const lessor = createLessor({ minTtlSeconds: minLeaseTtlSeconds(Math.max(1, Math.round(config.electionTimeoutMs / config.heartbeatIntervalMs)), config.heartbeatIntervalMs) });
+  const lessor = createLessor({
+    minTtlSeconds: minLeaseTtlSeconds(Math.max(1, Math.round(config.electionTimeoutMs / config.heartbeatIntervalMs)), config.heartbeatIntervalMs),
+    checkpointIntervalMs: config.experimentalEnableLeaseCheckpoint ? config.leaseCheckpointIntervalMs : undefined,
+  });
   const restored = await restoreLeases(lessor, backend, store);
   if (!restored.ok) throw new Error(`cannot restore leases: ${restored.error.kind}`);
   const alarmKeys: Buffer[] = [];
@@ -174,6 +177,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const applier = new Applier({
     store,
     leases: leasePort(lessor),
+    checkpointLease: (id, remainingTtlSeconds) => void lessor.checkpoint(id, remainingTtlSeconds),
     alarms,
     membership,
     clusterVersion,

@@ -7,6 +7,7 @@ import type { VersionProfile } from '../version/profile.js';
 import { apiVersionOf } from '../version/version.js';
 import { resolveAutoCompaction } from './auto-compaction.js';
 import { resolveClusterUrls } from './cluster-config.js';
+import { DEFAULT_LEASE_CHECKPOINT_INTERVAL_MS } from './lease-checkpoint.js';
 import { resolveLogging } from './logging-config.js';
 import { checkSupport } from './support-warnings.js';
 import type { ClusterState, ServerConfig, TransportSecurity } from './types.js';
@@ -21,6 +22,8 @@ export interface BuildContext {
   readonly serverVersion: string;
   /** The YAML file the values came from, undefined for flags + env. */
   readonly configFile: string | undefined;
+  /** Lease checkpoint interval in ms (test knob, lease-checkpoint.ts); default 5 min. */
+  readonly leaseCheckpointIntervalMs?: number;
 }
 
 export const DEFAULT_QUOTA_BYTES = 2 * 1024 * 1024 * 1024;
@@ -112,6 +115,8 @@ export function buildConfig(values: Values, ctx: BuildContext): BuildResult {
     enableGrpcGateway: values.bool('enable-grpc-gateway'),
     experimentalWatchProgressNotifyIntervalMs: progressMs,
     experimentalDowngradeCheckTimeMs: values.num('experimental-downgrade-check-time'),
+    experimentalEnableLeaseCheckpoint: values.bool('experimental-enable-lease-checkpoint'),
+    leaseCheckpointIntervalMs: ctx.leaseCheckpointIntervalMs ?? DEFAULT_LEASE_CHECKPOINT_INTERVAL_MS,
     logger: logging.logger,
     logLevel: logging.logLevel,
     logOutputs: logging.logOutputs,

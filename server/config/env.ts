@@ -7,6 +7,7 @@
  * - other KVSTORE_* variables that are not flags are reported as unrecognized (warning).
  */
 import { SERVER_VERSION_ENV } from '../version/version.js';
+import { LEASE_CHECKPOINT_INTERVAL_ENV } from './lease-checkpoint.js';
 import type { VersionProfile } from '../version/profile.js';
 import type { FlagValue } from './flag-spec.js';
 import { FLAGS, envName } from './flag-table.js';
@@ -17,7 +18,7 @@ export type EnvRead =
   | { readonly ok: false; readonly message: string };
 
 /** Environment variables with a KVSTORE_ prefix that are not flags but are known. */
-const OTHER_KNOWN = new Set([SERVER_VERSION_ENV]);
+const OTHER_KNOWN = new Set([SERVER_VERSION_ENV, LEASE_CHECKPOINT_INTERVAL_ENV]);
 
 /** Reads flag values from `env`; `onCommandLine` holds the names given as flags. */
 export function readEnv(

@@ -20,7 +20,10 @@ export const EXPERIMENTAL_FLAGS: readonly FlagSpec[] = [
   },
   ignored('experimental-initial-corrupt-check', BOOL, 'false', 'Enable to check data corruption before serving any client/peer traffic.'),
   ignored('experimental-corrupt-check-time', DURATION, '0s', 'Duration of time between cluster corruption check passes.'),
-  ignored('experimental-enable-lease-checkpoint', BOOL, 'false', 'Enable to persist lease remaining TTL to prevent indefinite auto-renewal of long lived leases.'),
+  {
+    name: 'experimental-enable-lease-checkpoint', type: BOOL, default: 'false', group: G, support: 'yes', since: '3.4',
+    help: 'Enable to persist lease remaining TTL to prevent indefinite auto-renewal of long lived leases.',
+  },
   ignored('experimental-enable-lease-checkpoint-persist', BOOL, 'false', 'Enable persisting remainingTTL to prevent indefinite auto-renewal of long lived leases.', '3.5'),
   ignored('experimental-compaction-batch-limit', INT, '1000', 'Sets the maximum revisions deleted in each compaction batch.', '3.4'),
   ignored('experimental-compaction-sleep-interval', DURATION, '10ms', 'Sets the sleep interval between each compaction batch.', '3.5'),

@@ -7,14 +7,15 @@
  * ignored (with a warning naming them); otherwise flags, then KVSTORE_* variables, then
  * defaults. Nothing here reads process state: argv, env and file reading are passed in.
  */
-import { profileFor, type VersionProfile } from '../version/profile.js';
+import { profileFor } from '../version/profile.js';
 import { resolveServerVersion } from '../version/version.js';
 import { scanArgv } from './argv.js';
-import { buildConfig } from './build-config.js';
+import { buildConfig, type BuildContext } from './build-config.js';
 import { flagVariablesIn, readEnv } from './env.js';
 import type { FlagValue } from './flag-spec.js';
 import { envName, findFlag, flag } from './flag-table.js';
 import { helpText } from './help.js';
+import { leaseCheckpointInterval } from './lease-checkpoint.js';
 import type { ConfigOutcome } from './types.js';
 import { parseText } from './value-parse.js';
 import { makeValues } from './values.js';
@@ -45,15 +46,19 @@ export function loadConfig(
   }
   if (fromArgv.get('version') === true) return { kind: 'version', serverVersion: version.version };
 
+  const interval = leaseCheckpointInterval(env);
+  if (!interval.ok) return { kind: 'error', message: interval.message };
+  const leaseCheckpointIntervalMs = interval.ms;
+
   const configFile = (fromArgv.get('config-file') as string | undefined) || env[envName('config-file')] || undefined;
-  if (configFile !== undefined) return fromFile(configFile, fromArgv, env, readFile, profile, version.version);
+  if (configFile !== undefined) return fromFile(configFile, fromArgv, env, readFile, { profile, serverVersion: version.version, configFile, leaseCheckpointIntervalMs });
 
   const fromEnv = readEnv(env, new Set(fromArgv.keys()), profile);
   if (!fromEnv.ok) return { kind: 'error', message: fromEnv.message };
   const explicit = new Map([...fromArgv, ...fromEnv.values]);
   explicit.delete('config-file');
   explicit.delete('version');
-  const built = buildConfig(makeValues(explicit, profile), { profile, serverVersion: version.version, configFile: undefined });
+  const built = buildConfig(makeValues(explicit, profile), { profile, serverVersion: version.version, configFile: undefined, leaseCheckpointIntervalMs });
   if (!built.ok) return { kind: 'error', message: built.message };
   return { kind: 'run', config: built.config, warnings: [...fromEnv.warnings, ...built.warnings] };
 }
@@ -63,9 +68,9 @@ function fromFile(
   fromArgv: ReadonlyMap<string, FlagValue>,
   env: Readonly<Record<string, string | undefined>>,
   readFile: (path: string) => string,
-  profile: VersionProfile,
-  serverVersion: string,
+  ctx: BuildContext & { readonly configFile: string },
 ): ConfigOutcome {
+  const { profile } = ctx;
   let text: string;
   try {
     text = readFile(path);
@@ -81,7 +86,7 @@ function fromFile(
   const ignoredVars = flagVariablesIn(env);
   if (ignoredVars.length > 0) warnings.push(`config file ${JSON.stringify(path)} is used; environment variables ignored: ${ignoredVars.join(', ')}`);
   warnings.push(...yaml.warnings);
-  const built = buildConfig(makeValues(yaml.values, profile), { profile, serverVersion, configFile: path });
+  const built = buildConfig(makeValues(yaml.values, profile), ctx);
   if (!built.ok) return { kind: 'error', message: built.message };
   return { kind: 'run', config: built.config, warnings: [...warnings, ...built.warnings] };
 }

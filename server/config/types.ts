@@ -108,6 +108,10 @@ export interface ServerConfig {
   /** Watch progress notifications; 0 given → 600000 (10 min); below 100 raised to 100. */
   readonly experimentalWatchProgressNotifyIntervalMs: number;
   readonly experimentalDowngradeCheckTimeMs: number;
+  /** --experimental-enable-lease-checkpoint: the leader checkpoints remaining lease TTLs. */
+  readonly experimentalEnableLeaseCheckpoint: boolean;
+  /** Time between two checkpoints of a lease: 5 min, or KVSTORE_LEASE_CHECKPOINT_INTERVAL (lease-checkpoint.ts). */
+  readonly leaseCheckpointIntervalMs: number;
 
   // logging
   readonly logger: LoggerKind;

@@ -18,6 +18,10 @@ export class ExpiryQueue {
     return this.heap.length;
   }
 
+  has(id: bigint): boolean {
+    return this.index.has(id);
+  }
+
   /** Inserts `id` or moves it to `dueMs`. */
   upsert(id: bigint, dueMs: number): void {
     const at = this.index.get(id);

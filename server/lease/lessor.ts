@@ -15,10 +15,12 @@
  *   then again only every `expiredRetryMs` until it is revoked (so a lost revoke is retried).
  *
  * Who calls what: the apply step calls grant/revoke/attach/detach/checkpoint/restore in
- * log order on every member; the leader's loop calls expired() and proposes revokes;
+ * log order on every member; the leader's loop calls expired() and proposes revokes, and
+ * (with checkpointing on) dueCheckpoints() and proposes LeaseCheckpointRequests;
  * keep-alive and time-to-live are served by the leader (renew, timeToLive).
  */
 import { err, ok, type Result } from '../errors/domain-error.js';
+import { CheckpointSchedule, type LeaseCheckpoint } from './checkpoint-schedule.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import type { LeaseRecord } from './record.js';
 import { MAX_LEASE_TTL_SECONDS, NO_LEASE } from './ttl.js';
@@ -42,6 +44,11 @@ export interface LessorOptions {
   readonly minTtlSeconds: bigint;
   /** How long a lease handed out by `expired()` waits before it is handed out again. Default 3000. */
   readonly expiredRetryMs?: number;
+  /**
+   * Lease checkpointing (`--experimental-enable-lease-checkpoint`): the time between two
+   * checkpoints of a lease (see checkpoint-schedule.ts). Undefined: off, dueCheckpoints() is empty.
+   */
+  readonly checkpointIntervalMs?: number;
 }
 
 export interface Lessor {
@@ -70,6 +77,11 @@ export interface Lessor {
   promote(nowMs: number): void;
   /** Leadership lost: expiry paused for every lease. */
   demote(): void;
+  /**
+   * Primary with checkpointing on: up to `max` checkpoints to propose now (resets from keep-alives
+   * first, then leases due, earliest first). Empty when demoted or off.
+   */
+  dueCheckpoints(nowMs: number, max: number): LeaseCheckpoint[];
   /** Records a remaining TTL (seconds) to resume from on the next promote/restore. Errors: LeaseNotFound. */
   checkpoint(id: bigint, remainingTtlSeconds: bigint): Result<void>;
   /** The persistent form of a lease (for the backend `lease` bucket). */
@@ -94,11 +106,17 @@ export function createLessor(options: LessorOptions): Lessor {
   const leases = new Map<bigint, LeaseState>();
   const keyLease = new Map<string, bigint>();
   const queue = new ExpiryQueue();
+  const checkpoints = options.checkpointIntervalMs === undefined ? undefined : new CheckpointSchedule(options.checkpointIntervalMs);
   let primary = false;
 
   const schedule = (l: LeaseState, nowMs: number, seconds: bigint): void => {
     l.expiryMs = nowMs + Number(seconds) * 1000;
     queue.upsert(l.id, l.expiryMs);
+  };
+  /** Timer (re)started from `seconds` (grant, promote): also restarts the checkpoint schedule. */
+  const start = (l: LeaseState, nowMs: number, seconds: bigint): void => {
+    schedule(l, nowMs, seconds);
+    checkpoints?.start(l.id, nowMs, seconds);
   };
 
   const lessor: Lessor = {
@@ -113,7 +131,7 @@ export function createLessor(options: LessorOptions): Lessor {
       const ttl = ttlSeconds < minTtl ? minTtl : ttlSeconds;
       const l: LeaseState = { id, ttl, remainingTtl: 0n, expiryMs: Infinity, keys: new Map() };
       leases.set(id, l);
-      if (primary) schedule(l, nowMs, ttl);
+      if (primary) start(l, nowMs, ttl);
       return ok({ id, ttl });
     },
 
@@ -122,6 +140,7 @@ export function createLessor(options: LessorOptions): Lessor {
       if (l === undefined) return err('LeaseNotFound');
       leases.delete(id);
       queue.remove(id);
+      checkpoints?.remove(id);
       for (const k of l.keys.keys()) keyLease.delete(k);
       return ok({ keys: sortedKeys(l) });
     },
@@ -154,8 +173,10 @@ export function createLessor(options: LessorOptions): Lessor {
       if (l === undefined) return 0n;
       if (!primary) return l.ttl;
       if (l.expiryMs <= nowMs) return 0n;
+      if (checkpoints !== undefined && l.remainingTtl > 0n) checkpoints.reset(id);
       l.remainingTtl = 0n;
       schedule(l, nowMs, l.ttl);
+      checkpoints?.renewed(id, nowMs, l.ttl);
       return l.ttl;
     },
 
@@ -191,13 +212,22 @@ export function createLessor(options: LessorOptions): Lessor {
 
     promote(nowMs) {
       primary = true;
-      for (const l of leases.values()) schedule(l, nowMs, l.remainingTtl > 0n ? l.remainingTtl : l.ttl);
+      for (const l of leases.values()) start(l, nowMs, l.remainingTtl > 0n ? l.remainingTtl : l.ttl);
     },
 
     demote() {
       primary = false;
       queue.clear();
+      checkpoints?.clear();
       for (const l of leases.values()) l.expiryMs = Infinity;
+    },
+
+    dueCheckpoints(nowMs, max) {
+      if (!primary || checkpoints === undefined) return [];
+      return checkpoints.take(nowMs, max, (id) => {
+        const l = leases.get(id);
+        return l === undefined ? undefined : { expiryMs: l.expiryMs, ttl: l.ttl };
+      });
     },
 
     checkpoint(id, remainingTtlSeconds) {
