@@ -6,6 +6,11 @@
  * server (`createConnectionInjector`); anything else goes to an internal HTTP/1.1 server that
  * calls `httpHandler` (e.g. a koa app's `callback()`).
  *
+ * An HTTP/2 connection is read a little further first (h2-opening-socket.ts), up to its first
+ * request: when that request's `:authority` is one Node's HTTP/2 layer refuses (etcdctl
+ * `--cluster` sends `http://host:port`), the connection is served through the rewriting relay
+ * (authority-relay.ts); otherwise the socket itself is injected (no cost once handed over).
+ *
  * Contract:
  * - only `http:` URLs with an explicit port (0 = any free port); TLS and `unix://` are not served;
  * - the grpc.Server is NOT bound by this listener and needs no `bindAsync`; the caller owns it
@@ -20,6 +25,8 @@ import * as grpc from '@grpc/grpc-js';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import type { Logger } from 'pino';
+import { createAuthorityRelay } from './authority-relay.js';
+import { awaitH2Opening } from './h2-opening-socket.js';
 import { trackHttpConnections } from './http-connections.js';
 import { sniffSocket } from './sniff-socket.js';
 
@@ -31,6 +38,11 @@ export interface ClientListenerOptions {
   readonly sniffTimeoutMs?: number;
   /** How long `close()` lets in-flight requests and streams finish. Default 2 s. */
   readonly closeGraceMs?: number;
+  /**
+   * How long an HTTP/2 client may take, after its preface, to send its first request before the
+   * connection is handed to gRPC anyway. Default 1 s.
+   */
+  readonly h2OpeningTimeoutMs?: number;
   /** HTTP/1.1 keep-alive idle timeout. Default 5 s (Node's default). */
   readonly keepAliveTimeoutMs?: number;
   /** An HTTP/1.1 connection must complete its first request head within this time. Default 60 s. */
@@ -45,6 +57,9 @@ export interface ClientListener {
 
 const DEFAULT_SNIFF_TIMEOUT_MS = 10_000;
 const DEFAULT_CLOSE_GRACE_MS = 2_000;
+const DEFAULT_H2_OPENING_TIMEOUT_MS = 1_000;
+/** Bytes an HTTP/2 client may send before its first request is complete (then: decide anyway). */
+const H2_OPENING_MAX_BYTES = 64 * 1024;
 
 /** Where to listen for `url`; throws on URLs this listener cannot serve (a configuration error). */
 export function listenAddress(url: URL): { host: string; port: number } {
@@ -65,6 +80,7 @@ export async function listenClient(
   const log = logger.child({ component: 'client-listener', url: url.href });
   const sniffTimeoutMs = options.sniffTimeoutMs ?? DEFAULT_SNIFF_TIMEOUT_MS;
   const closeGraceMs = options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+  const openingLimits = { timeoutMs: options.h2OpeningTimeoutMs ?? DEFAULT_H2_OPENING_TIMEOUT_MS, maxBytes: H2_OPENING_MAX_BYTES };
 
   const injector = grpcServer.createConnectionInjector(grpc.ServerCredentials.createInsecure());
   const httpServer = createHttpServer({ requestTimeout: 0 }, (req, res) => {
@@ -84,10 +100,29 @@ export async function listenClient(
     sniffing.add(socket);
     sniffSocket(socket, sniffTimeoutMs, {
       onDecided(protocol) {
-        sniffing.delete(socket);
         if (protocol === 'h2') {
-          injector.injectConnection(socket);
+          awaitH2Opening(socket, openingLimits, {
+            onPlain() {
+              sniffing.delete(socket);
+              injector.injectConnection(socket);
+            },
+            onRelay(bytes, decision) {
+              sniffing.delete(socket);
+              const remote = socket.remoteAddress;
+              log.debug({ remote, authority: decision.authority, reason: decision.reason }, 'serving HTTP/2 connection through the :authority relay');
+              injector.injectConnection(createAuthorityRelay(socket, bytes, {
+                swallowSettingsAck: true,
+                onChange: (change) => log.debug({ remote, ...change }, 'rewrote a refused :authority'),
+                onMalformed: (reason) => log.debug({ remote, reason }, 'relay passes the rest of the connection through untouched'),
+              }));
+            },
+            onDropped(reason) {
+              sniffing.delete(socket);
+              log.debug({ remote: socket.remoteAddress, reason }, 'dropped client connection');
+            },
+          });
         } else {
+          sniffing.delete(socket);
           httpConnections.add(socket);
           httpServer.emit('connection', socket);
           socket.resume();

@@ -1,0 +1,75 @@
+/**
+ * The second sniffing stage of an HTTP/2 client connection (after sniff-socket.ts found the
+ * preface): sends the empty SETTINGS frame, reads until h2-opening.ts decides, and hands the
+ * socket back paused.
+ *
+ * Contract:
+ * - the socket comes paused with the bytes read so far unshifted (as sniff-socket leaves it);
+ * - exactly one of `onPlain` / `onRelay` / `onDropped` is called, at most once;
+ * - `onPlain`: the socket is paused and holds every byte read (minus the client's SETTINGS ACK)
+ *   unshifted, ready for the HTTP/2 server, which then parses it from byte 0;
+ * - `onRelay(bytes)`: the socket is paused with nothing unshifted; `bytes` are all bytes read
+ *   so far, from the preface on, for the relay to process first;
+ * - past `timeoutMs` or `maxBytes` the decision is forced (see inspectOpening's `final`);
+ * - a socket that ends or closes meanwhile is reported through `onDropped` (destroyed); socket
+ *   errors are left to the 'error' listener sniff-socket keeps for the socket's whole life.
+ */
+import type { Socket } from 'node:net';
+import { inspectOpening, type OpeningDecision } from './h2-opening.js';
+import { EMPTY_SETTINGS } from './http2-frames.js';
+
+export interface OpeningLimits {
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+}
+
+export interface OpeningCallbacks {
+  onPlain(reason: string): void;
+  onRelay(bytes: Buffer, decision: Extract<OpeningDecision, { route: 'relay' }>): void;
+  onDropped(reason: string): void;
+}
+
+export function awaitH2Opening(socket: Socket, limits: OpeningLimits, cb: OpeningCallbacks): void {
+  let buffered: Buffer = Buffer.alloc(0);
+  let done = false;
+
+  const finish = (): void => {
+    done = true;
+    clearTimeout(timer);
+    socket.removeListener('data', onData);
+    socket.removeListener('end', onEnd);
+    socket.removeListener('close', onClose);
+    socket.pause();
+  };
+  const decide = (final: boolean): void => {
+    if (done) return;
+    const decision = inspectOpening(buffered, final);
+    if (decision.route === 'wait') return;
+    finish();
+    if (decision.route === 'plain') {
+      socket.unshift(decision.bytes);
+      cb.onPlain(decision.reason);
+    } else {
+      cb.onRelay(buffered, decision);
+    }
+  };
+  const drop = (reason: string): void => {
+    if (done) return;
+    finish();
+    socket.destroy();
+    cb.onDropped(reason);
+  };
+  const onData = (chunk: Buffer): void => {
+    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+    decide(buffered.length >= limits.maxBytes);
+  };
+  const onEnd = (): void => drop('client closed during the HTTP/2 opening');
+  const onClose = (): void => drop('connection closed during the HTTP/2 opening');
+
+  socket.on('data', onData);
+  socket.on('end', onEnd);
+  socket.on('close', onClose);
+  const timer = setTimeout(() => decide(true), limits.timeoutMs);
+  socket.write(EMPTY_SETTINGS);
+  socket.resume();
+}
