@@ -75,6 +75,9 @@ export interface MemberDeps {
 
 type Request = NonNullable<InternalRequest['request']>;
 
+/** Delay between the first unflushed apply and the backend flush that carries it. */
+const FLUSH_DELAY_MS = 10;
+
 /** The membership a member starts with. */
 export interface StartMembership {
   /** Voters and learners as of the applied index (empty for a member joining an existing cluster). */
@@ -457,11 +460,14 @@ export class Member {
   }
 
   #flushScheduled = false;
-  /** Flushes after the current turn, so that answers to proposers go out first. */
+  /**
+   * Flushes FLUSH_DELAY_MS after the first unflushed apply, so that answers to proposers go out
+   * first and one backend batch carries the changes of many entries (the WAL is the durable log).
+   */
   #scheduleFlush(): void {
     if (this.#flushScheduled) return;
     this.#flushScheduled = true;
-    this.#d.scheduler.later(() => {
+    void this.#d.scheduler.sleep(FLUSH_DELAY_MS).then(() => {
       this.#flushScheduled = false;
       void this.flush();
     });

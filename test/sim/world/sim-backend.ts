@@ -25,10 +25,19 @@ export class SimBackend implements Backend {
     return this.#inner.iterate(bucket, options);
   }
 
+  #inFlight = 0;
+
+  /** Writes issued and not yet applied to the inner backend. */
+  get writesInFlight(): number {
+    return this.#inFlight;
+  }
+
   write(ops: readonly BackendOp[], options?: { readonly sync?: boolean }): Promise<void> {
     const copied = ops.map((op) => ({ ...op }));
+    this.#inFlight++;
     return new Promise((resolve, reject) => {
       this.#defer(() => {
+        this.#inFlight--;
         this.#inner.write(copied, options).then(resolve, reject);
       });
     });
