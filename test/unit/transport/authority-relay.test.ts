@@ -117,3 +117,28 @@ for (const [name, authority, relayed] of [
     }
   });
 }
+
+void test('a client silent after its preface gets the empty SETTINGS, then the server\'s own once the opening times out', async () => {
+  const grpcServer = healthServer();
+  const logger = pino({ level: 'silent' });
+  const listener = await listenClient(new URL('http://127.0.0.1:0'), grpcServer, () => undefined, logger, { h2OpeningTimeoutMs: 50 });
+  const socket = connect(listener.address.port, '127.0.0.1');
+  try {
+    await once(socket, 'connect');
+    const next = frameReader(socket);
+    socket.write(Buffer.concat([HTTP2_PREFACE, frame(FrameType.Settings, 0, 0)]));
+    const first = await next();
+    assert.deepEqual([first.type, first.flags, first.payload.length], [FrameType.Settings, 0, 0]);
+    // Nothing more from the client: after the opening timeout the server speaks for itself
+    // (its SETTINGS, and the ACK of the client's).
+    const seen: string[] = [];
+    while (!(seen.includes('settings') && seen.includes('ack'))) {
+      const f = await next();
+      if (f.type === FrameType.Settings) seen.push((f.flags & FrameFlag.Ack) !== 0 ? 'ack' : 'settings');
+    }
+  } finally {
+    socket.destroy();
+    await listener.close();
+    grpcServer.forceShutdown();
+  }
+});
