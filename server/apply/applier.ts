@@ -25,11 +25,6 @@ import { applyTxn, checkPutAgainstState, txnHasPut } from './txn.js';
 export interface ApplierDeps {
   readonly store: MvccStore;
   readonly leases: LeasePort;
-  /**
-   * Records a lease's checkpointed remaining TTL (seconds; 0 clears it), for LeaseCheckpointRequest
-   * entries naming an existing lease (`Lessor.checkpoint`). Absent: checkpoints are not applied.
-   */
-  readonly checkpointLease?: (id: bigint, remainingTtlSeconds: bigint) => void;
   readonly alarms: AlarmSet;
   readonly membership: Membership;
   readonly clusterVersion: ClusterVersionState;
@@ -201,12 +196,11 @@ export class Applier {
 
   /** Every member records each lease's remaining TTL (and persists it); unknown leases are skipped. */
   #leaseCheckpoint(c: pb.LeaseCheckpointRequest): pb.LeaseCheckpointResponse {
-    const { leases, checkpointLease } = this.#deps;
+    const { leases } = this.#deps;
     const response = { header: header(this.#deps.store.currentRevision) };
-    if (checkpointLease === undefined) return response;
     for (const cp of c.checkpoints) {
       if (!leases.exists(cp.ID)) continue;
-      checkpointLease(cp.ID, cp.remainingTTL);
+      leases.checkpoint(cp.ID, cp.remainingTTL);
       this.#backendOps.push(...leases.persistOps(cp.ID));
     }
     return response;

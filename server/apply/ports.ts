@@ -12,6 +12,8 @@ export interface LeasePort {
   revoke(id: bigint): Result<{ readonly keys: readonly Buffer[] }>;
   attach(id: bigint, key: Buffer): void;
   detach(id: bigint, key: Buffer): void;
+  /** Records the lease's checkpointed remaining TTL (seconds; 0 clears it). */
+  checkpoint(id: bigint, remainingTtlSeconds: bigint): void;
   /** Backend ops that persist the lease's current record (or its deletion). */
   persistOps(id: bigint): BackendOp[];
 }

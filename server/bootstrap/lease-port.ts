@@ -20,6 +20,7 @@ export function leasePort(lessor: Lessor): LeasePort {
     revoke: (id) => lessor.revoke(id),
     attach: (id, key) => void lessor.attach(id, key),
     detach: (id, key) => void lessor.detach(id, key),
+    checkpoint: (id, remainingTtlSeconds) => void lessor.checkpoint(id, remainingTtlSeconds),
     persistOps(id): BackendOp[] {
       const record = lessor.record(id);
       const key = encodeLeaseKey(id);

@@ -177,7 +177,6 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const applier = new Applier({
     store,
     leases: leasePort(lessor),
-    checkpointLease: (id, remainingTtlSeconds) => void lessor.checkpoint(id, remainingTtlSeconds),
     alarms,
     membership,
     clusterVersion,
@@ -228,7 +227,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         metrics.hasLeader.set(lead === 0n ? 0 : 1);
         metrics.isLeader.set(isLeader ? 1 : 0);
         metrics.leaderChangesSeen.inc();
-        if (isLeader) lessor.promote(now());
+        if (isLeader) lessor.promote(now(), config.electionTimeoutMs);
         else lessor.demote();
         if (isLeader) setTimeout(() => checkVersions(), 50).unref();
         log.info({ leader: formatId(lead), 'is-leader': isLeader }, lead === 0n ? 'lost leader' : 'leader changed');

@@ -5,8 +5,10 @@
  * Roles (ETCD-FACTS §3.7):
  * - demoted (the initial state, and every follower): leases never expire, `expired()` is
  *   always empty, `renew` changes nothing;
- * - primary (the leader, after `promote(nowMs)`): every lease restarts from its full TTL
- *   (or its checkpointed remaining TTL) and expires at grant/renew time + TTL.
+ * - primary (the leader, after `promote(nowMs, extendMs)`): every lease restarts from its full
+ *   TTL (or its checkpointed remaining TTL) plus `extendMs` (the leader passes its election
+ *   timeout, as the reference server does, so a takeover never shortens a lease), and expires
+ *   at grant/renew time + TTL.
  *
  * Invariants:
  * - 0 is never a lease id; a granted TTL is within [minTtl, MAX_LEASE_TTL_SECONDS];
@@ -73,8 +75,8 @@ export interface Lessor {
   leases(): bigint[];
   /** Up to `max` leases due at `nowMs`, earliest expiry first (empty when demoted). */
   expired(nowMs: number, max: number): bigint[];
-  /** Leader takeover: every lease expires at nowMs + (checkpointed remaining TTL or full TTL). */
-  promote(nowMs: number): void;
+  /** Leader takeover: every lease expires at nowMs + extendMs + (checkpointed remaining TTL or full TTL). */
+  promote(nowMs: number, extendMs?: number): void;
   /** Leadership lost: expiry paused for every lease. */
   demote(): void;
   /**
@@ -210,9 +212,9 @@ export function createLessor(options: LessorOptions): Lessor {
       return due;
     },
 
-    promote(nowMs) {
+    promote(nowMs, extendMs = 0) {
       primary = true;
-      for (const l of leases.values()) start(l, nowMs, l.remainingTtl > 0n ? l.remainingTtl : l.ttl);
+      for (const l of leases.values()) start(l, nowMs + extendMs, l.remainingTtl > 0n ? l.remainingTtl : l.ttl);
     },
 
     demote() {
