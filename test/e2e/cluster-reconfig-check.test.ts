@@ -74,7 +74,7 @@ for (const kind of serverKinds()) {
       assert.deepEqual(refusal(removeLive), expected, `member remove (live member): ${describeRun(removeLive)}`);
 
       const removeDead = await ctl.ok(['member', 'remove', deadId]);
-      assert.match(removeDead, new RegExp(`^Member ${deadId} removed from cluster\\s+[0-9a-f]+$`, 'm'));
+      assert.match(removeDead, new RegExp(`^Member\\s+${deadId} removed from cluster\\s+[0-9a-f]+$`, 'm'));
       const after = await memberList(survivor.endpoint);
       assert.deepEqual(after.map((e) => e.name).sort(), [survivor.name, other.name].sort());
 
@@ -93,7 +93,7 @@ for (const kind of serverKinds()) {
       const deadId = await idOf(leader, dead);
       await killAndNotice(dead, leader, deadId);
       const out = await ctlFor(leader).ok(['member', 'add', 'newcomer', `--peer-urls=${NEW_PEER}`]);
-      assert.match(out, /^Member [0-9a-f]+ added to cluster\s+[0-9a-f]+$/m);
+      assert.match(out, /^Member\s+[0-9a-f]+ added to cluster\s+[0-9a-f]+$/m);
       const list = await memberList(leader.endpoint);
       assert.equal(list.length, 4);
     });
