@@ -8,7 +8,9 @@
  *   the actions too, so whoever reads the status (clients, dashboards, a restarted operator)
  *   knows which member is going down before it goes; a failed write then cancels the actions;
  * - actions run in order and stop at the first failure; the plan's status is still written,
- *   with `Degraded` True (reason `ActionFailed`, the action and the error) and a Warning event;
+ *   with `Degraded` True (reason `ActionFailed`, the action and the error) and a Warning event —
+ *   except a membership change refused as `unhealthy cluster` before anything ran
+ *   (deferred-refusal.ts): not a failure, the status says it waits, no event;
  * - the outcome of a TakeSnapshot is kept in memory for the NEXT pass (`observed.snapshotOutcome`)
  *   until a pass that saw it has written its status (reconcile records it there), or a newer
  *   snapshot replaces it; the status, not this memory, is what survives an operator restart;
@@ -18,6 +20,7 @@
  * One Engine serves many clusters; its memory is keyed by `<namespace>/<name>` (`<name>` locally).
  */
 import type { Condition, KvstoreCluster, KvstoreClusterStatus } from '../api/types.js';
+import { isDeferredRefusal, waitingStatus } from './deferred-refusal.js';
 import { execute, type ExecuteResult } from './execute.js';
 import type { Plan, SnapshotOutcome } from './model.js';
 import { observe } from './observe.js';
@@ -108,6 +111,7 @@ export class Engine {
       onAction: (a) => d.logger.info({ ...log, action: a.kind, ...('name' in a ? { member: a.name } : 'member' in a ? { member: a.member } : {}) }, 'executing'),
     });
     if (result.snapshotOutcome !== undefined) this.outcomes.set(key, result.snapshotOutcome);
+    if (isDeferredRefusal(result)) return this.deferred(cluster, plan, result, previous, now, retry);
     const status = result.failure === undefined ? plan.status : degraded(plan.status, `${result.failure.action.kind} failed: ${result.failure.error}`, now, cluster.metadata.generation);
     const written = await this.writeStatus(cluster, status, previous);
     if (written && seen !== undefined && result.snapshotOutcome === undefined && this.outcomes.get(key) === seen) this.outcomes.delete(key);
@@ -120,6 +124,16 @@ export class Engine {
     }
     if (!written) return { requeueAfterSeconds: retry, status, error: 'status not written' };
     return { ...(plan.requeueAfterSeconds === undefined ? {} : { requeueAfterSeconds: plan.requeueAfterSeconds }), status };
+  }
+
+  /** A membership change the cluster refused for now: status says it waits, no event, pass again soon. */
+  private async deferred(cluster: KvstoreCluster, plan: Plan, result: ExecuteResult, previous: KvstoreClusterStatus | undefined, now: string, retry: number): Promise<PassResult> {
+    const action = result.failure?.action.kind ?? 'membership change';
+    this.deps.logger.info({ cluster: keyOf(cluster), action, error: result.failure?.error }, 'membership change deferred: the cluster is not ready for it yet');
+    const status = waitingStatus(plan.status, action, now);
+    const written = await this.writeStatus(cluster, status, previous);
+    const requeueAfterSeconds = Math.min(plan.requeueAfterSeconds ?? retry, retry);
+    return written ? { requeueAfterSeconds, status } : { requeueAfterSeconds, status, error: 'status not written' };
   }
 
   private failed(key: string, error: string, retry: number): PassResult {

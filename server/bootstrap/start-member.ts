@@ -327,6 +327,8 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     membership,
     leader: forwarder,
     clusterToken: config.initialClusterToken,
+    strictReconfigCheck: config.strictReconfigCheck,
+    peerActiveSince: (id) => peers.transport.activeSince(id),
     snapDir: layout.snapDir,
     log,
     counters: {
@@ -361,6 +363,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     maxRecvBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
     registry,
     hasLeader: () => member.leaderId !== 0n,
+    electionTimeoutMs: config.electionTimeoutMs,
     isLearner: () => membership.get(memberId)?.isLearner ?? false,
     capable: (path) => capableOf(clusterVersion.current, path),
     maxSendBytes: responseLimitBytes(config.serverVersion),

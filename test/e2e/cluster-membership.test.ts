@@ -44,18 +44,6 @@ function addOutput(stdout: string): Record<string, string> {
  * server's answers while the cluster is not yet ready for the change) is retried, any other
  * failure fails the test at once.
  */
-async function untilAccepted(m: Member, args: readonly string[], transient: RegExp): Promise<string> {
-  let refusal = '';
-  const outcome = await eventually<{ accepted?: string; refused?: string }>(`etcdctl ${args.join(' ')} is accepted`, async () => {
-    const r = await ctlFor(m).run(args);
-    refusal = r.stdout + r.stderr;
-    if (r.code === 0) return { accepted: r.stdout };
-    return transient.test(refusal) ? undefined : { refused: refusal };
-  }, { describe: () => refusal });
-  assert.ok(outcome.accepted !== undefined, `etcdctl ${args.join(' ')} through ${m.name}: not an acceptable refusal:\n${outcome.refused}`);
-  return outcome.accepted;
-}
-
 /** etcd refuses membership changes until the member has been connected to all peers for a while. */
 const NOT_YET_CONNECTED = /etcdserver: unhealthy cluster/;
 /** A learner is promoted only once it is in sync with the leader. */
@@ -82,7 +70,7 @@ for (const kind of serverKinds()) {
 
     void it('adds a learner that, started against the existing cluster, catches up', async () => {
       const address = await reserveAddress(`${kind}-joiner`);
-      const added = await untilAccepted(followers[0], ['member', 'add', address.name, `--peer-urls=${address.peerUrl}`, '--learner'], NOT_YET_CONNECTED);
+      const added = await ctlFor(followers[0]).okOnceAccepted(['member', 'add', address.name, `--peer-urls=${address.peerUrl}`, '--learner'], NOT_YET_CONNECTED);
       const vars = addOutput(added);
       joinerId = /^Member\s+([0-9a-f]+) added to cluster\s+[0-9a-f]+$/m.exec(added)?.[1] ?? '';
       assert.ok(joinerId !== '', `member add output:\n${added}`);
@@ -109,7 +97,7 @@ for (const kind of serverKinds()) {
     void it('promotes the learner through a follower; every member then lists 4 started voters', async () => {
       assert.ok(joiner !== undefined, 'the learner was added (previous step)');
       // The reference server forwards a promotion received by a follower to the leader.
-      const promoted = await untilAccepted(followers[1], ['member', 'promote', joinerId], new RegExp(`${LEARNER_NOT_READY.source}|${NOT_YET_CONNECTED.source}`));
+      const promoted = await ctlFor(followers[1]).okOnceAccepted(['member', 'promote', joinerId], new RegExp(`${LEARNER_NOT_READY.source}|${NOT_YET_CONNECTED.source}`));
       assert.match(promoted, new RegExp(`^Member\\s+${joinerId} promoted in cluster\\s+[0-9a-f]+$`, 'm'));
 
       const all = [...members, joiner];
@@ -128,13 +116,13 @@ for (const kind of serverKinds()) {
       // This step needs the joiner as a voter; if the promotion step failed, promote it through the leader here.
       const listed = await memberList(leader.endpoint);
       if (listed.find((m) => m.id === joinerId)?.isLearner === true) {
-        await untilAccepted(leader, ['member', 'promote', joinerId], LEARNER_NOT_READY);
+        await ctlFor(leader).okOnceAccepted(['member', 'promote', joinerId], LEARNER_NOT_READY);
       }
       const removed = followers[0];
       const remaining = [...members, joiner].filter((m) => m !== removed);
       const removedId = listed.find((m) => m.name === removed.name)?.id;
       assert.ok(removedId !== undefined, `${removed.name} is listed`);
-      const removal = await untilAccepted(remaining[0], ['member', 'remove', removedId], NOT_YET_CONNECTED);
+      const removal = await ctlFor(remaining[0]).okOnceAccepted(['member', 'remove', removedId], NOT_YET_CONNECTED);
       assert.match(removal, new RegExp(`^Member\\s+${removedId} removed from cluster\\s+[0-9a-f]+$`, 'm'));
 
       await eventually(`the removed member ${removed.name} exits`, async () => (removed.running ? undefined : true));

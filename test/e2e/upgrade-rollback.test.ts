@@ -100,7 +100,8 @@ void describe('rolling back from 3.5 to 3.4', () => {
 
   void it('refuses a 3.3.0 member joining the 3.5 cluster (member add, --initial-cluster-state=existing), and admits it on 3.5.0', async () => {
     const address = await reserveAddress('rollback-joiner');
-    await ctlFor(members[0]).ok(['member', 'add', address.name, `--peer-urls=${address.peerUrl}`]);
+    // Refused as unhealthy until the restarted members have been connected for 5 s (strict reconfiguration).
+    await ctlFor(members[0]).okOnceAccepted(['member', 'add', address.name, `--peer-urls=${address.peerUrl}`], /etcdserver: unhealthy cluster/);
     const initialCluster = [...members.map((m) => `${m.name}=${m.peerUrl}`), `${address.name}=${address.peerUrl}`].join(',');
     const joiner = await startMember('kvstore', { address, initialCluster, initialClusterState: 'existing', env: versionEnv('3.3.0'), waitReady: false });
     members.push(joiner);

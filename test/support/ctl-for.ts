@@ -3,6 +3,7 @@
  */
 import assert from 'node:assert/strict';
 import { etcdctl, type CtlOptions, type CtlResult } from './etcdctl.js';
+import { eventually } from './eventually.js';
 import type { Member } from './server-process.js';
 
 /** etcdctl bound to a member's endpoint. */
@@ -13,6 +14,12 @@ export interface BoundCtl {
   ok(args: readonly string[], opts?: CtlOptions): Promise<string>;
   /** Runs, asserts a non-zero exit status, returns the result. */
   fails(args: readonly string[], opts?: CtlOptions): Promise<CtlResult>;
+  /**
+   * Runs until it succeeds, while every refusal matches `transient` (e.g. a membership change
+   * refused as `etcdserver: unhealthy cluster` until the members have been connected for 5 s);
+   * any other refusal fails the test. Returns stdout.
+   */
+  okOnceAccepted(args: readonly string[], transient: RegExp): Promise<string>;
   /** The member's current store revision (header of a `get -w json`). */
   revision(): Promise<number>;
 }
@@ -36,6 +43,17 @@ export function ctlFor(target: Member | string | readonly string[]): BoundCtl {
       const r = await run(args, opts);
       assert.ok(r.code !== 0 && !r.timedOut, describeRun(args, r));
       return r;
+    },
+    async okOnceAccepted(args, transient) {
+      let refusal = '';
+      const outcome = await eventually<{ accepted?: string; refused?: string }>(`etcdctl ${args.join(' ')} is accepted`, async () => {
+        const r = await run(args);
+        refusal = r.stdout + r.stderr;
+        if (r.code === 0) return { accepted: r.stdout };
+        return transient.test(refusal) ? undefined : { refused: refusal };
+      }, { describe: () => refusal });
+      assert.ok(outcome.accepted !== undefined, `etcdctl ${args.join(' ')}: not an acceptable refusal:\n${outcome.refused}`);
+      return outcome.accepted;
     },
     async revision() {
       const r = await run(['get', 'revision-probe', '-w', 'json']);

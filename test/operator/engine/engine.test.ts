@@ -76,6 +76,37 @@ void test('a failed action stops the rest; the status is written with Degraded a
   assert.deepEqual(rec.counted, ['error ns/demo']);
 });
 
+void test('a membership change refused as unhealthy cluster waits: no Degraded, no event, pass again soon', async () => {
+  const admin = new FakeAdmin();
+  admin.addError = 'Cluster.MemberAdd: etcdserver: unhealthy cluster';
+  const { engine, rec } = setup(
+    () =>
+      plan({
+        actions: [{ kind: 'AddLearner', name: 'demo-3', peerURL: 'http://127.0.0.13:2380' }, { kind: 'EnsureObjects', version: '3.4.0', replicas: 4 }],
+        events: [{ type: 'Normal', reason: 'MemberAdded', message: 'adding demo-3 as a learner' }],
+        requeueAfterSeconds: 5,
+      }),
+    { admin },
+  );
+  const r = await engine.pass(cluster());
+  assert.equal(r.error, undefined);
+  assert.equal(r.requeueAfterSeconds, 5);
+  assert.equal(admin.membership.length, 1);
+  assert.equal(rec.events.length, 0, 'neither the planned MemberAdded nor ActionFailed');
+  assert.deepEqual(rec.counted, []);
+  const last = rec.statuses.at(-1)!;
+  assert.equal(last.conditions.find((c) => c.type === 'Degraded'), undefined);
+  const prog = last.conditions.find((c) => c.type === 'Progressing');
+  assert.equal(prog?.reason, 'WaitingForHealthyCluster');
+  assert.match(prog?.message ?? '', /AddLearner waits: .*unhealthy cluster/);
+
+  // Any other refusal is still a failure.
+  admin.addError = 'Cluster.MemberAdd: etcdserver: Peer URLs already exists';
+  const r2 = await engine.pass(cluster());
+  assert.match(r2.error ?? '', /Peer URLs already exists/);
+  assert.deepEqual(rec.events.map((e) => `${e.type} ${e.reason}`), ['Normal MemberAdded', 'Warning ActionFailed']);
+});
+
 void test('the outcome of a snapshot is fed to the next pass, then dropped once a status was written', async () => {
   const seen: (Observed['snapshotOutcome'])[] = [];
   let passes = 0;

@@ -106,8 +106,11 @@ export class FakeAdmin implements MemberAdmin {
   }
   /** Membership calls as `<call> <url> <arg>`. */
   readonly membership: string[] = [];
+  /** When set, addLearner fails with this error. */
+  addError: string | undefined;
   addLearner(url: string, peerURL: string): Promise<PortResult<string>> {
     this.membership.push(`add ${url} ${peerURL}`);
+    if (this.addError !== undefined) return Promise.resolve(portFail(this.addError));
     return Promise.resolve(portOk('0000000000000009'));
   }
   promote(url: string, id: string): Promise<PortResult<void>> {
