@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: real etcd 3.4 vs kvstore, side by side, same load generator, alternating runs.
  *
- *   node dist/bench/main.js [--members 1] [--seconds 5] [--warmup 1] [--rounds 2] [--only etcd|kvstore]
+ *   node dist/bench/main.js [--members 1] [--seconds 5] [--warmup 1] [--server-warmup 5] [--rounds 2] [--only etcd|kvstore]
  *     [--rows put-1,put-100,…] [--clients 100] [--connections 10] [--procs 2]
  *     [--endpoint-order followers-first|leader-first] [--value-size 256] [--key-space 100000]
  *     [--etcd-bin /usr/bin/etcd] [--kvstore-bin dist/server/main.js] [--kvstore-cmd <executable>]
@@ -27,6 +27,7 @@ const { values: argv } = parseArgs({
     members: { type: 'string', default: '1' },
     seconds: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
+    'server-warmup': { type: 'string', default: '5' },
     rounds: { type: 'string', default: '2' },
     only: { type: 'string' },
     rows: { type: 'string' },
@@ -54,6 +55,11 @@ if (argv.help) {
 function positive(name: string, s: string): number {
   const n = Number(s);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, got ${s}`);
+  return n;
+}
+function nonNegative(name: string, s: string): number {
+  const n = Number(s);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a number ≥ 0, got ${s}`);
   return n;
 }
 const positiveInt = (name: string, s: string): number => Math.floor(positive(name, s));
@@ -115,6 +121,7 @@ async function main(): Promise<void> {
       rounds: positiveInt('rounds', argv.rounds),
       seconds: positive('seconds', argv.seconds),
       warmupSeconds: Number(argv.warmup),
+      serverWarmupSeconds: nonNegative('server-warmup', argv['server-warmup']),
       procs: positiveInt('procs', argv.procs),
       params: {
         valueSize: positiveInt('value-size', argv['value-size']),

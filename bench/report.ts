@@ -51,7 +51,7 @@ function header(run: BenchRun): string[] {
   const versions = info.servers.map((s) => `${s} ${info.versions[s] ?? '?'}`).join(', ');
   const topology = info.members === 1 ? 'single member each' : `${info.members} members each`;
   const out = [
-    `### ${versions} — ${topology}, ${info.rounds} round(s) × ${info.seconds} s (+${info.warmupSeconds} s warm-up), ` +
+    `### ${versions} — ${topology}, ${info.rounds} round(s) × ${info.seconds} s (+${info.warmupSeconds} s warm-up; ${info.serverWarmupSeconds} s server warm-up first), ` +
       `${info.valueSize} B values, ${info.cores} cores; medians over rounds`,
     '',
   ];

@@ -10,6 +10,7 @@ import { startDeployment, type Deployment } from './deployment.js';
 import type { EndpointOrder } from './endpoint-order.js';
 import type { LoadParams } from './load/protocol.js';
 import { measureOrFail } from './measure.js';
+import { warmDeployment } from './server-warmup.js';
 import { prepareRangeKey } from './prepare.js';
 import type { Goal, Row } from './rows.js';
 import type { BenchRun, Measurement } from './run-record.js';
@@ -22,6 +23,8 @@ export interface BenchOptions {
   readonly rounds: number;
   readonly seconds: number;
   readonly warmupSeconds: number;
+  /** Unmeasured load on each deployment before its first row (server-warmup.ts); 0 = none. */
+  readonly serverWarmupSeconds: number;
   readonly procs: number;
   readonly params: LoadParams;
   readonly endpointOrder: EndpointOrder;
@@ -58,6 +61,10 @@ export async function runBench(opts: BenchOptions, hooks: BenchHooks): Promise<B
       for (const m of d.members) log(`${cfg.name}: ${m.name} serving on ${m.target} (pid ${m.process.pid}, log ${m.process.logFile})`);
       if (opts.rows.some((r) => r.kind === 'range')) await prepareRangeKey(d, opts.params);
     }
+    for (const d of deployments) {
+      log(`${d.server}: warming up for ${opts.serverWarmupSeconds} s (unmeasured puts)`);
+      await warmDeployment(d, opts.serverWarmupSeconds, opts.procs, opts.params);
+    }
     const measureOpts = {
       procs: opts.procs,
       params: opts.params,
@@ -91,6 +98,7 @@ export async function runBench(opts: BenchOptions, hooks: BenchHooks): Promise<B
       rounds: opts.rounds,
       seconds: opts.seconds,
       warmupSeconds: opts.warmupSeconds,
+      serverWarmupSeconds: opts.serverWarmupSeconds,
       valueSize: opts.params.valueSize,
       keySpace: opts.params.keySpace,
       generatorProcs: opts.procs,

@@ -61,6 +61,8 @@ export interface RunInfo {
   readonly rounds: number;
   readonly seconds: number;
   readonly warmupSeconds: number;
+  /** Unmeasured load on each deployment before its first row. */
+  readonly serverWarmupSeconds: number;
   readonly valueSize: number;
   readonly keySpace: number;
   readonly generatorProcs: number;
