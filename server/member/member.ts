@@ -7,7 +7,8 @@
  *   persist entries + hard state to the WAL (one fsync for everything the Ready holds —
  *     proposals that arrived while the previous fsync ran: group commit);
  *   follower/candidate: send messages after persisting;
- *   apply committed entries in index order, answering this member's proposers;
+ *   fail this member's proposals that no leader took (NoLeader), apply committed entries in
+ *     index order, answering this member's proposers;
  *   release linearizable reads whose index is applied; advance.
  * Applied state reaches the backend through coalesced, unsynced flushes: the WAL is the
  * durable record, and on restart the node re-delivers entries after the consistent index.
@@ -366,9 +367,22 @@ export class Member {
     if (rd.entries.length > 0) this.#storage.append(rd.entries);
     if (rd.hardState) this.#storage.setHardState(rd.hardState);
     if (!rd.sendBeforePersist) rd.messages.forEach(this.#d.send);
+    for (const e of rd.droppedProposals) this.#failDropped(e);
     if (rd.committedEntries.length > 0) await this.#apply(rd.committedEntries);
     for (const rs of rd.readStates) this.#reads.confirmed(rs.requestCtx, rs.index);
     this.#reads.applied(this.#appliedIndex);
+  }
+
+  /** A proposal of this member that no leader took: its proposer learns it at once. */
+  #failDropped(e: Entry): void {
+    let header: { readonly id: bigint; readonly memberId: bigint } | undefined;
+    if (e.type === EntryType.ENTRY_CONF_CHANGE) {
+      const cc = decodeConfChange(e.data);
+      header = cc && cc.context.length > 0 ? ConfChangeContext.decode(cc.context).header : undefined;
+    } else if (e.data.length > 0) {
+      header = InternalRequest.decode(e.data).header;
+    }
+    if (header?.memberId === this.#d.memberId) this.#waiters.resolve(header.id, err('NoLeader'));
   }
 
   async #install(snapshot: NonNullable<Ready['snapshot']>): Promise<void> {

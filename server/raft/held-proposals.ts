@@ -1,13 +1,15 @@
 /**
- * Proposals that reach a leader while it hands leadership over are held instead of dropped:
- * when the transfer ends they go to whoever leads then — appended here if this node still
- * leads (the transfer was aborted), forwarded once this node follows the new leader. Forwarding
+ * Proposals that find no leader to take them are held instead of dropped: at a leader handing
+ * leadership over, at a follower that knows no leader (an election is running), at a
+ * (pre-)candidate. They go to whoever leads next — appended here if this node leads (a transfer
+ * was aborted, or it won the election), forwarded once this node follows a leader. Forwarding
  * is what a follower does with any proposal, so no entry is duplicated: each held proposal is
  * released exactly once, or dropped.
  *
- * Bounds: at most MAX_HELD proposals (further ones are refused, as before), and for at most
- * two election timeouts of this node's ticks (then dropped, as a follower without a leader
- * drops them; their proposers time out).
+ * Bounds: at most MAX_HELD proposals (further ones are refused at once), and for at most two
+ * election timeouts of this node's ticks. Then they are dropped; the entries of this node's
+ * own dropped proposals are handed to the application in the next Ready
+ * (`droppedProposals`), so their proposers learn at once that no leader took them.
  */
 import { DONE, fail, RaftErrorKind, type RaftResult } from './errors.js';
 import { MessageType, type Message } from './message.js';
@@ -16,9 +18,9 @@ import type { Raft } from './raft.js';
 
 export const MAX_HELD = 4096;
 
-/** Leader in transfer: keeps the proposal `m` for whoever leads next. */
-export function holdProposal(r: Raft, m: Message): RaftResult<void> {
-  if (r.held.length >= MAX_HELD) return fail(RaftErrorKind.ProposalDropped, 'leadership transfer in progress');
+/** Keeps the proposal `m` for whoever leads next; `why` names the refusal when too many wait. */
+export function holdProposal(r: Raft, m: Message, why: string): RaftResult<void> {
+  if (r.held.length >= MAX_HELD) return fail(RaftErrorKind.ProposalDropped, why);
   if (r.held.length === 0) r.heldTicks = 0;
   r.held.push(m);
   return DONE;
@@ -37,7 +39,7 @@ export function releaseHeld(r: Raft): void {
   }
   if (r.state !== RaftState.Follower || r.lead === NONE) return;
   for (const m of r.held) r.send({ type: MessageType.MsgProp, to: r.lead, entries: m.entries });
-  r.logger.info(`${hex(r.id)} forwarded ${r.held.length} proposal(s) held during a leadership transfer to ${hex(r.lead)}`);
+  r.logger.info(`${hex(r.id)} forwarded ${r.held.length} held proposal(s) to ${hex(r.lead)}`);
   r.held = [];
 }
 
@@ -45,6 +47,7 @@ export function releaseHeld(r: Raft): void {
 export function ageHeld(r: Raft): void {
   if (r.held.length === 0) return;
   if (++r.heldTicks <= 2 * r.electionTicks) return;
-  r.logger.info(`${hex(r.id)} dropped ${r.held.length} proposal(s) held during a leadership transfer: no leader`);
+  r.logger.info(`${hex(r.id)} dropped ${r.held.length} held proposal(s): no leader took them`);
+  for (const m of r.held) if (m.from === r.id) r.droppedProposals.push(...m.entries);
   r.held = [];
 }

@@ -55,6 +55,8 @@ export class Raft {
   held: Message[] = [];
   /** Ticks since the oldest held proposal arrived. */
   heldTicks = 0;
+  /** Entries of this node's own proposals dropped after being held; handed out in the next Ready. */
+  droppedProposals: Entry[] = [];
 
   readonly rng: () => number;
   readonly logger: RaftLogger;

@@ -36,6 +36,8 @@ export interface Ready {
   readonly committedEntries: readonly Entry[];
   /** Messages to send to peers (after persisting, unless sendBeforePersist). */
   readonly messages: readonly Message[];
+  /** This node's own proposals that no leader took (held too long, see held-proposals.ts): fail their proposers. */
+  readonly droppedProposals: readonly Entry[];
   /** Whether the hard state and entries must be fsynced before sending/acknowledging. */
   readonly mustSync: boolean;
   /**
@@ -70,6 +72,7 @@ export class ReadyCycle {
       r.log.unstable.entries.length > 0 ||
       r.msgs.length > 0 ||
       r.readStates.length > 0 ||
+      r.droppedProposals.length > 0 ||
       r.log.hasNextCommittedEntries()
     );
   }
@@ -91,11 +94,13 @@ export class ReadyCycle {
       snapshot,
       committedEntries: r.log.nextCommittedEntries(this.#maxCommittedBytes),
       messages: r.msgs,
+      droppedProposals: r.droppedProposals,
       mustSync: termOrVoteChanged || entries.length > 0 || snapshot !== undefined,
       sendBeforePersist: r.state === RaftState.Leader && !termOrVoteChanged,
     };
     r.msgs = [];
     r.readStates = [];
+    r.droppedProposals = [];
     this.#prevSoft = soft;
     this.#outstanding = rd;
     return rd;

@@ -3,8 +3,9 @@
  * current term. A pre-candidate that wins the pre-vote starts the real election.
  */
 import { poll, winElection } from './election.js';
-import { DONE, fail, RaftErrorKind, type RaftResult } from './errors.js';
+import { DONE, type RaftResult } from './errors.js';
 import { handleAppendEntries, handleHeartbeat, handleSnapshot } from './follower-log.js';
+import { holdProposal } from './held-proposals.js';
 import { MessageType, type Message } from './message.js';
 import { NONE, RaftState } from './raft-state.js';
 import type { Raft } from './raft.js';
@@ -14,7 +15,7 @@ export function stepCandidate(r: Raft, m: Message): RaftResult<void> {
   const myResponse = r.state === RaftState.PreCandidate ? MessageType.MsgPreVoteResp : MessageType.MsgVoteResp;
   switch (m.type) {
     case MessageType.MsgProp:
-      return fail(RaftErrorKind.ProposalDropped, 'no leader');
+      return holdProposal(r, m, 'no leader');
     case MessageType.MsgApp:
       r.becomeFollower(m.term, m.from);
       handleAppendEntries(r, m);

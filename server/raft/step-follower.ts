@@ -3,8 +3,9 @@
  * transfer requests to the leader, campaign at once on MsgTimeoutNow.
  */
 import { CampaignType, hup } from './election.js';
-import { DONE, fail, RaftErrorKind, type RaftResult } from './errors.js';
+import { DONE, type RaftResult } from './errors.js';
 import { handleAppendEntries, handleHeartbeat, handleSnapshot } from './follower-log.js';
+import { holdProposal } from './held-proposals.js';
 import { MessageType, type Message } from './message.js';
 import { NONE } from './raft-state.js';
 import type { Raft } from './raft.js';
@@ -12,7 +13,7 @@ import type { Raft } from './raft.js';
 export function stepFollower(r: Raft, m: Message): RaftResult<void> {
   switch (m.type) {
     case MessageType.MsgProp:
-      if (r.lead === NONE) return fail(RaftErrorKind.ProposalDropped, 'no leader');
+      if (r.lead === NONE) return holdProposal(r, m, 'no leader');
       r.send({ type: MessageType.MsgProp, to: r.lead, entries: m.entries });
       return DONE;
     case MessageType.MsgApp:

@@ -70,7 +70,7 @@ function checkQuorum(r: Raft): void {
 function propose(r: Raft, m: Message): RaftResult<void> {
   if (m.entries.length === 0) throw new Error('empty proposal');
   if (!r.tracker.progress.has(r.id)) return fail(RaftErrorKind.ProposalDropped, 'leader was removed from the cluster');
-  if (r.leadTransferee !== NONE) return holdProposal(r, m);
+  if (r.leadTransferee !== NONE) return holdProposal(r, m, 'leadership transfer in progress');
   const confChanges = m.entries.filter((e) => e.type === EntryType.ENTRY_CONF_CHANGE).length;
   if (confChanges > 0) {
     if (confChanges > 1) return fail(RaftErrorKind.ProposalDropped, 'one conf change at a time');

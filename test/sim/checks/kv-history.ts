@@ -32,8 +32,8 @@ function observed(op: OpRecord): string | null | undefined {
 /**
  * Operations that can matter to the checker: answered ones, and writes whose outcome is
  * unknown (reads with an unknown outcome constrain nothing). An unknown put or swap whose
- * value no answered operation ever saw is left out when no delete reported removing a key
- * after it was invoked: in any linearization, taking it out keeps every other operation
+ * value no answered operation ever saw is left out when every delete that reported removing a
+ * key had returned before it was invoked: in any linearization, taking it out keeps every other operation
  * valid (nothing between it and the next write could have observed it), so the history is
  * linearizable with it iff without it. This keeps many timed-out writes tractable.
  */
@@ -41,9 +41,11 @@ function linOps(ops: readonly OpRecord[]): LinOp<KvInput, KvOutput>[] {
   const seen = new Set<string | null>();
   for (const op of ops) seen.add(observed(op) ?? null);
   // Deletes that removed a key, and revokes (which may have): they observe that a key exists.
+  // One that was still running when a write was invoked may be linearized after that write, so
+  // what counts is when it returned.
   const lastDeletion = Math.max(
     -1,
-    ...ops.filter((op) => (op.output?.kind === 'del' && op.output.deleted > 0) || op.output?.kind === 'revoke').map((op) => op.call),
+    ...ops.filter((op) => (op.output?.kind === 'del' && op.output.deleted > 0) || op.output?.kind === 'revoke').map((op) => op.ret ?? Infinity),
   );
   const out: LinOp<KvInput, KvOutput>[] = [];
   for (const op of ops) {

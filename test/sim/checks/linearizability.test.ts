@@ -71,6 +71,20 @@ void test('a write with an unknown outcome may or may not have happened', () => 
   assert.deepEqual(checkKvHistory(unseen.ops), []);
 });
 
+void test('a delete that removed a key may be explained by an unknown write invoked while the delete ran (seed 307)', () => {
+  // The delete is invoked first, the put second; the put's outcome is unknown and its value is
+  // never read. Only "put, then delete" explains deleted=1, so the put must stay in the check.
+  const h = history([
+    { call: 'd', input: { kind: 'del' } },
+    { call: 'p', input: put('x') },
+    { ok: 'd', output: { kind: 'del', deleted: 1 }, rev: 3n },
+    { unknown: 'p' },
+    { call: 'g', input: get },
+    { ok: 'g', output: got(null, 0n), rev: 3n },
+  ]);
+  assert.deepEqual(checkKvLinearizable(h.ops), []);
+});
+
 void test('a value whose write definitely failed can never be read', () => {
   const h = history([{ call: 'a', input: put('x') }, { failed: 'a' }, { call: 'b', input: get }, { ok: 'b', output: got('x', 2n), rev: 2n }]);
   assert.equal(checkKvLinearizable(h.ops).length, 1);

@@ -103,15 +103,25 @@ void test('step refuses local message kinds and responses from unknown peers', (
   assert.equal(!r.ok && r.error.kind, RaftErrorKind.StepPeerNotFound);
 });
 
-void test('without a leader, proposals and reads are dropped with an error', () => {
-  const n = createRaftNode(base({ voters: [1n, 2n, 3n] }));
+void test('without a leader, reads are refused; proposals are held, then handed back as dropped after two election timeouts', () => {
+  const n = createRaftNode(base({ voters: [1n, 2n, 3n], electionTicks: 10 }));
   const p = n.propose(Buffer.from('x'));
-  assert.equal(!p.ok && p.error.kind, RaftErrorKind.ProposalDropped);
+  assert.equal(p.ok, true, 'held, waiting for a leader');
   const r = n.readIndex(Buffer.from('r'));
   assert.equal(!r.ok && r.error.kind, RaftErrorKind.ProposalDropped);
   n.campaign();
-  const c = n.propose(Buffer.from('x'));
-  assert.equal(!c.ok && c.error.kind, RaftErrorKind.ProposalDropped, 'a candidate has no leader');
+  const c = n.propose(Buffer.from('y'));
+  assert.equal(c.ok, true, 'a candidate holds proposals too');
+  const dropped: string[] = [];
+  for (let i = 0; i < 21; i++) {
+    n.tick();
+    while (n.hasReady()) {
+      const rd = n.ready();
+      dropped.push(...rd.droppedProposals.map((e) => e.data.toString()));
+      n.advance(rd);
+    }
+  }
+  assert.deepEqual(dropped, ['x', 'y'], 'no leader appeared: both come back as dropped, once');
 });
 
 void test('a follower forwards proposals to its leader', () => {
