@@ -483,7 +483,8 @@ export class Member {
     this.#flushScheduled = true;
     void this.#d.scheduler.sleep(FLUSH_DELAY_MS).then(() => {
       this.#flushScheduled = false;
-      void this.flush();
+      // stop() makes the last flush itself; the backend may be closed by now.
+      if (!this.#stopped) void this.flush();
     });
   }
 

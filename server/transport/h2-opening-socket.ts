@@ -17,6 +17,7 @@
 import type { Socket } from 'node:net';
 import { inspectOpening, type OpeningDecision } from './h2-opening.js';
 import { EMPTY_SETTINGS } from './http2-frames.js';
+import { readSocket } from './read-socket.js';
 
 export interface OpeningLimits {
   readonly timeoutMs: number;
@@ -30,46 +31,27 @@ export interface OpeningCallbacks {
 }
 
 export function awaitH2Opening(socket: Socket, limits: OpeningLimits, cb: OpeningCallbacks): void {
-  let buffered: Buffer = Buffer.alloc(0);
-  let done = false;
-
-  const finish = (): void => {
-    done = true;
-    clearTimeout(timer);
-    socket.removeListener('data', onData);
-    socket.removeListener('end', onEnd);
-    socket.removeListener('close', onClose);
-    socket.pause();
-  };
-  const decide = (final: boolean): void => {
-    if (done) return;
-    const decision = inspectOpening(buffered, final);
-    if (decision.route === 'wait') return;
-    finish();
+  const decide = (all: Buffer, final: boolean): boolean => {
+    if (reading.ended) return true;
+    const decision = inspectOpening(all, final);
+    if (decision.route === 'wait') return false;
+    reading.end();
     if (decision.route === 'plain') {
       socket.unshift(decision.bytes);
       cb.onPlain(decision.reason);
     } else {
-      cb.onRelay(buffered, decision);
+      cb.onRelay(all, decision);
     }
+    return true;
   };
-  const drop = (reason: string): void => {
-    if (done) return;
-    finish();
-    socket.destroy();
-    cb.onDropped(reason);
-  };
-  const onData = (chunk: Buffer): void => {
-    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
-    decide(buffered.length >= limits.maxBytes);
-  };
-  const onEnd = (): void => drop('client closed during the HTTP/2 opening');
-  const onClose = (): void => drop('connection closed during the HTTP/2 opening');
-
-  socket.on('data', onData);
-  socket.on('end', onEnd);
-  socket.on('close', onClose);
-  const timer = setTimeout(() => decide(true), limits.timeoutMs);
+  const reading = readSocket(socket, limits.timeoutMs, {
+    onBytes: (all) => decide(all, all.length >= limits.maxBytes),
+    onTimeout: (all) => void decide(all, true),
+    onGone(reason) {
+      socket.destroy();
+      cb.onDropped(reason === 'end' ? 'client closed during the HTTP/2 opening' : 'connection closed during the HTTP/2 opening');
+    },
+  });
   socket.write(EMPTY_SETTINGS);
   socket.resume();
 }

@@ -14,6 +14,7 @@
  */
 import type { Socket } from 'node:net';
 import { Protocol, sniffProtocol } from './protocol-sniff.js';
+import { readSocket } from './read-socket.js';
 
 export type SniffedProtocol = Exclude<Protocol, 'undecided'>;
 
@@ -24,40 +25,29 @@ export interface SniffCallbacks {
 }
 
 export function sniffSocket(socket: Socket, timeoutMs: number, cb: SniffCallbacks): void {
-  let buffered: Buffer = Buffer.alloc(0);
-  let done = false;
-
-  const finish = (): void => {
-    done = true;
-    clearTimeout(timer);
-    socket.removeListener('data', onData);
-    socket.removeListener('end', onEnd);
-    socket.removeListener('close', onClose);
-  };
   const drop = (reason: string): void => {
-    if (done) return;
-    finish();
+    if (reading.ended) return;
+    reading.end();
     socket.destroy();
     cb.onDropped(reason);
   };
-  const onData = (chunk: Buffer): void => {
-    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
-    const protocol = sniffProtocol(buffered);
-    if (protocol === Protocol.Undecided) return;
-    finish();
-    socket.pause();
-    socket.unshift(buffered);
-    cb.onDecided(protocol);
-  };
-  const onEnd = (): void => drop('client closed before sending a request');
-  const onClose = (): void => drop('connection closed before sending a request');
-
   socket.on('error', (err: Error) => {
     cb.onSocketError(err);
     drop(`socket error: ${err.message}`);
   });
-  socket.on('data', onData);
-  socket.on('end', onEnd);
-  socket.on('close', onClose);
-  const timer = setTimeout(() => drop(`no request within ${timeoutMs} ms`), timeoutMs);
+  const reading = readSocket(socket, timeoutMs, {
+    onBytes(all) {
+      const protocol = sniffProtocol(all);
+      if (protocol === Protocol.Undecided) return false;
+      reading.end();
+      socket.unshift(all);
+      cb.onDecided(protocol);
+      return true;
+    },
+    onTimeout: () => drop(`no request within ${timeoutMs} ms`),
+    onGone(reason) {
+      socket.destroy();
+      cb.onDropped(reason === 'end' ? 'client closed before sending a request' : 'connection closed before sending a request');
+    },
+  });
 }

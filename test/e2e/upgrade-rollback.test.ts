@@ -79,7 +79,8 @@ void describe('rolling back from 3.5 to 3.4', () => {
 
   void it('refuses a 3.4.0 binary on a member data dir of the 3.5 cluster: exit code 2, invalid downgrade naming 3.5.0, restore a snapshot', async () => {
     const m = members[1];
-    assert.equal(await m.stop('SIGTERM'), 0);
+    const stopped = await m.stop('SIGTERM');
+    assert.equal(stopped, 0, `exit code of ${m.name} after SIGTERM; its output:\n${lastRunLog(m)}`);
     await m.restart({ env: versionEnv('3.4.0'), waitReady: false });
     const code = await exitCodeWithin(m);
     const run = lastRunLog(m);

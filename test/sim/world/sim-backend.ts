@@ -26,6 +26,12 @@ export class SimBackend implements Backend {
   }
 
   #inFlight = 0;
+  #issued = 0;
+
+  /** Writes issued so far. */
+  get writesIssued(): number {
+    return this.#issued;
+  }
 
   /** Writes issued and not yet applied to the inner backend. */
   get writesInFlight(): number {
@@ -35,6 +41,7 @@ export class SimBackend implements Backend {
   write(ops: readonly BackendOp[], options?: { readonly sync?: boolean }): Promise<void> {
     const copied = ops.map((op) => ({ ...op }));
     this.#inFlight++;
+    this.#issued++;
     return new Promise((resolve, reject) => {
       this.#defer(() => {
         this.#inFlight--;

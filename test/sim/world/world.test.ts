@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { EntryType, type Entry } from '../../../proto/gen/kvstore/raft.js';
 import { message, MessageType, type Message } from '../../../server/raft/index.js';
 import { KvClient } from './kv-client.js';
+import { SimBackend } from './sim-backend.js';
 import { Prng } from './prng.js';
 import { SimNetwork } from './sim-network.js';
 import { SimDisk } from './sim-wal.js';
@@ -183,4 +184,23 @@ void test('world: an added member joins and catches up; a removed member stops',
   assert.ok(await w.runUntil(() => !w.node(removed).up, 5000));
   assert.equal(w.active.length, 3);
   assert.ok(!w.active.some((x) => x.id === removed));
+});
+
+void test('member: once stopped (its last flush done), no backend write follows, not even a flush that was due', async () => {
+  const w = await World.create({ seed: 11 });
+  assert.ok(await w.runUntil(() => w.leader() !== undefined, 5000));
+  const leader = w.leader()!;
+  const inc = leader.running!;
+  const c = new KvClient(w, 1, 4000);
+  const done: string[] = [];
+  void c.invoke(leader.id, 'a', { kind: 'put', value: 'v' }).then(() => done.push('ok'));
+  // Stop in the same turn the put is answered: its flush is still due.
+  assert.ok(await w.runUntil(() => done.length === 1, 5000, 1));
+  const backend = inc.backend as SimBackend;
+  let stopped = false;
+  void inc.member.stop().then(() => (stopped = true));
+  assert.ok(await w.runUntil(() => stopped, 1000, 1));
+  const writes = backend.writesIssued;
+  await w.run(w.now + 100);
+  assert.equal(backend.writesIssued, writes, 'a backend write after stop() resolved (the backend may be closed by then)');
 });
