@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'proto/gen/**', 'charts/**', 'deploy/**'] },
+  { ignores: ['dist/**', 'dist-*/**', 'node_modules/**', 'proto/gen/**', 'charts/**', 'deploy/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { reconcile } from '../controller/reconcile.js';
 import { LocalRunner } from '../runtime/local/local-runner.js';
 import { createOperatorLogger } from '../runtime/logger.js';
+import { parseBindAddress } from './cli-values.js';
 
 /** What the command needs from the process (main.ts is the only reader of signals and env). */
 export interface LocalCommandIO {
@@ -25,8 +26,17 @@ export function localCommand(io: LocalCommandIO): Command {
     .requiredOption('-f, --file <cluster.yaml>', 'KvstoreCluster manifest (apiVersion kvstore.io/v1alpha1)')
     .addOption(new Option('--log-level <level>', 'operator log level').choices(['debug', 'info', 'warn', 'error']).default('info'))
     .option('--member-main <path>', 'kvstore entry point the members run with this Node', DEFAULT_MEMBER_MAIN)
-    .action(async (opts: { file: string; logLevel: string; memberMain: string }) => {
+    .option('--metrics-bind-address <[host]:port>', '/healthz, /readyz and /metrics listener ("0": none)', '0')
+    .action(async (opts: { file: string; logLevel: string; memberMain: string; metricsBindAddress: string }) => {
       const logger = createOperatorLogger({ level: opts.logLevel });
+      let metricsBind: { host: string; port: number } | undefined;
+      try {
+        metricsBind = parseBindAddress(opts.metricsBindAddress);
+      } catch (err) {
+        process.stderr.write(`kvstore-operator: --metrics-bind-address: ${(err as Error).message}\n`);
+        io.exit(2);
+        return;
+      }
       const started = await LocalRunner.start({
         manifestFile: resolve(opts.file),
         kvstoreMain: resolve(opts.memberMain),
@@ -34,6 +44,7 @@ export function localCommand(io: LocalCommandIO): Command {
         logger,
         random: Math.random,
         now: Date.now,
+        ...(metricsBind === undefined ? {} : { metricsBind }),
       });
       if (!started.ok) {
         logger.error({ error: started.error }, 'cannot start');
@@ -52,7 +63,7 @@ export function localCommand(io: LocalCommandIO): Command {
         }
         stopping = true;
         void started.value.stop().then(() => {
-          logger.info({ metrics: started.value.metrics.counts }, 'stopped');
+          logger.info({ metrics: started.value.metrics.counting.counts }, 'stopped');
           logger.flush();
           io.exit(0);
         });

@@ -357,6 +357,8 @@ export class Member {
     if (rd.softState && rd.softState.lead !== this.#lead) {
       this.#lead = rd.softState.lead;
       this.#d.hooks.onLeaderChange?.(this.#lead, rd.softState.raftState === RaftState.Leader);
+      this.#reads.retryUnconfirmed();
+      this.#again = true;
     }
     if (rd.snapshot) await this.#install(rd.snapshot);
     if (rd.sendBeforePersist) rd.messages.forEach(this.#d.send);

@@ -1,7 +1,10 @@
 /**
  * Linearizable reads: callers wait for a barrier; all barriers requested in one loop turn
  * share one read-index request. Once the leader confirms an index, they are released as
- * soon as the member has applied up to it. Barriers fail at their deadline.
+ * soon as the member has applied up to it. A leader that steps down drops the requests it
+ * has not answered, so on a leader change the unconfirmed ones are asked again (a new
+ * request, answered by the new leader, is still a read point after the caller's call).
+ * Barriers fail at their deadline.
  */
 import { err, ok, type Result } from '../errors/domain-error.js';
 
@@ -47,6 +50,15 @@ export class ReadBarriers {
     if (!f) return;
     this.#inFlight.delete(ctx.toString('hex'));
     this.#queued.push(...f.waiting);
+  }
+
+  /** The leader changed: requests not confirmed yet go back to the queue, to be asked again. */
+  retryUnconfirmed(): void {
+    for (const [k, f] of this.#inFlight) {
+      if (f.index !== undefined) continue;
+      this.#inFlight.delete(k);
+      this.#queued.push(...f.waiting);
+    }
   }
 
   confirmed(ctx: Buffer, index: bigint): void {

@@ -42,7 +42,7 @@ const running = (s: { phase: string; readyMembers: string; clusterVersion: strin
 
 void test('local mode: a rolling upgrade 3.4.0 → 3.5.0 under a write load, driven by editing the file', async () => {
   const { file, clusterDir } = writeManifest(manifest('up'), 'up');
-  const op = new LocalOperator(file, clusterDir);
+  const op = new LocalOperator(file, clusterDir, ['--metrics-bind-address', '127.0.0.1:0']);
   const before = await waitStatus(file, 'Running at 3.4.0', running, op);
   const endpoints = endpointsOf(before);
   assert.equal(endpoints.length, 3);
@@ -86,6 +86,13 @@ void test('local mode: a rolling upgrade 3.4.0 → 3.5.0 under a write load, dri
   assert.ok(reasons.indexOf('SnapshotTaken') < reasons.indexOf('MemberUpgradeStarted'));
   assert.deepEqual([...(done.upgrade?.membersDone ?? [])].sort(), ['up-0', 'up-1', 'up-2']);
   assert.ok(reasons.includes('UpgradeCompleted'));
+
+  // The operator's own metrics, served in local mode too.
+  const metrics = await (await fetch(await op.metricsUrl())).text();
+  assert.match(metrics, /^kvstore_operator_upgrades_started_total\{namespace="",cluster="up"\} 1$/m, metrics);
+  assert.match(metrics, /^kvstore_operator_upgrades_completed_total\{namespace="",cluster="up"\} 1$/m, metrics);
+  assert.match(metrics, /^kvstore_operator_member_upgrade_duration_seconds_count\{namespace="",cluster="up"\} 3$/m, metrics);
+  assert.match(metrics, /^kvstore_operator_reconcile_duration_seconds_count\{namespace="",cluster="up"\} [1-9]\d*$/m, metrics);
 
   // Every member reports cluster version 3.5.0; the status in the file says so too.
   assert.deepEqual(await versionsOf(endpoints), endpoints.map(() => ({ etcdserver: '3.5.0', etcdcluster: '3.5.0' })));

@@ -14,10 +14,11 @@ import { mkdir } from 'node:fs/promises';
 import type { KvstoreCluster } from '../../api/types.js';
 import { createMemberAdmin } from '../../controller/admin/member-admin.js';
 import { Engine } from '../../controller/engine.js';
-import { portOk, type EngineLogger, type MemberAdmin, type PortResult, type ReconcileFn } from '../../controller/ports.js';
+import { portFail, portOk, type EngineLogger, type MemberAdmin, type PortResult, type ReconcileFn } from '../../controller/ports.js';
 import { FileWatch } from './file-watch.js';
 import { LocalLayout } from './layout.js';
-import { CountingMetrics, EventsFile, ManifestStatusSink } from './local-sinks.js';
+import { EventsFile, ManifestStatusSink } from './local-sinks.js';
+import { createLocalMetrics, type LocalMetrics } from './local-metrics.js';
 import { LocalPlatform } from './local-platform.js';
 import { ManifestFile } from './manifest-file.js';
 import { SnapshotDir } from './snapshot-dir.js';
@@ -35,6 +36,8 @@ export interface LocalRunnerOptions {
   readonly superviseMs?: number;
   /** Polling interval of the file watch fallback (default 1 s). */
   readonly pollMs?: number;
+  /** Where to serve /healthz, /readyz and /metrics (port 0 picks one); none when absent. */
+  readonly metricsBind?: { readonly host: string; readonly port: number };
 }
 
 export class LocalRunner {
@@ -52,8 +55,8 @@ export class LocalRunner {
     private readonly platform: LocalPlatform,
     private readonly admin: MemberAdmin,
     private readonly engine: Engine,
-    /** Engine counters (upgrades started/completed/blocked, member durations, errors). */
-    readonly metrics: CountingMetrics,
+    /** Engine counters (upgrades started/completed/blocked, member durations, errors), and the metrics listener if any. */
+    readonly metrics: LocalMetrics,
     first: KvstoreCluster,
   ) {
     this.cluster = first;
@@ -67,8 +70,14 @@ export class LocalRunner {
     await mkdir(layout.base, { recursive: true });
     const platform = await LocalPlatform.open({ layout, kvstoreMain: o.kvstoreMain, logger: o.logger, random: o.random, now: o.now });
     if (!platform.ok) return platform;
+    let metrics: LocalMetrics;
+    try {
+      metrics = await createLocalMetrics(o.metricsBind);
+    } catch (err) {
+      await platform.value.stopAll();
+      return portFail(`metrics listener ${o.metricsBind?.host}:${o.metricsBind?.port}: ${(err as Error).message}`);
+    }
     const admin = createMemberAdmin();
-    const metrics = new CountingMetrics();
     const engine = new Engine({
       platform: platform.value,
       admin,
@@ -76,12 +85,12 @@ export class LocalRunner {
       status: new ManifestStatusSink(manifest),
       events: new EventsFile(layout.eventsFile, o.logger, o.now),
       clock: { now: o.now },
-      metrics,
+      metrics: metrics.engine,
       logger: o.logger,
       reconcile: o.reconcile,
     });
     const runner = new LocalRunner(o, manifest, platform.value, admin, engine, metrics, first.value);
-    o.logger.info({ cluster: first.value.metadata.name, dir: layout.base }, 'local mode started');
+    o.logger.info({ cluster: first.value.metadata.name, dir: layout.base, ...(metrics.url === undefined ? {} : { metrics: `${metrics.url}/metrics` }) }, 'local mode started');
     runner.watch = new FileWatch(o.manifestFile, () => runner.trigger('file changed'), 200, o.pollMs ?? 1000);
     runner.superviseTimer = setInterval(() => runner.supervise(), o.superviseMs ?? 1000);
     runner.trigger('start');
@@ -120,7 +129,9 @@ export class LocalRunner {
       return;
     }
     this.cluster = loaded.value;
+    const started = this.o.now();
     const r = await this.engine.pass(loaded.value);
+    this.metrics.reconcileDuration(loaded.value.metadata.name, (this.o.now() - started) / 1000);
     this.schedule(r.requeueAfterSeconds ?? this.o.idleRequeueSeconds ?? 5);
   }
 
@@ -146,5 +157,6 @@ export class LocalRunner {
     this.o.logger.info({ cluster: this.cluster.metadata.name }, 'stopping members');
     await this.platform.stopAll();
     this.admin.close();
+    await this.metrics.close();
   }
 }

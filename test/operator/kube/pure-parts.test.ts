@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withDefaults } from '../../../operator/api/defaults.js';
-import { parseBindAddress, parseDuration } from '../../../operator/cli/run-command.js';
+import { parseBindAddress, parseDuration } from '../../../operator/cli/cli-values.js';
 import { keyOfCluster, keyOfMemberPod, keyOfOwned, splitKey } from '../../../operator/runtime/kube-controller/cluster-keys.js';
 import { addressMapResolver } from '../../../operator/runtime/kube-platform/address-map.js';
 import { podCount, slotsOf, versionOfImage, type PodView } from '../../../operator/runtime/kube-platform/pod-slot.js';

@@ -73,8 +73,9 @@ export class LocalOperator {
   constructor(
     file: string,
     private readonly clusterDir: string,
+    extraArgs: readonly string[] = [],
   ) {
-    this.child = spawn(process.execPath, [OPERATOR_MAIN, 'local', '-f', file, '--log-level', 'debug'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [OPERATOR_MAIN, 'local', '-f', file, '--log-level', 'debug', ...extraArgs], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     // Kept in memory and in <cluster dir>/../operator.log (for KEEP_TEST_DIRS=1 post-mortems).
     const logFile = join(clusterDir, '..', 'operator.log');
     const keep = (s: string): void => {
@@ -93,6 +94,17 @@ export class LocalOperator {
 
   logs(): string {
     return this.output;
+  }
+
+  /** The /metrics URL logged at start (with --metrics-bind-address), once it is logged. */
+  async metricsUrl(timeoutMs = 30_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const m = /"metrics":"(http:\/\/[^"]+\/metrics)"/.exec(this.output);
+      if (m !== null) return m[1]!;
+      if (Date.now() > deadline) throw new Error(`no metrics URL logged; output:\n${this.output}`);
+      await sleep(100);
+    }
   }
 
   clusterDirOf(): string {

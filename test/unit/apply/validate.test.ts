@@ -15,25 +15,25 @@ const nested = (success: pb.RequestOp[], failure: pb.RequestOp[] = []): pb.Reque
 });
 const txn = (success: pb.RequestOp[], failure: pb.RequestOp[] = []): pb.TxnRequest => ({ compare: [], success, failure });
 
-test('empty keys are refused', () => {
+void test('empty keys are refused', () => {
   assert.deepEqual(checkRange({ key: b('') } as pb.RangeRequest), { kind: 'EmptyKey' });
   assert.deepEqual(checkPut({ key: b(''), value: b('x') } as pb.PutRequest), { kind: 'EmptyKey' });
 });
 
-test('ignore_value with a value and ignore_lease with a lease are refused', () => {
+void test('ignore_value with a value and ignore_lease with a lease are refused', () => {
   const base = { key: b('k'), value: b(''), lease: 0n, prevKv: false, ignoreValue: false, ignoreLease: false };
   assert.deepEqual(checkPut({ ...base, ignoreValue: true, value: b('x') }), { kind: 'ValueProvided' });
   assert.deepEqual(checkPut({ ...base, ignoreLease: true, lease: 5n }), { kind: 'LeaseProvided' });
   assert.equal(checkPut({ ...base, ignoreValue: true }), undefined);
 });
 
-test('txn op limits apply per list', () => {
+void test('txn op limits apply per list', () => {
   const ops = Array.from({ length: 129 }, (_, i) => put(`k${i}`));
   assert.deepEqual(checkTxn(txn(ops), 128), { kind: 'TooManyOps' });
   assert.equal(checkTxn(txn(ops.slice(0, 128)), 128), undefined);
 });
 
-test('an empty op inside a txn is KeyNotFound', () => {
+void test('an empty op inside a txn is KeyNotFound', () => {
   assert.deepEqual(checkTxn(txn([{ request: undefined }]), 128), { kind: 'KeyNotFound' });
 });
 
@@ -52,7 +52,7 @@ const dupCases: ReadonlyArray<readonly [string, pb.TxnRequest, boolean]> = [
 ];
 
 for (const [name, t, dup] of dupCases) {
-  test(`duplicate-key rule: ${name}`, () => {
+  void test(`duplicate-key rule: ${name}`, () => {
     assert.deepEqual(checkTxn(t, 128), dup ? { kind: 'DuplicateKey' } : undefined);
   });
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Compactor } from '../../../server/compactor/compactor.js';
 
-test('periodic: compacts to the newest sample at least one retention old', () => {
+void test('periodic: compacts to the newest sample at least one retention old', () => {
   const hour = 3_600_000;
   const c = new Compactor({ mode: 'periodic', retentionMs: hour }, 0);
   assert.equal(c.intervalMs, hour / 10);
@@ -12,14 +12,14 @@ test('periodic: compacts to the newest sample at least one retention old', () =>
   assert.equal(c.tick(hour + hour / 2, 40n, 10n), 20n);
 });
 
-test('periodic: never compacts the same or an older revision twice', () => {
+void test('periodic: never compacts the same or an older revision twice', () => {
   const c = new Compactor({ mode: 'periodic', retentionMs: 1000 }, 0);
   c.tick(0, 5n, 0n);
   assert.equal(c.tick(1000, 5n, 0n), 5n);
   assert.equal(c.tick(2000, 5n, 5n), undefined);
 });
 
-test('revision: keeps the last N revisions, checking every five minutes', () => {
+void test('revision: keeps the last N revisions, checking every five minutes', () => {
   const c = new Compactor({ mode: 'revision', retention: 100n }, 0);
   assert.equal(c.tick(1000, 500n, 0n), undefined);
   assert.equal(c.tick(300_000, 500n, 0n), 400n);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { decodeMessage, encodeMessage } from '../../../server/member/message-codec.js';
 import { message, MessageType } from '../../../server/raft/index.js';
 
-test('a message survives encode/decode with every field', () => {
+void test('a message survives encode/decode with every field', () => {
   const m = message({
     type: MessageType.MsgApp,
     from: 0x8e9e05c52164694dn,
@@ -23,14 +23,14 @@ test('a message survives encode/decode with every field', () => {
   assert.deepEqual(back.value, m);
 });
 
-test('zero fields stay zero and an absent snapshot stays absent', () => {
+void test('zero fields stay zero and an absent snapshot stays absent', () => {
   const m = message({ type: MessageType.MsgHeartbeat, from: 1n, to: 2n, term: 1n });
   const back = decodeMessage(encodeMessage(m));
   assert.ok(back.ok);
   assert.deepEqual(back.value, m);
 });
 
-test('garbage and unknown kinds are error values', () => {
+void test('garbage and unknown kinds are error values', () => {
   assert.equal(decodeMessage(Buffer.from([0xff, 0xff, 0xff])).ok, false);
   const m = encodeMessage(message({ type: MessageType.MsgHeartbeat }));
   const forged = Buffer.from(m.toString('latin1').replace('MsgHeartbeat', 'MsgXxxxxxxxx'), 'latin1');

@@ -18,7 +18,7 @@ function files(dir: string): string[] {
   );
 }
 
-test('proto/gen is what `npm run proto:gen` produces from proto/*.proto', () => {
+void test('proto/gen is what `npm run proto:gen` produces from proto/*.proto', () => {
   const root = repoRoot();
   const out = mkdtempSync(join(tmpdir(), 'kvstore-gen-'));
   try {
