@@ -39,7 +39,8 @@ for (const kind of serverKinds()) {
       const { leader, followers } = await waitForLeader(members);
       const [survivor, otherFollower] = [followers[0]!, followers[1]!];
 
-      const watcher = spawnEtcdctl(survivor.endpoint, ['watch', 'hl/key']);
+      // From revision 1, so the put below shows up however late the watch is created.
+      const watcher = spawnEtcdctl(survivor.endpoint, ['watch', 'hl/key', '--rev=1']);
       const client = new pb.WatchClient(survivor.endpoint, grpc.credentials.createInsecure());
       const plain = client.watch(new grpc.Metadata());
       let plainStatus: grpc.StatusObject | undefined;
@@ -49,7 +50,7 @@ for (const kind of serverKinds()) {
         const created = nextResponse(plain, GENEROUS_MS);
         plain.write(createReq('hl/plain'));
         assert.equal((await created).created, true);
-        // etcdctl's watch is open once a put shows up in it.
+        // etcdctl's watch is open once the put shows up in it.
         await ctlFor(survivor).ok(['put', 'hl/key', 'v1']);
         await watcher.waitFor('v1');
 
