@@ -17,6 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { KVClient, type PutResponse, type RangeRequest, type RangeResponse } from '../../proto/gen/etcd/rpc.js';
 import { serverKinds, startMember } from '../support/members.js';
+import { mulberry32 } from '../support/seeded-random.js';
 
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 3);
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -25,16 +26,6 @@ const CONNECTIONS = 10;
 /** Stop starting new cycles once this much time has gone by (the whole test stays near a minute). */
 const BUDGET_MS = 45_000;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function openKv(target: string): KVClient {
   return new KVClient(target, credentials.createInsecure(), {

@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { ConfChangeType, MessageType } from '../../../../server/raft/index.js';
 import { InvariantChecker } from './invariants.js';
 import { Network } from './network.js';
+import { mulberry32 } from '../../../support/seeded-random.js';
 
 export type Action =
   | { kind: 'tick'; node: number }
@@ -53,17 +54,6 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
   },
 );
 
-/** A small seeded PRNG (mulberry32) so each node's election timeouts are reproducible. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Runs one scenario: `size` voters plus two spares (joined only through conf changes), the
@@ -77,7 +67,7 @@ export function runScenario(size: number, preVote: boolean, checkQuorum: boolean
   // Two more nodes run from the start but join only through conf changes (learner, then voter).
   const spares = [BigInt(size + 1), BigInt(size + 2)];
   const all = [...voters, ...spares];
-  for (const id of all) net.add(id, { voters, rng: seeded(seed + Number(id)) });
+  for (const id of all) net.add(id, { voters, rng: mulberry32(seed + Number(id)) });
   const checker = new InvariantChecker(net);
   net.get(1n).node.campaign();
   net.stabilize();

@@ -1,0 +1,15 @@
+/**
+ * A small seeded pseudo-random generator (mulberry32) for tests that need a reproducible
+ * sequence: the same seed gives the same numbers in [0, 1) on every platform. (The simulation
+ * has its own forkable generator, test/sim/world/prng.ts.)
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
