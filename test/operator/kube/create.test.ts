@@ -38,7 +38,7 @@ void test('a 3-member 3.4.0 cluster is created and reported Running', { timeout:
   assert.equal(condition(s, 'Available')?.status, 'True');
   assert.equal(condition(s, 'Degraded')?.status, 'False');
   assert.equal(condition(s, 'Upgrading')?.status ?? 'False', 'False');
-  const reasons = (await fx.events('demo')).map((e) => e.reason);
+  const reasons = (await fx.eventsWith('demo', 'ClusterCreated')).map((e) => e.reason);
   assert.ok(reasons.includes('ClusterCreating') && reasons.includes('ClusterCreated'), reasons.join(','));
 
   // Owned objects.

@@ -17,6 +17,7 @@ import type { LeaderElectionConfig } from '../../../operator/runtime/kube-contro
 import { startKubeOperator, type KubeOperator } from '../../../operator/runtime/kube-controller/operator.js';
 import { KvstorePodRunner } from '../../support/kube-api/kvstore-pod-runner.js';
 import { startKubeApi, type KubeApi } from '../../support/kube-api/server.js';
+import { eventually } from '../../support/eventually.js';
 
 export const NS = 'default';
 const BASE = '/apis/kvstore.io/v1alpha1/namespaces/default/kvstoreclusters';
@@ -48,6 +49,11 @@ export interface KubeFixture {
   patchSpec(name: string, spec: Record<string, unknown>): Promise<ClusterDoc>;
   /** Events about the cluster, in the order they were first recorded. */
   events(name: string): Promise<EventDoc[]>;
+  /**
+   * The events once at least `count` of them have `reason`: the operator writes a pass's status
+   * before it records the pass's events, so a test that saw the status waits for them here.
+   */
+  eventsWith(name: string, reason: string, count?: number): Promise<EventDoc[]>;
   /** `host:port` client endpoints of the member pods. */
   endpoints(pods: readonly string[]): Promise<string[]>;
   /** The tail of each pod's output and the operator log, for failure messages. */
@@ -117,6 +123,13 @@ export async function startFixture(): Promise<KubeFixture> {
       const list = await json<{ items: EventDoc[] }>(await fetch(`${api.url}/api/v1/namespaces/${NS}/events`));
       const seq = (e: EventDoc): bigint => BigInt(`0x${e.metadata.name.slice(e.metadata.name.lastIndexOf('.') + 1)}`);
       return list.items.filter((e) => e.involvedObject.kind === 'KvstoreCluster' && e.involvedObject.name === name).sort((a, b) => (seq(a) < seq(b) ? -1 : seq(a) > seq(b) ? 1 : 0));
+    },
+    async eventsWith(name, reason, count = 1) {
+      let last: EventDoc[] = [];
+      return eventually(`${count} ${reason} event(s) of ${name}`, async () => {
+        last = await this.events(name);
+        return last.filter((e) => e.reason === reason).length >= count ? last : undefined;
+      }, { describe: () => last.map((e) => e.reason).join(', ') });
     },
     async endpoints(pods) {
       return Promise.all(pods.map(async (p) => new URL(await runner.urlOf(p, 2379, NS)).host));

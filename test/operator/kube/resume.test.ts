@@ -113,7 +113,7 @@ void test('an operator killed mid-upgrade is replaced by one that completes the 
     assert.equal(new Set(up?.membersDone).size, 3);
     const files = readdirSync(dirname(snapshot.file)).filter((f) => f.startsWith('demo-'));
     assert.equal(files.length, 1, `one snapshot file: ${files.join(', ')}`);
-    const reasons = (await fx.events('demo')).map((e) => e.reason);
+    const reasons = (await fx.eventsWith('demo', 'UpgradeCompleted')).map((e) => e.reason);
     t.diagnostic(`events: ${reasons.join(', ')}`);
     assert.equal(reasons.filter((r) => r === 'UpgradeStarted').length, 1);
     assert.equal(reasons.filter((r) => r === 'MemberUpgradeStarted').length, 3);

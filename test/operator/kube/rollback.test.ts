@@ -59,7 +59,7 @@ void test('setting spec.version back while mixed rolls the upgraded member back'
   assert.ok(s !== undefined);
   assert.ok(s.members.every((m) => m.version === '3.4.0'), JSON.stringify(s.members));
   assert.deepEqual(s.upgrade?.membersDone, []);
-  const events = await fx.events('demo');
+  const events = await fx.eventsWith('demo', 'RollbackCompleted');
   const reasons = events.map((e) => e.reason);
   t.diagnostic(`events: ${reasons.join(', ')}`);
   assert.ok(reasons.includes('RollbackStarted') && reasons.includes('RollbackCompleted'), reasons.join(','));

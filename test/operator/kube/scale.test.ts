@@ -47,7 +47,7 @@ void test('3 → 5 → 3 members, one at a time', { timeout: 5 * BOUND }, async 
   }, { timeoutMs: 2 * BOUND, describe: () => fx.describe(PODS) });
   assert.deepEqual(grown.status?.members.map((m) => m.name), PODS);
   assert.equal(await replicas(), 5);
-  let reasons = (await fx.events('demo')).map((e) => e.reason);
+  let reasons = (await fx.eventsWith('demo', 'MemberPromoted', 2)).map((e) => e.reason);
   t.diagnostic(`events: ${reasons.join(', ')}`);
   assert.equal(reasons.filter((r) => r === 'MemberAdded').length, 2);
   assert.equal(reasons.filter((r) => r === 'MemberPromoted').length, 2);
@@ -69,7 +69,7 @@ void test('3 → 5 → 3 members, one at a time', { timeout: 5 * BOUND }, async 
   }, { timeoutMs: 2 * BOUND, describe: () => fx.describe(PODS) });
   assert.deepEqual(shrunk.status?.members.map((m) => m.name), PODS.slice(0, 3));
   assert.equal(condition(shrunk.status, 'Available')?.status, 'True');
-  reasons = (await fx.events('demo')).map((e) => e.reason);
+  reasons = (await fx.eventsWith('demo', 'MemberRemoved', 2)).map((e) => e.reason);
   assert.equal(reasons.filter((r) => r === 'MemberRemoved').length, 2);
   await eventually('pods demo-3 and demo-4 gone', async () => {
     const list = (await (await fetch(`${fx.api.url}/api/v1/namespaces/${NS}/pods`)).json()) as { items: { metadata: { name: string } }[] };

@@ -138,7 +138,7 @@ void test('3.4.0 → 3.5.0 under a write load: snapshot first, followers then th
   assert.ok(snap.file.startsWith(fx.snapshotDir), snap.file);
 
   // Events: started, snapshot before any member, followers before the leader, v2 waits, completed.
-  const events = await fx.events('demo');
+  const events = await fx.eventsWith('demo', 'UpgradeCompleted');
   const reasons = events.map((e) => e.reason);
   t.diagnostic(`events: ${reasons.join(', ')}`);
   const idx = (r: string): number => reasons.indexOf(r);
