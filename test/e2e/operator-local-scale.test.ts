@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemberAdmin } from '../../operator/controller/admin/member-admin.js';
 import { eventually, openKv, put, readPrefix } from '../support/processes.js';
-import { endpointsOf, eventsIn, LocalOperator, waitStatus, writeManifest } from '../operator/local/local-operator.js';
+import { endpointsOf, eventsWith, LocalOperator, waitStatus, writeManifest } from '../operator/local/local-operator.js';
 
 const MANIFEST = `apiVersion: kvstore.io/v1alpha1
 kind: KvstoreCluster
@@ -44,7 +44,7 @@ void test('local mode: scale 1 → 3 → 1 by editing spec.size', async () => {
       return got.join(',') === 'sc-0,sc-1,sc-2' ? got : undefined;
     });
     assert.equal(names.length, 3);
-    const reasons = eventsIn(clusterDir).map((e) => e.reason);
+    const reasons = (await eventsWith(clusterDir, 'MemberPromoted', 2)).map((e) => e.reason);
     assert.equal(reasons.filter((r) => r === 'MemberAdded').length, 2, reasons.join(' '));
     assert.equal(reasons.filter((r) => r === 'MemberPromoted').length, 2, reasons.join(' '));
     const kv3 = openKv(endpointsOf(three)[2]);

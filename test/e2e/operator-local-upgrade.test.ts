@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { openKv, readPrefix, unmatchedAcks } from '../support/processes.js';
 import { RetryingWriter } from '../operator/local/retrying-writer.js';
-import { endpointsOf, eventsIn, followMaintenance, LocalOperator, statusIn, waitStatus, writeManifest } from '../operator/local/local-operator.js';
+import { endpointsOf, eventsWith, followMaintenance, LocalOperator, statusIn, waitStatus, writeManifest } from '../operator/local/local-operator.js';
 
 const manifest = (name: string, extra = '', upgrade = '    v2WaitSeconds: 1\n'): string => `# a test cluster (this comment must survive status writes)
 apiVersion: kvstore.io/v1alpha1
@@ -78,7 +78,7 @@ void test('local mode: a rolling upgrade 3.4.0 → 3.5.0 under a write load, dri
   assert.equal(bytes.subarray(bytes.length - 32).toString('hex'), snap.sha256);
 
   // Followers first, the leader last, each member once; the snapshot before the first restart.
-  const events = eventsIn(clusterDir);
+  const events = await eventsWith(clusterDir, 'UpgradeCompleted');
   const reasons = events.map((e) => e.reason);
   const starts = events.filter((e) => e.reason === 'MemberUpgradeStarted');
   assert.equal(starts.length, 3, reasons.join(' '));
@@ -106,7 +106,7 @@ void test('local mode: a rolling upgrade 3.4.0 → 3.5.0 under a write load, dri
   setVersion(file, '3.4.0');
   const refused = await waitStatus(file, 'downgrade refused', (s) => s.conditions.some((c) => c.type === 'UpgradeBlocked' && c.status === 'True'), op);
   assert.ok(refused.members.every((m) => m.version === '3.5.0'));
-  const refusal = eventsIn(clusterDir).find((e) => e.reason === 'DowngradeRefused');
+  const refusal = (await eventsWith(clusterDir, 'DowngradeRefused')).find((e) => e.reason === 'DowngradeRefused');
   assert.ok(refusal !== undefined && refusal.type === 'Warning');
   assert.ok(refusal.message.includes(snap.file), refusal.message);
   assert.deepEqual(await versionsOf(endpoints), endpoints.map(() => ({ etcdserver: '3.5.0', etcdcluster: '3.5.0' })));
@@ -129,7 +129,7 @@ void test('local mode: v2 data paces the upgrade (v2 wait), and setting the vers
   setVersion(file, '3.5.0');
   const waiting = await waitStatus(file, 'the v2 wait after the first member', (s) => s.upgrade?.state === 'WaitingV2', op, 120_000);
   assert.equal(waiting.upgrade?.membersDone.length, 1);
-  assert.ok(eventsIn(clusterDir).some((e) => e.reason === 'V2Wait'));
+  assert.ok((await eventsWith(clusterDir, 'V2Wait')).some((e) => e.reason === 'V2Wait'));
 
   // Mixed (one member on 3.5.0): going back to 3.4.0 rolls that member back.
   setVersion(file, '3.4.0');
@@ -137,7 +137,7 @@ void test('local mode: v2 data paces the upgrade (v2 wait), and setting the vers
   const after = await waitStatus(file, 'all members on 3.4.0', (s) => s.members.every((m) => m.version === '3.4.0' && m.healthy) && s.clusterVersion === '3.4.0', op);
   assert.equal(back.downgradeFloor, undefined);
   assert.deepEqual(await versionsOf(endpointsOf(after)), [0, 1, 2].map(() => ({ etcdserver: '3.4.0', etcdcluster: '3.4.0' })));
-  const reasons = eventsIn(clusterDir).map((e) => e.reason);
+  const reasons = (await eventsWith(clusterDir, 'RollbackCompleted')).map((e) => e.reason);
   assert.ok(reasons.includes('RollbackStarted'), reasons.join(' '));
   const got = await fetch(`http://${endpoints[1]}/v2/keys/legacy`);
   assert.equal(got.status, 200);
@@ -157,7 +157,7 @@ void test('local mode: an operator killed mid-upgrade is restarted and finishes 
   const done = await waitStatus(file, 'upgrade Completed', (s) => s.upgrade?.state === 'Completed', second, 180_000);
   assert.match(second.logs(), /adopted running member/);
   assert.deepEqual(endpointsOf(done), endpointsOf(before));
-  const events = eventsIn(clusterDir);
+  const events = await eventsWith(clusterDir, 'UpgradeCompleted');
   assert.equal(events.filter((e) => e.reason === 'SnapshotTaken').length, 1);
   assert.equal(events.filter((e) => e.reason === 'UpgradeStarted').length, 1);
   assert.deepEqual([...(done.upgrade?.membersDone ?? [])].sort(), ['re-0', 're-1', 're-2']);

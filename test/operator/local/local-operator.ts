@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'yaml';
 import type { KvstoreClusterStatus } from '../../../operator/api/types.js';
 import { BUILD_ROOT } from '../../support/paths.js';
+import { eventually } from '../../support/eventually.js';
 import { makeTempDir } from '../../support/processes.js';
 import { killGroup, registry } from '../../support/registry.js';
 
@@ -151,6 +152,19 @@ export function eventsIn(clusterDir: string): { type: string; reason: string; me
   const f = join(clusterDir, 'events.log');
   if (!existsSync(f)) return [];
   return readFileSync(f, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { type: string; reason: string; message: string });
+}
+
+/**
+ * The events once at least `count` of them have `reason`: the operator writes a pass's status
+ * before it records the pass's events, so a test that saw the status waits for them here.
+ */
+export function eventsWith(clusterDir: string, reason: string, count = 1): Promise<{ type: string; reason: string; message: string }[]> {
+  let last: { reason: string }[] = [];
+  return eventually(`${count} ${reason} event(s) in ${clusterDir}`, () => {
+    const events = eventsIn(clusterDir);
+    last = events;
+    return Promise.resolve(events.filter((e) => e.reason === reason).length >= count ? events : undefined);
+  }, { describe: () => last.map((e) => e.reason).join(', ') });
 }
 
 /**
