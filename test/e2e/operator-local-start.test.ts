@@ -5,7 +5,7 @@
  * first Running status on — every status the operator wrote with phase Running (its
  * `status written` log records, all of them, not a sample of the file) names cluster version
  * 3.4.0, never the provisional 3.0.0 a member could report before the version was decided.
- * Ctrl-C's SIGTERM stops the members and the operator (exit 0).
+ * Ctrl-C (SIGINT to the process group, as a terminal sends it) stops the members and the operator (exit 0).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,5 +36,5 @@ void test('npm start: the example cluster is Running at cluster version 3.4.0 fr
   );
   assert.ok(!writes.some((w) => w.clusterVersion === '3.0.0'), 'no status with the provisional cluster version');
 
-  assert.equal(await op.stop('SIGTERM'), 0);
+  assert.equal(await op.stop('SIGINT'), 0);
 });
