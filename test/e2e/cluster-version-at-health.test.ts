@@ -2,7 +2,7 @@
  * The cluster version is decided before (or as) a member reports healthy: from the moment a
  * member's `/health` is true, its `/version` reports the cluster's real version (`3.4.0` for a
  * cluster of 3.4 members), never the provisional `3.0.0` — on a new 3-member cluster, on a
- * member restart and on a member added at runtime. A client that reads `etcdcluster` as soon as
+ * single-member cluster, on a member restart and on a member added at runtime. A client that reads `etcdcluster` as soon as
  * the member is healthy (e.g. to pick the gateway prefix) sees the right line.
  *
  * Each member is polled tightly from the moment its process is spawned (before it can be
@@ -96,6 +96,12 @@ for (const kind of serverKinds()) {
           assert.deepEqual(lastRunRecords(m, 'updated cluster version'), [], `${m.name}: no raise after it`);
         }
       }
+    });
+
+    void it(`a single-member cluster reports ${expected} from its first healthy /health on`, async () => {
+      const alone = await startMember(kind, { env, waitReady: false });
+      expectDecided(kind, [await watchMember(alone)], expected);
+      await alone.stop('SIGTERM');
     });
 
     void it(`a restarted member reports ${expected} from its first healthy /health on`, async () => {
