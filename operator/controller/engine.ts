@@ -147,7 +147,10 @@ export class Engine {
     if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(status)) return true;
     const w = await this.deps.status.write(cluster, status);
     if (!w.ok) this.deps.logger.error({ cluster: keyOf(cluster), error: w.error }, 'status write failed');
-    else this.deps.logger.info({ cluster: keyOf(cluster), phase: status.phase, upgrade: status.upgrade?.state, member: status.upgrade?.currentMember }, 'status written');
+    else {
+      const fields = { phase: status.phase, clusterVersion: status.clusterVersion, readyMembers: status.readyMembers, upgrade: status.upgrade?.state, member: status.upgrade?.currentMember };
+      this.deps.logger.info({ cluster: keyOf(cluster), ...fields }, 'status written');
+    }
     return w.ok;
   }
 

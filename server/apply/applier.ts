@@ -32,6 +32,8 @@ export interface ApplierDeps {
   readonly v2?: V2Store;
   /** The cluster version changed (from undefined on the first decision), as major.minor. */
   readonly onClusterVersion?: (from: string | undefined, to: string) => void;
+  /** A member published its attributes, or a membership change was applied. */
+  readonly onMembersChanged?: () => void;
   /** Called once per write that changed the store, in revision order. */
   readonly onEvents: (revision: bigint, events: Event[]) => void;
   readonly onCompacted: (revision: bigint) => void;
@@ -102,6 +104,7 @@ export class Applier {
         return ok({ response: undefined });
       case 'memberAttributes':
         this.#backendOps.push(...this.#deps.membership.setAttributes(r.value.id, r.value.name, r.value.clientUrls));
+        this.#deps.onMembersChanged?.();
         return ok({ response: undefined });
       case 'clusterVersionSet': {
         const changed = this.#deps.clusterVersion.set(r.value.ver);
@@ -135,6 +138,7 @@ export class Applier {
     const { membership } = this.#deps;
     if (cc.type === ConfChangeType.RemoveNode) {
       this.#backendOps.push(...membership.remove(cc.nodeId));
+      this.#deps.onMembersChanged?.();
       return;
     }
     const m = context?.member;
@@ -148,6 +152,7 @@ export class Applier {
         isLearner,
       }),
     );
+    this.#deps.onMembersChanged?.();
   }
 
   async #write<T extends { header?: pb.ResponseHeader | undefined }>(

@@ -18,7 +18,7 @@ import { createKvService } from '../api/service/kv-service.js';
 import { createLeaseService } from '../api/service/lease-service.js';
 import { createMaintenanceService } from '../api/service/maintenance-service.js';
 import { createMemberInfo } from '../api/service/member-info.js';
-import type { Services } from '../api/services.js';
+import type { MemberInfo, Services } from '../api/services.js';
 import { Compactor } from '../compactor/compactor.js';
 import { formatId, initialClusterId, initialMembers, memberIdFor, verifyBootstrap } from '../config/index.js';
 import type { ServerConfig } from '../config/types.js';
@@ -37,6 +37,7 @@ import { ClusterVersionState } from '../clusterversion/cluster-version-state.js'
 import { compareVersions, joinProblem } from '../clusterversion/versions.js';
 import { startVersionMonitor } from '../clusterversion/monitor.js';
 import { logVersionHistory } from '../clusterversion/history-log.js';
+import { gateOnClusterVersion } from '../clusterversion/health-gate.js';
 import type { HttpHandler } from '../transport/client-listener.js';
 import { healthBodyFor, metricNamesFor, metricNamesForCluster } from './profile-impl.js';
 import { openWal, walExists } from '../wal/index.js';
@@ -73,6 +74,11 @@ const GRPC_OVERHEAD_BYTES = 512 * 1024;
 
 /** A configuration that cannot start a member (reported without a stack trace). */
 export class ConfigProblem extends Error {}
+
+/** `/health` unhealthy until the cluster version is decided (health-gate.ts). */
+function gatedMemberInfo(info: MemberInfo, clusterVersion: () => string | undefined): MemberInfo {
+  return { ...info, health: async () => gateOnClusterVersion(await info.health(), clusterVersion()) };
+}
 
 function initialIds(config: ServerConfig): { memberId: bigint; clusterId: bigint } {
   return { memberId: memberIdFor(config.initialAdvertisePeerUrls, config.initialClusterToken), clusterId: initialClusterId(config) };
@@ -166,6 +172,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const v2 = await loadV2Store(backend);
 
   // The hub and applier are built before the member; their callbacks reach it only after startup.
+  let checkVersions: () => void = () => undefined;
   const header = (revision: bigint) => member.header(revision);
   const hub = new WatchHub({
     history: (from, to, key, end) => store.history(from, to, key, end),
@@ -195,6 +202,11 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       }
       http.switchTo(to);
       log.info({ 'cluster-version': to }, 'enabled capabilities for version');
+    },
+    // The leader decides the cluster version as soon as a member has started (published) or the
+    // membership changed, not at its next periodic check.
+    onMembersChanged: () => {
+      if (member.isLeader) checkVersions();
     },
     onEvents: (revision, events) => {
       metrics.events.inc(events.length);
@@ -265,7 +277,6 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     snapDir: layout.snapDir,
     logger: log,
   });
-  let checkVersions: () => void = () => undefined;
   let removed = false;
   const peers: Peers | undefined = await startPeers({
     memberId,
@@ -344,7 +355,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     lease: createLeaseService(ctx),
     cluster: createClusterService(ctx),
     maintenance: createMaintenanceService(ctx),
-    info: createMemberInfo(ctx, () => clusterVersion.reported),
+    info: gatedMemberInfo(createMemberInfo(ctx, () => clusterVersion.reported), () => clusterVersion.current),
   };
 
   peers.transport.route({
@@ -423,7 +434,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     memberId,
     serverVersion: config.serverVersion,
     state: clusterVersion,
-    peers: () => membership.list().filter((m) => m.id !== memberId),
+    peers: () => membership.list().filter((m) => m.id !== memberId).map((m) => ({ id: m.id, peerURLs: m.peerURLs, started: m.clientURLs.length > 0 })),
     isLeader: () => member.isLeader,
     propose: (ver) => member.propose({ $case: 'clusterVersionSet', value: { ver } }),
     intervalMs: 4000,

@@ -1,26 +1,27 @@
 /**
- * The version monitor: every interval (and when this member becomes leader) it asks each
- * other member's peer `/version` for its server version.
+ * The version monitor: every interval, and on demand (`check()`: when this member becomes
+ * leader, and on the leader when a member publishes its attributes or the membership changes)
+ * it asks each other member's peer `/version` for its server version. A check asked for while
+ * one runs is run right after it, never dropped.
  * - Every member logs, while versions differ: `the local kvstore version is not up-to-date`
  *   (this member is newer than the cluster version) and `a member has a higher version`
  *   (another member is newer than this one). Once all run the same version, both stop.
- * - The leader decides the cluster version (lowest member version; unknown while some member
- *   cannot be asked) and proposes it through the log: first 3.0 in a multi-member cluster,
- *   then each raise.
+ * - The leader decides the cluster version (`nextClusterVersion`: the first one from the members
+ *   that answered, each raise once every member answered) and proposes it through the log.
  */
 import type { Logger } from 'pino';
 import { formatId } from '../config/index.js';
 import { getPeerJson, stringField } from '../peer/peer-get.js';
 import type { Result } from '../errors/domain-error.js';
 import type { ClusterVersionState } from './cluster-version-state.js';
-import { compareVersions, decideVersion, majorMinor, nextClusterVersion } from './versions.js';
+import { compareVersions, majorMinor, nextClusterVersion } from './versions.js';
 
 export interface VersionMonitorDeps {
   readonly memberId: bigint;
   readonly serverVersion: string;
   readonly state: ClusterVersionState;
-  /** The other members and their peer URLs. */
-  readonly peers: () => readonly { readonly id: bigint; readonly peerURLs: readonly string[] }[];
+  /** The other members, their peer URLs and whether each has published its attributes. */
+  readonly peers: () => readonly { readonly id: bigint; readonly peerURLs: readonly string[]; readonly started: boolean }[];
   readonly isLeader: () => boolean;
   readonly propose: (version: string) => Promise<Result<unknown>>;
   readonly intervalMs: number;
@@ -44,11 +45,12 @@ export function startVersionMonitor(d: VersionMonitorDeps): { stop(): void; chec
   const log = d.logger;
   const local = majorMinor(d.serverVersion)!;
   let running = false;
+  let again = false;
   let stopped = false;
 
   const round = async (): Promise<void> => {
     const peers = d.peers();
-    const remote = await Promise.all(peers.map(async (p) => ({ id: p.id, version: await versionOf(p.peerURLs) })));
+    const remote = await Promise.all(peers.map(async (p) => ({ id: p.id, started: p.started, version: await versionOf(p.peerURLs) })));
     if (stopped) return;
     const current = d.state.current;
     if (current !== undefined && compareVersions(local, current) > 0) {
@@ -61,7 +63,7 @@ export function startVersionMonitor(d: VersionMonitorDeps): { stop(): void; chec
       }
     }
     if (!d.isLeader()) return;
-    const change = nextClusterVersion(current, decideVersion([d.serverVersion, ...remote.map((r) => r.version)]), peers.length === 0);
+    const change = nextClusterVersion(current, d.serverVersion, remote);
     if (change === undefined) return;
     if (change.kind === 'initial') log.info({ 'cluster-version': change.to }, 'setting up initial cluster version');
     else log.info({ from: change.from, to: change.to }, 'updating cluster version');
@@ -71,12 +73,20 @@ export function startVersionMonitor(d: VersionMonitorDeps): { stop(): void; chec
   };
 
   const check = (): void => {
-    if (running || stopped) return;
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
     running = true;
     round()
       .catch((err: unknown) => log.warn({ err }, 'version check failed'))
       .finally(() => {
         running = false;
+        if (again) {
+          again = false;
+          check();
+        }
       });
   };
   const timer = setInterval(check, d.intervalMs);

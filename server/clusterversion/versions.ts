@@ -36,13 +36,34 @@ export type VersionChange =
   | { readonly kind: 'initial'; readonly to: string }
   | { readonly kind: 'update'; readonly from: string; readonly to: string };
 
+/** What the leader learnt of one other member at a check. */
+export interface PeerVersion {
+  /** Its server version (`etcdserver` of its peer `/version`); undefined when it could not be asked. */
+  readonly version: string | undefined;
+  /** Whether it has published its attributes through the log (it has run in this cluster). */
+  readonly started: boolean;
+}
+
 /**
- * What the leader should propose: with no cluster version yet, the minimum (3.0) when the
- * cluster has other members (it is raised at the next check, as SPEC's state table shows),
- * or a lone member's own version; later, only a raise within the same major.
+ * What the leader (server version `local`) should propose, given the other members.
+ *
+ * No cluster version yet (a new cluster): the lowest version among the leader and the members
+ * that answered. A member that never started (it has not published its attributes) and cannot
+ * be asked does not hold the decision back: it checks the cluster version itself when it
+ * starts (a binary below it refuses to run). A member that did start but cannot be asked now
+ * may run any version, so the decision is then the minimum (3.0), raised once every member
+ * answers.
+ *
+ * A cluster version already set: only a raise within the same major, once every member
+ * answered and the lowest of them is above it.
  */
-export function nextClusterVersion(current: string | undefined, decided: string | undefined, alone = false): VersionChange | undefined {
-  if (current === undefined) return { kind: 'initial', to: alone ? (decided ?? MIN_CLUSTER_VERSION) : MIN_CLUSTER_VERSION };
+export function nextClusterVersion(current: string | undefined, local: string, peers: readonly PeerVersion[]): VersionChange | undefined {
+  if (current === undefined) {
+    if (peers.some((p) => p.version === undefined && p.started)) return { kind: 'initial', to: MIN_CLUSTER_VERSION };
+    const known = peers.flatMap((p) => (p.version === undefined ? [] : [p.version]));
+    return { kind: 'initial', to: decideVersion([local, ...known]) ?? MIN_CLUSTER_VERSION };
+  }
+  const decided = decideVersion([local, ...peers.map((p) => p.version)]);
   if (decided === undefined) return undefined;
   if (decided.split('.')[0] !== current.split('.')[0]) return undefined;
   return compareVersions(decided, current) > 0 ? { kind: 'update', from: current, to: decided } : undefined;

@@ -6,14 +6,20 @@
  * the snapshot file matches its SHA-256, the user's comments survive the status writes.
  * Then: an operator SIGKILLed mid-upgrade is restarted, adopts the running members and
  * finishes the same upgrade without a second snapshot.
+ *
+ * A test that acts at an intermediate point of an upgrade holds the operator there first: v2
+ * data and a v2 wait far longer than the test keep the roll at WaitingV2 after the first member
+ * until the test sets the version back, or releases the wait by lowering upgrade.v2WaitSeconds
+ * to 0 — the roll never moves on by itself while the test acts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { openKv, readPrefix, unmatchedAcks } from '../support/processes.js';
+import { eventually, openKv, readPrefix, unmatchedAcks } from '../support/processes.js';
+import type { KvstoreClusterStatus } from '../../operator/api/types.js';
 import { RetryingWriter } from '../operator/local/retrying-writer.js';
-import { endpointsOf, eventsWith, followMaintenance, LocalOperator, statusIn, waitStatus, writeManifest } from '../operator/local/local-operator.js';
+import { endpointsOf, eventsWith, followMaintenance, LocalOperator, statusIn, statusWrites, waitStatus, writeManifest } from '../operator/local/local-operator.js';
 
 const manifest = (name: string, extra = '', upgrade = '    v2WaitSeconds: 1\n'): string => `# a test cluster (this comment must survive status writes)
 apiVersion: kvstore.io/v1alpha1
@@ -40,10 +46,32 @@ async function versionsOf(endpoints: readonly string[]): Promise<unknown[]> {
 
 const running = (s: { phase: string; readyMembers: string; clusterVersion: string }): boolean => s.phase === 'Running' && s.readyMembers === '3/3' && s.clusterVersion === '3.4.0';
 
+/** v2 enabled, and a v2 wait after each member that outlasts the test unless it is lowered (setV2Wait). */
+const V2_OPTIONS = '  options:\n    enableV2: true\n';
+const HELD_V2_WAIT = '    v2WaitSeconds: 3600\n    v2ThresholdBytes: 10\n';
+
+function setV2Wait(file: string, seconds: number): void {
+  const text = readFileSync(file, 'utf8');
+  const next = text.replace(/v2WaitSeconds: \d+/, `v2WaitSeconds: ${seconds}`);
+  assert.notEqual(next, text);
+  writeFileSync(file, next);
+}
+
+/** A v2 key larger than the 10-byte threshold, written through `endpoint`. */
+async function putV2(endpoint: string): Promise<void> {
+  const put = await fetch(`http://${endpoint}/v2/keys/legacy`, { method: 'PUT', body: new URLSearchParams({ value: 'x'.repeat(100) }) });
+  assert.ok(put.status === 200 || put.status === 201, String(put.status));
+}
+
+/** Upgrading, held at the v2 wait after exactly one member. */
+const heldAfterFirst = (s: KvstoreClusterStatus): boolean => s.upgrade?.state === 'WaitingV2' && s.upgrade.membersDone.length === 1;
+
 void test('local mode: a rolling upgrade 3.4.0 → 3.5.0 under a write load, driven by editing the file', async () => {
   const { file, clusterDir } = writeManifest(manifest('up'), 'up');
   const op = new LocalOperator(file, clusterDir, ['--metrics-bind-address', '127.0.0.1:0']);
   const before = await waitStatus(file, 'Running at 3.4.0', running, op);
+  const firstRunning = statusWrites(op).find((w) => w.phase === 'Running');
+  assert.equal(firstRunning?.clusterVersion, '3.4.0', 'the cluster version of the first Running status the operator wrote');
   const endpoints = endpointsOf(before);
   assert.equal(endpoints.length, 3);
   for (const m of before.members) assert.match(m.clientURL, /^http:\/\/127\.0\.0\.\d+:\d+$/);
@@ -116,20 +144,18 @@ void test('local mode: a rolling upgrade 3.4.0 → 3.5.0 under a write load, dri
 });
 
 void test('local mode: v2 data paces the upgrade (v2 wait), and setting the version back while mixed rolls back', async () => {
-  const { file, clusterDir } = writeManifest(
-    manifest('vw', '  options:\n    enableV2: true\n', '    v2WaitSeconds: 20\n    v2ThresholdBytes: 10\n'),
-    'vw',
-  );
+  const { file, clusterDir } = writeManifest(manifest('vw', V2_OPTIONS, HELD_V2_WAIT), 'vw');
   const op = new LocalOperator(file, clusterDir);
   const before = await waitStatus(file, 'Running at 3.4.0', running, op);
   const endpoints = endpointsOf(before);
-  const put = await fetch(`http://${endpoints[0]}/v2/keys/legacy`, { method: 'PUT', body: new URLSearchParams({ value: 'x'.repeat(100) }) });
-  assert.ok(put.status === 200 || put.status === 201, String(put.status));
+  await putV2(endpoints[0]!);
 
   setVersion(file, '3.5.0');
-  const waiting = await waitStatus(file, 'the v2 wait after the first member', (s) => s.upgrade?.state === 'WaitingV2', op, 120_000);
-  assert.equal(waiting.upgrade?.membersDone.length, 1);
+  // Held here: the v2 wait after the first member outlasts the test.
+  const waiting = await waitStatus(file, 'the v2 wait after the first member', heldAfterFirst, op, 120_000);
   assert.ok((await eventsWith(clusterDir, 'V2Wait')).some((e) => e.reason === 'V2Wait'));
+  const upgraded = waiting.upgrade?.membersDone[0];
+  assert.equal(waiting.members.filter((m) => m.version === '3.5.0').map((m) => m.name).join(), upgraded, 'only the first member runs 3.5.0');
 
   // Mixed (one member on 3.5.0): going back to 3.4.0 rolls that member back.
   setVersion(file, '3.4.0');
@@ -139,27 +165,41 @@ void test('local mode: v2 data paces the upgrade (v2 wait), and setting the vers
   assert.deepEqual(await versionsOf(endpointsOf(after)), [0, 1, 2].map(() => ({ etcdserver: '3.4.0', etcdcluster: '3.4.0' })));
   const reasons = (await eventsWith(clusterDir, 'RollbackCompleted')).map((e) => e.reason);
   assert.ok(reasons.includes('RollbackStarted'), reasons.join(' '));
+  const rolled = (await eventsWith(clusterDir, 'RollbackCompleted')).filter((e) => e.reason === 'MemberRollbackStarted');
+  assert.equal(rolled.length, 1, rolled.map((e) => e.message).join(' | '));
+  assert.ok(rolled[0]?.message.includes(`restarting ${upgraded}`), rolled[0]?.message);
   const got = await fetch(`http://${endpoints[1]}/v2/keys/legacy`);
   assert.equal(got.status, 200);
   assert.equal(await op.stop('SIGTERM'), 0);
 });
 
 void test('local mode: an operator killed mid-upgrade is restarted and finishes the same upgrade', async () => {
-  const { file, clusterDir } = writeManifest(manifest('re'), 're');
+  const { file, clusterDir } = writeManifest(manifest('re', V2_OPTIONS, HELD_V2_WAIT), 're');
   const first = new LocalOperator(file, clusterDir);
   const before = await waitStatus(file, 'Running at 3.4.0', running, first);
+  await putV2(endpointsOf(before)[0]!);
   setVersion(file, '3.5.0');
-  await waitStatus(file, 'one member upgraded', (s) => (s.upgrade?.membersDone.length ?? 0) >= 1, first, 120_000);
+  // Held at the v2 wait after the first member: no action is in flight when the operator is killed.
+  const mid = await waitStatus(file, 'one member upgraded, v2 wait', heldAfterFirst, first, 120_000);
   await first.stop('SIGKILL');
 
-  // The members kept running; a new operator adopts them and carries on from the status.
+  // The members kept running; a new operator adopts them and carries on from the status: still
+  // held at the same wait until the test releases it.
   const second = new LocalOperator(file, clusterDir);
+  await eventually('the second operator adopted the members and planned a pass', () =>
+    Promise.resolve(/adopted running member/.test(second.logs()) && /"msg":"planned"/.test(second.logs()) ? true : undefined));
+  const resumed = statusIn(file);
+  assert.ok(resumed !== undefined && heldAfterFirst(resumed), JSON.stringify(resumed?.upgrade));
+  assert.deepEqual(resumed.upgrade?.membersDone, mid.upgrade?.membersDone);
+  setV2Wait(file, 0);
   const done = await waitStatus(file, 'upgrade Completed', (s) => s.upgrade?.state === 'Completed', second, 180_000);
-  assert.match(second.logs(), /adopted running member/);
   assert.deepEqual(endpointsOf(done), endpointsOf(before));
   const events = await eventsWith(clusterDir, 'UpgradeCompleted');
   assert.equal(events.filter((e) => e.reason === 'SnapshotTaken').length, 1);
   assert.equal(events.filter((e) => e.reason === 'UpgradeStarted').length, 1);
+  assert.equal(events.filter((e) => e.reason === 'MemberUpgradeStarted').length, 3, 'each member restarted once');
+  assert.ok(events.some((e) => e.reason === 'V2WaitShortened'));
+  assert.equal(done.upgrade?.startedAt, mid.upgrade?.startedAt, 'the same upgrade, resumed');
   assert.deepEqual([...(done.upgrade?.membersDone ?? [])].sort(), ['re-0', 're-1', 're-2']);
   assert.deepEqual(await versionsOf(endpointsOf(done)), [0, 1, 2].map(() => ({ etcdserver: '3.5.0', etcdcluster: '3.5.0' })));
   assert.equal(await second.stop('SIGTERM'), 0);

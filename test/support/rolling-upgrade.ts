@@ -11,8 +11,8 @@
  *    `from`, every `/version` reports the old cluster version, the gateway keeps the old
  *    prefixes (also on replaced members), `/health` has the body of each member's binary line,
  *    the RPC `to` introduced is not capable; the replaced member logged the cluster version on
- *    start (initial `3.0`, raised to the old line, capabilities enabled) and warns that it is not
- *    up to date, members on `from` warn that a member has a higher version;
+ *    start (the initial decision, already the old line, and its capabilities) and warns that it
+ *    is not up to date, members on `from` warn that a member has a higher version;
  * 3. after the last one: both `/version` fields report `to`'s line on every member, every member
  *    logged the update and the enabled capabilities, the gateway switched, the new RPC works, and
  *    no version warning is logged any more (observed over several monitor periods);
@@ -161,14 +161,16 @@ export function rollingUpgradeSuite(rows: UpgradeRows): void {
         }
       });
 
-      void it(`${label} on ${rows.to} logged the cluster version on start: initial 3.0, raised to ${fromLine}, capabilities enabled`, () => {
+      void it(`${label} on ${rows.to} logged the cluster version on start: initial ${fromLine} (decided directly, no 3.0 first), capabilities enabled`, () => {
         const m = members[i];
         const initial = lastRunRecords(m, 'set initial cluster version').map((r) => r['cluster-version']);
         const updated = lastRunRecords(m, 'updated cluster version').map((r) => [r.from, r.to]);
         const enabled = lastRunRecords(m, 'enabled capabilities for version').map((r) => r['cluster-version']);
+        // The new cluster's first decision was its line (a member that had not started yet does not hold
+        // it back), so no raise to it follows; the last member's run may log the raise to the new line.
         const problems = [
-          ...(initial.length === 1 && initial[0] === '3.0' ? [] : [`"set initial cluster version" 3.0 once; seen: ${JSON.stringify(initial)}`]),
-          ...(JSON.stringify(updated[0]) === JSON.stringify(['3.0', fromLine]) ? [] : [`"updated cluster version" from 3.0 to ${fromLine} first; seen: ${JSON.stringify(updated)}`]),
+          ...(initial.length === 1 && initial[0] === fromLine ? [] : [`"set initial cluster version" ${fromLine} once; seen: ${JSON.stringify(initial)}`]),
+          ...(updated.every(([, to]) => to === toLine) ? [] : [`no "updated cluster version" but to ${toLine}; seen: ${JSON.stringify(updated)}`]),
           ...(enabled.includes(fromLine) ? [] : [`"enabled capabilities for version" ${fromLine}; seen: ${JSON.stringify(enabled)}`]),
         ];
         const versionLines = logRecords(lastRunLog(m)).filter((r) => /cluster version/.test(r.msg)).map((r) => r.msg);

@@ -7,7 +7,8 @@
  *    healthy on the old version after a failed action or RESTART_RETRY_SECONDS, it is restarted
  *    again (MemberRestartRetried);
  * 2. forward only, after every member (the last one too, before Finalizing): the v2 wait
- *    (state WaitingV2 until `waitUntil`);
+ *    (state WaitingV2 until `waitUntil`; a lowered upgrade.v2WaitSeconds shortens it to at most
+ *    that long from the pass that sees it, V2WaitShortened);
  * 3. the gates; then the next member (followers by ordinal, the leader last) gets
  *    SetTemplateVersion (if needed) + RestartMember;
  * 4. no member left: forward → Finalizing, back → RolledBack.
@@ -94,6 +95,16 @@ function awaitMember(ctx: PlanContext, up: UpgradeStatus, dir: Direction, name: 
   };
 }
 
+/**
+ * When a running v2 wait ends: as recorded, or sooner when upgrade.v2WaitSeconds was lowered
+ * meanwhile — at most that many seconds after now (0 ends it now). Raising it does not extend it.
+ */
+function v2WaitEnd(ctx: PlanContext, recorded: string | undefined): string {
+  if (recorded === undefined) return ctx.now;
+  const cap = addSeconds(ctx.now, ctx.spec.upgrade.v2WaitSeconds);
+  return secondsBetween(recorded, cap) >= 0 ? recorded : cap;
+}
+
 export function rollStep(ctx: PlanContext, upIn: UpgradeStatus, dir: Direction, eventsIn: readonly PlannedEvent[]): Step {
   const target = targetOf(upIn, dir);
   const events = [...eventsIn];
@@ -117,8 +128,10 @@ export function rollStep(ctx: PlanContext, upIn: UpgradeStatus, dir: Direction, 
     }
   }
   if (up.state === 'WaitingV2') {
-    const left = up.waitUntil === undefined ? 0 : secondsBetween(ctx.now, up.waitUntil);
-    if (left > 0) return step(ctx, up, events, 'V2Wait', `v2 wait until ${up.waitUntil}`, left);
+    const until = v2WaitEnd(ctx, up.waitUntil);
+    const left = secondsBetween(ctx.now, until);
+    if (up.waitUntil !== undefined && until !== up.waitUntil) events.push(normal('V2WaitShortened', `upgrade.v2WaitSeconds is ${ctx.spec.upgrade.v2WaitSeconds}: the v2 wait now ends at ${until}`));
+    if (left > 0) return step(ctx, { ...up, waitUntil: until }, events, 'V2Wait', `v2 wait until ${until}`, left);
     const { waitUntil: _w, ...rest } = up;
     up = { ...rest, state: 'UpgradingMembers' };
   }

@@ -159,6 +159,44 @@ for (const [why, bytes] of [['above the threshold', 60_000_000], ['unreadable', 
   });
 }
 
+// A running v2 wait (recorded until 10:03:00, v2WaitSeconds 120 when it began) seen at 10:02:00
+// with upgrade.v2WaitSeconds as given: when it now ends, and whether the next member starts.
+const waitCases: ReadonlyArray<readonly [string, number, string | undefined, readonly string[], boolean]> = [
+  ['unchanged: the recorded end', 120, '2026-03-01T10:03:00Z', [], false],
+  ['raised: not extended', 600, '2026-03-01T10:03:00Z', [], false],
+  ['lowered to 30 s: 30 s from now', 30, '2026-03-01T10:02:30Z', ['V2WaitShortened'], false],
+  ['lowered to more than what is left: the recorded end', 90, '2026-03-01T10:03:00Z', [], false],
+  ['lowered to 0: ended, the next member starts', 0, undefined, ['V2WaitShortened', 'MemberUpgradeStarted'], true],
+];
+for (const [what, seconds, until, events, next] of waitCases) {
+  void test(`v2 wait, upgrade.v2WaitSeconds changed during it: ${what}`, () => {
+    const up: UpgradeStatus = { ...base, state: 'WaitingV2', membersDone: ['demo-1'], waitUntil: '2026-03-01T10:03:00Z' };
+    const spec = { version: '3.5.0', upgrade: { ...cluster().spec.upgrade, v2WaitSeconds: seconds } };
+    const plan = reconcile(cluster(spec, status({}, up)), mixed([1], '2026-03-01T10:02:00Z'));
+    assert.deepEqual(reasons(plan), events);
+    if (next) {
+      assert.deepEqual(plan.actions, [{ kind: 'RestartMember', name: 'demo-2' }]);
+      assert.equal(plan.status.upgrade?.state, 'UpgradingMembers');
+    } else {
+      assert.deepEqual(plan.actions, []);
+      assert.equal(plan.status.upgrade?.state, 'WaitingV2');
+      assert.equal(plan.status.upgrade?.waitUntil, until);
+      assert.equal(plan.requeueAfterSeconds, (Date.parse(until!) - Date.parse('2026-03-01T10:02:00Z')) / 1000);
+    }
+  });
+}
+
+void test('v2 wait, lowered: the next pass keeps the shortened end (no second event), then the next member starts', () => {
+  const up: UpgradeStatus = { ...base, state: 'WaitingV2', membersDone: ['demo-1'], waitUntil: '2026-03-01T10:03:00Z' };
+  const spec = { version: '3.5.0', upgrade: { ...cluster().spec.upgrade, v2WaitSeconds: 30 } };
+  const first = reconcile(cluster(spec, status({}, up)), mixed([1], '2026-03-01T10:02:00Z'));
+  const second = reconcile(cluster(spec, first.status), mixed([1], '2026-03-01T10:02:10Z'));
+  assert.deepEqual(reasons(second), []);
+  assert.equal(second.status.upgrade?.waitUntil, '2026-03-01T10:02:30Z');
+  const ended = reconcile(cluster(spec, second.status), mixed([1], '2026-03-01T10:02:30Z'));
+  assert.deepEqual(ended.actions, [{ kind: 'RestartMember', name: 'demo-2' }]);
+});
+
 void test('v2 wait applies after the last member too, before Finalizing', () => {
   const up: UpgradeStatus = { ...base, membersDone: ['demo-1', 'demo-2'], currentMember: 'demo-0', waitUntil: '2026-03-01T10:05:00Z' };
   const observed = mixed([0, 1, 2]);

@@ -1,9 +1,10 @@
 // The operator killed mid-upgrade resumes where it stopped: `kvstore-operator run` as a child
 // process (kubeconfig file for the test API server, every namespace watched, leader election on
 // a short Lease, member addresses through --member-address-map) starts 3.4.0 → 3.5.0; once one
-// member runs 3.5.0 it is SIGKILLed; a second `run` takes the Lease over and completes the upgrade from status:
-// the upgrade is not started again (one UpgradeStarted, the same snapshot), no member is
-// restarted twice.
+// member runs 3.5.0 — held there by a v2 wait longer than the test, so no action is in flight — it
+// is SIGKILLed; a second `run` takes the Lease over, still holds, and once the test releases the
+// wait (upgrade.v2WaitSeconds lowered to 0) completes the upgrade from status: the upgrade is not
+// started again (one UpgradeStarted, the same snapshot), no member is restarted twice.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -73,7 +74,7 @@ void test('an operator killed mid-upgrade is replaced by one that completes the 
     size: 3,
     version: '3.4.0',
     options: { enableV2: true },
-    upgrade: { v2WaitSeconds: 8, v2ThresholdBytes: 1, memberHealthTimeoutSeconds: 120 },
+    upgrade: { v2WaitSeconds: 3600, v2ThresholdBytes: 1, memberHealthTimeoutSeconds: 120 },
   });
   await eventually('Running at 3.4.0', async () => {
     const c = await fx.getCluster('demo');
@@ -101,6 +102,13 @@ void test('an operator killed mid-upgrade is replaced by one that completes the 
 
   const second = startOperator(2, kubeconfig, addressMap);
   try {
+    await eventually('the second operator holds the Lease', async () => ((await leaseHolder()).startsWith('operator-2_') ? true : undefined), {
+      timeoutMs: BOUND, describe: () => lastLines(2),
+    });
+    const held = await fx.getCluster('demo');
+    assert.equal(held?.status?.upgrade?.state, 'WaitingV2', 'still held at the v2 wait');
+    assert.deepEqual(held?.status?.upgrade?.membersDone, mid.status?.upgrade?.membersDone);
+    await fx.patchSpec('demo', { upgrade: { v2WaitSeconds: 0 } });
     const done = await eventually('upgrade Completed', async () => {
       const c = await fx.getCluster('demo');
       return c?.status?.upgrade?.state === 'Completed' && c.status.clusterVersion === '3.5.0' ? c : undefined;

@@ -88,15 +88,6 @@ void test('3.4.0 → 3.5.0 under a write load: snapshot first, followers then th
   t.diagnostic(`status steps: ${seen.join(' → ')}`);
   assert.deepEqual(unavailable, [], 'Available stays True through the upgrade (one member down at a time)');
   assert.deepEqual(notUpgrading, [], 'phase Upgrading and Upgrading True while the upgrade runs');
-  const states = seen.map((x) => x.split(':')[0]).filter((x, i, a) => a[i - 1] !== x);
-  const members = seen.filter((x) => x.startsWith('UpgradingMembers:')).map((x) => x.split(':')[1]).filter((x, i, a) => x !== '' && a[i - 1] !== x);
-  assert.equal(new Set(members).size, 3, `each member in flight once, one at a time: ${seen.join(' → ')}`);
-  const core = states.filter((x) => x !== 'Snapshotting' && x !== 'Finalizing');
-  const between = ['UpgradingMembers', 'WaitingV2', 'UpgradingMembers', 'WaitingV2', 'UpgradingMembers'];
-  assert.ok(
-    [[...between, 'Completed'], [...between, 'WaitingV2', 'Completed']].some((want) => JSON.stringify(want) === JSON.stringify(core)),
-    `one member at a time with the v2 wait between members: ${core.join(' → ')}`,
-  );
   t.diagnostic(`${report.acked.size} puts acknowledged; ${report.retried.length} needed their retry`);
   for (const r of report.retried.slice(0, 5)) t.diagnostic(`retried ${r.key}: ${r.failures.map((f) => `${f.endpoint} ${f.error}`).join('; ')}`);
   assert.deepEqual(report.failedTwice.slice(0, 5), [], `${report.failedTwice.length} puts failed on their retry too`);
@@ -120,7 +111,6 @@ void test('3.4.0 → 3.5.0 under a write load: snapshot first, followers then th
   assert.ok(s.members.every((m) => m.version === '3.5.0' && m.healthy), JSON.stringify(s.members));
   assert.equal(condition(s, 'Upgrading')?.status, 'False');
   assert.equal(condition(s, 'UpgradeBlocked')?.status ?? 'False', 'False');
-  assert.ok(seen.some((x) => x.startsWith('WaitingV2:')), `the v2 wait was observed: ${seen.join(' → ')}`);
 
   // The snapshot: on the volume, as recorded.
   const snap = s.upgrade.snapshot;
@@ -144,6 +134,10 @@ void test('3.4.0 → 3.5.0 under a write load: snapshot first, followers then th
   const idx = (r: string): number => reasons.indexOf(r);
   assert.ok(idx('UpgradeStarted') >= 0 && idx('UpgradeStarted') < idx('SnapshotTaken'), reasons.join(','));
   assert.ok(idx('SnapshotTaken') < idx('MemberUpgradeStarted'), 'the snapshot before any member');
+  // One member at a time, the v2 wait after each (the last too): from the events, every step recorded
+  // (the sampled status steps above may skip a short state on a busy machine).
+  const roll = reasons.filter((r) => r === 'MemberUpgradeStarted' || r === 'MemberUpgraded' || r === 'V2Wait');
+  assert.deepEqual(roll, [0, 1, 2].flatMap(() => ['MemberUpgradeStarted', 'MemberUpgraded', 'V2Wait']), `one member at a time with the v2 wait after each: ${reasons.join(', ')}`);
   const starts = events.filter((e) => e.reason === 'MemberUpgradeStarted');
   const order = starts.map((e) => PODS.find((p) => e.message.includes(`restarting ${p}`)));
   assert.equal(new Set(order).size, 3, `each member once: ${starts.map((e) => e.message).join(' | ')}`);

@@ -71,12 +71,20 @@ export class LocalOperator {
   readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
 
+  /**
+   * Runs `kvstore-operator local -f file --log-level debug …extraArgs`; with `launch.script`,
+   * `node <script> …extraArgs` in `launch.cwd` instead (e.g. scripts/start-local.mjs, what
+   * `npm start` runs, which finds its manifest itself).
+   */
   constructor(
     file: string,
     private readonly clusterDir: string,
     extraArgs: readonly string[] = [],
+    launch: { readonly script: string; readonly cwd: string } | undefined = undefined,
   ) {
-    this.child = spawn(process.execPath, [OPERATOR_MAIN, 'local', '-f', file, '--log-level', 'debug', ...extraArgs], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    clusterDirs.add(clusterDir);
+    const args = launch === undefined ? [OPERATOR_MAIN, 'local', '-f', file, '--log-level', 'debug', ...extraArgs] : [launch.script, ...extraArgs];
+    this.child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(launch === undefined ? {} : { cwd: launch.cwd }) });
     // Kept in memory and in <cluster dir>/../operator.log (for KEEP_TEST_DIRS=1 post-mortems).
     const logFile = join(clusterDir, '..', 'operator.log');
     const keep = (s: string): void => {
@@ -117,6 +125,19 @@ export class LocalOperator {
     killGroup(this.child, signal);
     return this.exited;
   }
+}
+
+/** The operator's `status written` log records, in order (phase, clusterVersion, readyMembers, upgrade, member). */
+export function statusWrites(op: LocalOperator): Record<string, string>[] {
+  return op.logs().split('\n').flatMap((l) => {
+    if (!l.startsWith('{')) return [];
+    try {
+      const r = JSON.parse(l) as Record<string, string>;
+      return r.msg === 'status written' ? [r] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** The status the operator wrote into `file` (undefined before the first write). */

@@ -20,23 +20,33 @@ void test('the decided version is the lowest member version, unknown if any memb
   assert.equal(decideVersion(['3.5.0', 'garbage']), undefined);
 });
 
-const cases: ReadonlyArray<readonly [string | undefined, string | undefined, ReturnType<typeof nextClusterVersion>]> = [
-  [undefined, undefined, { kind: 'initial', to: '3.0' }],
-  [undefined, '3.4', { kind: 'initial', to: '3.0' }],
-  ['3.0', '3.4', { kind: 'update', from: '3.0', to: '3.4' }],
-  ['3.4', '3.5', { kind: 'update', from: '3.4', to: '3.5' }],
-  ['3.4', '3.4', undefined],
-  ['3.5', '3.4', undefined],
-  ['3.4', undefined, undefined],
-  ['3.4', '4.0', undefined],
-];
-void test('a lone member starts at its own version', () => {
-  assert.deepEqual(nextClusterVersion(undefined, '3.5', true), { kind: 'initial', to: '3.5' });
-});
+type Peer = { readonly version: string | undefined; readonly started: boolean };
+const up = (version: string): Peer => ({ version, started: true });
+/** Not asked successfully: `started` says whether it ever published its attributes. */
+const silent = (started: boolean): Peer => ({ version: undefined, started });
 
-for (const [current, decided, want] of cases) {
-  void test(`next cluster version: current ${current} decided ${decided}`, () => {
-    assert.deepEqual(nextClusterVersion(current, decided), want);
+const cases: ReadonlyArray<readonly [string, string | undefined, string, readonly Peer[], ReturnType<typeof nextClusterVersion>]> = [
+  // A new cluster: the first decision is the lowest version among the members that answered.
+  ['every member answered', undefined, '3.4.0', [up('3.4.0'), up('3.4.1')], { kind: 'initial', to: '3.4' }],
+  ['a lower member answered', undefined, '3.5.0', [up('3.4.0'), up('3.5.0')], { kind: 'initial', to: '3.4' }],
+  ['a lone member', undefined, '3.5.0', [], { kind: 'initial', to: '3.5' }],
+  ['a member that never started does not hold it back', undefined, '3.4.0', [up('3.4.0'), silent(false)], { kind: 'initial', to: '3.4' }],
+  ['a member that started but is silent: the minimum', undefined, '3.4.0', [up('3.4.0'), silent(true)], { kind: 'initial', to: '3.0' }],
+  ['an unparsable answer: the minimum', undefined, '3.4.0', [up('garbage')], { kind: 'initial', to: '3.0' }],
+  // A set version: raised only once every member answered.
+  ['raise from the minimum', '3.0', '3.4.0', [up('3.4.0'), up('3.4.0')], { kind: 'update', from: '3.0', to: '3.4' }],
+  ['raise after the last member moved', '3.4', '3.5.0', [up('3.5.0'), up('3.5.1')], { kind: 'update', from: '3.4', to: '3.5' }],
+  ['mixed: no change', '3.4', '3.5.0', [up('3.4.0'), up('3.5.0')], undefined],
+  ['equal: no change', '3.4', '3.4.0', [up('3.4.0')], undefined],
+  ['never lowered', '3.5', '3.4.0', [up('3.4.0')], undefined],
+  ['a silent member holds a raise back', '3.4', '3.5.0', [up('3.5.0'), silent(true)], undefined],
+  ['a member that never started holds a raise back', '3.4', '3.5.0', [up('3.5.0'), silent(false)], undefined],
+  ['not across a major', '3.5', '4.0.0', [up('4.0.0')], undefined],
+];
+
+for (const [what, current, local, peers, want] of cases) {
+  void test(`next cluster version: ${what}`, () => {
+    assert.deepEqual(nextClusterVersion(current, local, peers), want);
   });
 }
 
