@@ -9,7 +9,8 @@
  * healthy): `/health` until it answers 200, then `/version` POLLS_AFTER_HEALTH times. Every
  * wait is bounded (BOUND_MS). kvstore must report exactly the cluster's line every time, and
  * must have decided it directly (no `3.0` first); the reference etcd 3.4 (E2E_SERVERS) is
- * checked for `3.0.0` only: it may answer `not_decided` for a moment after it is ready.
+ * checked for the line it settles on (it may answer `not_decided`, or `3.0.0` when a member was
+ * unreachable at its leader's first check, for a moment after it is ready).
  */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,7 +23,6 @@ import { lineOf, versionEnv } from '../support/upgrade-steps.js';
 
 const BOUND_MS = 60_000;
 const POLLS_AFTER_HEALTH = 40;
-const PROVISIONAL = '3.0.0';
 
 /** What one member answered from its first healthy `/health` on. */
 interface Watched {
@@ -69,8 +69,10 @@ function expectDecided(kind: ServerKind, watched: readonly Watched[], expected: 
     if (kind === 'kvstore') {
       assert.deepEqual(seen, [expected], `${w.member.name}: etcdcluster answered after /health was true`);
     } else {
-      assert.ok(!seen.includes(PROVISIONAL), `${w.member.name}: etcdcluster answered after /health was true: ${seen.join(', ')}`);
-      assert.ok(seen.includes(expected), `${w.member.name} reached ${expected}: ${seen.join(', ')}`);
+      // The reference decides at its leader's first check; a member it cannot reach at that moment
+      // makes it propose the provisional version first. That is its behaviour, not something this
+      // test can hold, so only the line it settles on is checked here.
+      assert.equal(w.clusterVersions.at(-1), expected, `${w.member.name}: etcdcluster answered after /health was true: ${seen.join(', ')}`);
     }
   }
 }
