@@ -17,9 +17,22 @@ export interface Generator {
   run(plan: LoadPlan, observer?: WindowObserver): Promise<LoadResult>;
 }
 
-/** Prepares the generator (builds kvload when needed). `procs`: node only, child processes per run. */
-export async function openGenerator(name: GeneratorName, outDir: string, procs: number, log: (line: string) => void): Promise<Generator> {
-  if (name === 'node') return { name, run: (plan, observer) => runLoad(plan, procs, observer) };
+/** How many threads / processes the generator may use. */
+export interface GeneratorParallelism {
+  /** node: child processes per run. */
+  readonly nodeProcs: number;
+  /** go: kvload's GOMAXPROCS (0: one per core). */
+  readonly goProcs: number;
+}
+
+/** Prepares the generator (builds kvload when needed). */
+export async function openGenerator(
+  name: GeneratorName,
+  outDir: string,
+  parallelism: GeneratorParallelism,
+  log: (line: string) => void,
+): Promise<Generator> {
+  if (name === 'node') return { name, run: (plan, observer) => runLoad(plan, parallelism.nodeProcs, observer) };
   const binary = await ensureKvload(outDir, log);
-  return { name, run: (plan, observer) => runKvload(binary, plan, observer) };
+  return { name, run: (plan, observer) => runKvload(binary, plan, observer, parallelism.goProcs) };
 }

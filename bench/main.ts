@@ -2,7 +2,7 @@
  * `npm run bench`: real etcd 3.4 vs kvstore, side by side, same load generator, alternating runs.
  *
  *   node dist/bench/main.js [--members 1] [--seconds 5] [--warmup 1] [--server-warmup 5] [--rounds 2] [--only etcd|kvstore]
- *     [--rows put-1,put-100,…] [--clients 100] [--connections 10] [--generator go|node] [--procs 2]
+ *     [--rows put-1,put-100,…] [--clients 100] [--connections 10] [--generator go|node] [--go-procs 1] [--procs 2]
  *     [--endpoint-order followers-first|leader-first] [--value-size 256] [--host-prefix 127.77]
  *     [--etcd-bin /usr/bin/etcd] [--kvstore-bin dist/server/main.js] [--kvstore-cmd <executable>]
  *     [--kvstore-flag=--foo=bar …] [--out .bench]
@@ -36,6 +36,7 @@ const { values: argv } = parseArgs({
     connections: { type: 'string' },
     generator: { type: 'string', default: 'go' },
     procs: { type: 'string', default: '2' },
+    'go-procs': { type: 'string', default: '1' },
     'host-prefix': { type: 'string', default: DEFAULT_HOST_PREFIX },
     'endpoint-order': { type: 'string', default: 'followers-first' },
     'value-size': { type: 'string', default: '256' },
@@ -79,10 +80,15 @@ const generator = argv.generator as GeneratorName;
 if (!GENERATORS.includes(generator)) throw new Error(`--generator must be one of ${GENERATORS.join(', ')}`);
 const hostPrefix = checkHostPrefix(argv['host-prefix']);
 const rowIds = argv.rows?.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-const rows = selectRows(rowIds, topology, {
+const selected = selectRows(rowIds, topology, {
   clients: optionalInt('clients', argv.clients),
   connections: optionalInt('connections', argv.connections),
 });
+// The node generator runs put and range loads only: drop the others from the default rows, refuse them when asked for.
+const nodeCanRun = (kind: string): boolean => kind === 'put' || kind === 'range';
+const refused = generator === 'node' && rowIds !== undefined ? selected.filter((r) => !nodeCanRun(r.load.kind)) : [];
+if (refused.length > 0) throw new Error(`--generator node runs put and range rows only, not ${refused.map((r) => r.id).join(', ')}`);
+const rows = generator === 'node' ? selected.filter((r) => nodeCanRun(r.load.kind)) : selected;
 
 const startedAt = new Date().toISOString();
 const stamp = startedAt.replace(/[:.]/g, '-');
@@ -131,6 +137,7 @@ async function main(): Promise<void> {
       serverWarmupSeconds: nonNegative('server-warmup', argv['server-warmup']),
       generator,
       procs: positiveInt('procs', argv.procs),
+      goProcs: Math.floor(nonNegative('go-procs', argv['go-procs'])),
       valueSize: positiveInt('value-size', argv['value-size']),
       outDir,
       hostPrefix,

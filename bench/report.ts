@@ -57,7 +57,7 @@ function header(run: BenchRun): string[] {
     '',
   ];
   out.push(
-    `Load generator: ${info.generator === 'go' ? 'kvload (Go clientv3, bench/go/kvload)' : `grpc-js (Node, ${info.generatorProcs} processes)`}; ` +
+    `Load generator: ${info.generator === 'go' ? `kvload (Go clientv3, bench/go/kvload; GOMAXPROCS ${info.generatorProcs || 'per core'})` : `grpc-js (Node, ${info.generatorProcs} processes)`}; ` +
       `members on ${info.hostPrefix}.1.x (etcd) and ${info.hostPrefix}.2.x (kvstore).`,
     '',
   );

@@ -28,6 +28,8 @@ export interface BenchOptions {
   readonly generator: GeneratorName;
   /** Node generator only: child processes per run. */
   readonly procs: number;
+  /** Go generator only: GOMAXPROCS of kvload (0: one per core). */
+  readonly goProcs: number;
   readonly valueSize: number;
   /** Where the Go generator is built (`<out>/bin`, `<out>/go-cache`). */
   readonly outDir: string;
@@ -58,7 +60,7 @@ export async function runBench(opts: BenchOptions, hooks: BenchHooks): Promise<B
   mkdirSync(opts.logDir, { recursive: true });
   const measurements: Measurement[] = [];
   const deployments: Deployment[] = [];
-  const generator = await openGenerator(opts.generator, opts.outDir, opts.procs, log);
+  const generator = await openGenerator(opts.generator, opts.outDir, { nodeProcs: opts.procs, goProcs: opts.goProcs }, log);
   try {
     for (const cfg of opts.servers) {
       const d = await startDeployment(cfg, opts.members);
@@ -107,7 +109,7 @@ export async function runBench(opts: BenchOptions, hooks: BenchHooks): Promise<B
       serverWarmupSeconds: opts.serverWarmupSeconds,
       valueSize: opts.valueSize,
       generator: opts.generator,
-      generatorProcs: opts.procs,
+      generatorProcs: opts.generator === 'go' ? opts.goProcs : opts.procs,
       hostPrefix: opts.hostPrefix,
       cores: availableParallelism(),
       loadAverage: { before: loadBefore, after: loadavg()[0] },

@@ -68,7 +68,7 @@ export interface RunInfo {
   /** Unmeasured load on each deployment before its first row. */
   readonly serverWarmupSeconds: number;
   readonly valueSize: number;
-  /** Load generator: `go` (kvload) or `node` (grpc-js, `generatorProcs` child processes). */
+  /** Load generator: `go` (kvload, GOMAXPROCS `generatorProcs`, 0 = per core) or `node` (grpc-js, `generatorProcs` child processes). */
   readonly generator: GeneratorName;
   readonly generatorProcs: number;
   /** Members bind `<hostPrefix>.<1|2>.<i>`. */
