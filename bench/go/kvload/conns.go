@@ -6,15 +6,13 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"go.etcd.io/etcd/clientv3"
 	"google.golang.org/grpc"
 )
 
 type conn struct {
-	endpoint string
-	client   *clientv3.Client
+	client *clientv3.Client
 }
 
 func openConns(c *commonFlags) ([]*conn, error) {
@@ -26,15 +24,12 @@ func openConns(c *commonFlags) ([]*conn, error) {
 			Endpoints:   []string{ep},
 			DialTimeout: c.dialTimeout,
 			DialOptions: []grpc.DialOption{grpc.WithBlock()},
-			// Keep the client from chasing other members: the connection stays where it was dealt.
-			AutoSyncInterval:  0,
-			DialKeepAliveTime: 30 * time.Second,
 		})
 		if err != nil {
 			closeConns(conns)
 			return nil, fmt.Errorf("connecting to %s: %w", ep, err)
 		}
-		conns = append(conns, &conn{endpoint: ep, client: cli})
+		conns = append(conns, &conn{client: cli})
 	}
 	return conns, nil
 }

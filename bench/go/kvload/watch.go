@@ -164,7 +164,7 @@ func awaitCreated(created <-chan error, n int) error {
 }
 
 // putLoad starts the paced put clients; the returned function waits for them to stop (after the
-// window has closed) and returns their tally. Client p sends its k-th put at
+// window has closed) and returns their tally of the puts that completed while the window was open. Client p sends its k-th put at
 // start + (k·clients + p) / put-rate, or at once when it is behind.
 func (wc *watchCommand) putLoad(c *commonFlags, conns []*conn, w *window, clock *stampClock) func() tally {
 	tallies := make([]tally, c.clients)
@@ -184,7 +184,7 @@ func (wc *watchCommand) putLoad(c *commonFlags, conns []*conn, w *window, clock 
 				ctx, cancel := context.WithTimeout(context.Background(), c.requestTimeout)
 				_, err := cn.client.Put(ctx, wc.keys.key(nil), clock.stamp(wc.valSize))
 				cancel()
-				if w.endRequest(false) {
+				if w.open() {
 					if err != nil {
 						tallies[p].failure(err)
 					} else {

@@ -60,6 +60,8 @@ func (w *window) run() {
 
 func (w *window) closed() bool { return w.state.Load() == stateClosed }
 
+func (w *window) open() bool { return w.state.Load() == stateOpen }
+
 // beginRequest is called before a client issues a request: goOn false means stop issuing;
 // counted is the --total admission of this request (always false with --duration).
 func (w *window) beginRequest() (goOn bool, counted bool) {
