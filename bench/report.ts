@@ -114,6 +114,27 @@ function mainTable(run: BenchRun): string {
   return table(head, body);
 }
 
+/**
+ * The ratios in one line per measure, one column per row, headed "<N> member(s): <row>" (the
+ * shape the speed notes use, so blocks from a single-member and a cluster run sit side by side).
+ */
+function summaryTable(run: BenchRun): string {
+  const { info } = run;
+  const prefix = `${info.members} member${info.members === 1 ? '' : 's'}`;
+  const head = ['kvstore / etcd', ...info.rows.map((r) => `${prefix}: ${r.title}`)];
+  const ratio = (f: (m: Measurement) => number) => (row: RowId): string =>
+    fmtRatio(med(of(run, row, 'kvstore'), f) / med(of(run, row, 'etcd'), f));
+  const genShare = (row: RowId): string =>
+    info.servers.map((s) => `${Math.round(cpuShare(med(of(run, row, s), (m) => m.generatorCores), 0, info.cores).percentOfMachine)} %`).join(' / ');
+  const lines: [string, (row: RowId) => string][] = [
+    ['throughput', ratio((m) => m.throughput)],
+    ['p99', ratio((m) => m.p99Ms)],
+    ['server CPU µs per op', ratio((m) => (m.serverCores * 1e6) / m.throughput)],
+    ['generator, % of machine (etcd / kvstore)', genShare],
+  ];
+  return ['Summary:', '', table(head, lines.map(([name, f]) => [name, ...info.rows.map((r) => f(r.id))]))].join('\n');
+}
+
 const leaderOf = (m: Measurement): MemberSample | undefined => m.members.find((s) => s.role === 'leader');
 
 /** Median CPU share over the rounds: cores, and µs per op taken per round against that round's throughput. */
@@ -232,7 +253,8 @@ function problems(run: BenchRun): string[] {
 }
 
 export function renderMarkdown(run: BenchRun): string {
-  const out = [...header(run), mainTable(run), '', cpuTable(run), ''];
+  const both = run.info.servers.includes('etcd') && run.info.servers.includes('kvstore');
+  const out = [...header(run), mainTable(run), '', ...(both ? [summaryTable(run), ''] : []), cpuTable(run), ''];
   if (run.info.members > 1) out.push(memberCpuTable(run), '');
   out.push(memoryTable(run), '', roundsTable(run));
   const issues = problems(run);

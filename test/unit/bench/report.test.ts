@@ -48,3 +48,12 @@ void test('cluster: one cell per member with its role, share and cost per reques
   assert.match(md, /Load generator: kvload \(Go clientv3/);
   assert.match(md, /\| 10,000 \| 5\.00 \| 20\.0 \| 5,000 \| 5\.00 \| 20\.0 \| 0\.50 \| 1\.00 \| ✓ \|/);
 });
+
+void test('summary: one column per row headed by the member count, ratios of throughput, p99 and server CPU per op', () => {
+  const md = renderMarkdown(run);
+  assert.match(md, /\| kvstore \/ etcd \| 2 members: put, 100 clients \/ 10 conns, one key \|/);
+  assert.match(md, /\| throughput \| 0\.50 \|/);
+  assert.match(md, /\| p99 \| 1\.00 \|/);
+  assert.match(md, /\| server CPU µs per op \| 2\.00 \|/);
+  assert.match(md, /\| generator, % of machine \(etcd \/ kvstore\) \| 20 % \/ 10 % \|/);
+});
