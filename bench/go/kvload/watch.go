@@ -164,8 +164,9 @@ func awaitCreated(created <-chan error, n int) error {
 }
 
 // putLoad starts the paced put clients; the returned function waits for them to stop (after the
-// window has closed) and returns their tally of the puts that completed while the window was open. Client p sends its k-th put at
-// start + (k·clients + p) / put-rate, or at once when it is behind.
+// window has closed) and returns their tally of the puts that completed while the window was open.
+// Client p sends its k-th put at start + (k·clients + p) / put-rate; when it is more than a slot
+// behind it drops the missed slots instead of catching up in a burst.
 func (wc *watchCommand) putLoad(c *commonFlags, conns []*conn, w *window, clock *stampClock) func() tally {
 	tallies := make([]tally, c.clients)
 	var wg sync.WaitGroup
@@ -175,9 +176,15 @@ func (wc *watchCommand) putLoad(c *commonFlags, conns []*conn, w *window, clock 
 		go func(p int) {
 			defer wg.Done()
 			cn := conns[p%len(conns)]
+			slot := func(k int) time.Time {
+				return start.Add(time.Duration(float64(k*c.clients+p) / wc.putRate * float64(time.Second)))
+			}
 			for k := 0; !w.closed(); k++ {
-				at := start.Add(time.Duration(float64(k*c.clients+p) / wc.putRate * float64(time.Second)))
-				time.Sleep(time.Until(at))
+				// A client that fell behind skips the slots it missed: the rate never exceeds --put-rate.
+				for time.Since(slot(k+1)) > 0 {
+					k++
+				}
+				time.Sleep(time.Until(slot(k)))
 				if w.closed() {
 					return
 				}
