@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { memberStatus, rangeCount, type MemberStatus } from './member-probe.js';
 import { memberArgs, type MemberAddress } from './member-flags.js';
-import { freePort, logTail, spawnMember, type MemberProcess } from './member-process.js';
+import { freePorts, logTail, spawnMember, type MemberProcess } from './member-process.js';
 import { logFileName, memberHosts, memberNames, type ServerConfig, type ServerName } from './servers.js';
 
 export interface RunningMember {
@@ -41,11 +41,12 @@ export interface LeaderView {
 const READY_TIMEOUT_MS = 30_000;
 
 export async function startDeployment(cfg: ServerConfig, members: number): Promise<Deployment> {
-  const hosts = memberHosts(cfg.name, members);
+  const hosts = memberHosts(cfg.name, members, cfg.hostPrefix);
   const names = memberNames(cfg.name, members);
   const addresses: MemberAddress[] = [];
   for (let i = 0; i < members; i++) {
-    addresses.push({ name: names[i], host: hosts[i], clientPort: await freePort(hosts[i]), peerPort: await freePort(hosts[i]) });
+    const [clientPort, peerPort] = await freePorts(hosts[i], 2);
+    addresses.push({ name: names[i], host: hosts[i], clientPort, peerPort });
   }
   const dataRoot = mkdtempSync(join(tmpdir(), `bench-${cfg.name}-`));
   const token = `bench-${cfg.name}-${process.pid}`;

@@ -2,8 +2,8 @@
  * `npm run bench`: real etcd 3.4 vs kvstore, side by side, same load generator, alternating runs.
  *
  *   node dist/bench/main.js [--members 1] [--seconds 5] [--warmup 1] [--server-warmup 5] [--rounds 2] [--only etcd|kvstore]
- *     [--rows put-1,put-100,…] [--clients 100] [--connections 10] [--procs 2]
- *     [--endpoint-order followers-first|leader-first] [--value-size 256] [--key-space 100000]
+ *     [--rows put-1,put-100,…] [--clients 100] [--connections 10] [--generator go|node] [--go-procs 1] [--procs 2]
+ *     [--endpoint-order followers-first|leader-first] [--value-size 256] [--host-prefix 127.77]
  *     [--etcd-bin /usr/bin/etcd] [--kvstore-bin dist/server/main.js] [--kvstore-cmd <executable>]
  *     [--kvstore-flag=--foo=bar …] [--out .bench]
  *
@@ -20,7 +20,8 @@ import { renderMarkdown } from './report.js';
 import { GOALS, ROW_IDS, selectRows } from './rows.js';
 import { toJson } from './run-record.js';
 import { runBench } from './run-bench.js';
-import { SERVER_NAMES, type ServerConfig, type ServerName } from './servers.js';
+import { checkHostPrefix, DEFAULT_HOST_PREFIX, SERVER_NAMES, type ServerConfig, type ServerName } from './servers.js';
+import { GENERATORS, type GeneratorName } from './generator.js';
 
 const { values: argv } = parseArgs({
   options: {
@@ -33,10 +34,12 @@ const { values: argv } = parseArgs({
     rows: { type: 'string' },
     clients: { type: 'string' },
     connections: { type: 'string' },
+    generator: { type: 'string', default: 'go' },
     procs: { type: 'string', default: '2' },
+    'go-procs': { type: 'string', default: '1' },
+    'host-prefix': { type: 'string', default: DEFAULT_HOST_PREFIX },
     'endpoint-order': { type: 'string', default: 'followers-first' },
     'value-size': { type: 'string', default: '256' },
-    'key-space': { type: 'string', default: '100000' },
     'etcd-bin': { type: 'string', default: '/usr/bin/etcd' },
     'kvstore-bin': { type: 'string', default: fileURLToPath(new URL('../server/main.js', import.meta.url)) },
     'kvstore-flag': { type: 'string', multiple: true, default: [] },
@@ -73,11 +76,19 @@ if (!serverNames.every((s) => (SERVER_NAMES as readonly string[]).includes(s))) 
 }
 const endpointOrder = argv['endpoint-order'] as EndpointOrder;
 if (!ENDPOINT_ORDERS.includes(endpointOrder)) throw new Error(`--endpoint-order must be one of ${ENDPOINT_ORDERS.join(', ')}`);
+const generator = argv.generator as GeneratorName;
+if (!GENERATORS.includes(generator)) throw new Error(`--generator must be one of ${GENERATORS.join(', ')}`);
+const hostPrefix = checkHostPrefix(argv['host-prefix']);
 const rowIds = argv.rows?.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-const rows = selectRows(rowIds, topology, {
+const selected = selectRows(rowIds, topology, {
   clients: optionalInt('clients', argv.clients),
   connections: optionalInt('connections', argv.connections),
 });
+// The node generator runs put and range loads only: drop the others from the default rows, refuse them when asked for.
+const nodeCanRun = (kind: string): boolean => kind === 'put' || kind === 'range';
+const refused = generator === 'node' && rowIds !== undefined ? selected.filter((r) => !nodeCanRun(r.load.kind)) : [];
+if (refused.length > 0) throw new Error(`--generator node runs put and range rows only, not ${refused.map((r) => r.id).join(', ')}`);
+const rows = generator === 'node' ? selected.filter((r) => nodeCanRun(r.load.kind)) : selected;
 
 const startedAt = new Date().toISOString();
 const stamp = startedAt.replace(/[:.]/g, '-');
@@ -90,6 +101,7 @@ const configs: Record<ServerName, ServerConfig> = {
     extraArgs: ['--logger', 'zap', '--log-level', 'warn'],
     logDir,
     logPrefix: stamp,
+    hostPrefix,
   },
   kvstore: {
     name: 'kvstore',
@@ -97,6 +109,7 @@ const configs: Record<ServerName, ServerConfig> = {
     extraArgs: argv['kvstore-flag'],
     logDir,
     logPrefix: stamp,
+    hostPrefix,
   },
 };
 
@@ -122,12 +135,12 @@ async function main(): Promise<void> {
       seconds: positive('seconds', argv.seconds),
       warmupSeconds: Number(argv.warmup),
       serverWarmupSeconds: nonNegative('server-warmup', argv['server-warmup']),
+      generator,
       procs: positiveInt('procs', argv.procs),
-      params: {
-        valueSize: positiveInt('value-size', argv['value-size']),
-        keySpace: positiveInt('key-space', argv['key-space']),
-        serializable: false,
-      },
+      goProcs: Math.floor(nonNegative('go-procs', argv['go-procs'])),
+      valueSize: positiveInt('value-size', argv['value-size']),
+      outDir,
+      hostPrefix,
       endpointOrder,
       goal: GOALS[topology],
       logDir,

@@ -7,16 +7,16 @@
  */
 import { leaderView, type Deployment } from './deployment.js';
 import { connectionsPerPosition, orderMembers, type EndpointOrder } from './endpoint-order.js';
+import { otherCores } from './cpu-share.js';
+import type { Generator } from './generator.js';
 import { quantile } from './load/histogram.js';
-import type { LoadParams } from './load/protocol.js';
-import { runLoad } from './load/run-load.js';
 import { cpuSecondsOf, machineBusySeconds, memoryOf } from './proc-stats.js';
 import type { Measurement, MemberSample } from './run-record.js';
 import type { Row } from './rows.js';
 
 export interface MeasureOptions {
-  readonly procs: number;
-  readonly params: LoadParams;
+  readonly generator: Generator;
+  readonly valueSize: number;
   readonly warmupSeconds: number;
   readonly seconds: number;
   readonly endpointOrder: EndpointOrder;
@@ -30,7 +30,7 @@ export async function measureOrFail(d: Deployment, row: Row, round: number, opts
   const failed = (failure: string, partial: Partial<Measurement> = {}): Measurement => {
     opts.log(`${row.id} round ${round} ${d.server}: FAILED: ${failure}`);
     return {
-      row: row.id, server: d.server, round, throughput: NaN, p50Ms: NaN, p99Ms: NaN, p999Ms: NaN, ok: 0, errors: 0,
+      row: row.id, server: d.server, round, throughput: NaN, putThroughput: null, p50Ms: NaN, p99Ms: NaN, p999Ms: NaN, ok: 0, errors: 0,
       firstError: null, generatorCores: NaN, serverCores: NaN, otherCores: NaN, rssBytes: NaN, hwmBytes: NaN,
       members: [], leaderBefore: null, leaderAfter: null, ...partial, failure,
     };
@@ -59,14 +59,13 @@ async function measure(d: Deployment, row: Row, round: number, opts: MeasureOpti
   let busy0 = 0;
   let memberCores: number[] = pids.map(() => NaN);
   let machineCores = NaN;
-  const result = await runLoad(
+  const result = await opts.generator.run(
     {
-      kind: row.kind,
+      load: row.load,
       targets: order.map((i) => d.members[i].target),
       clients: row.clients,
       connections: row.connections,
-      procs: opts.procs,
-      params: { ...opts.params, serializable: row.serializable },
+      valueSize: opts.valueSize,
       warmupMs: opts.warmupSeconds * 1000,
       measureMs: opts.seconds * 1000,
     },
@@ -109,9 +108,10 @@ async function measure(d: Deployment, row: Row, round: number, opts: MeasureOpti
     ok: result.ok,
     errors: result.errors,
     firstError: result.firstError,
+    putThroughput: result.putThroughput,
     generatorCores: result.generatorCores,
     serverCores,
-    otherCores: Math.max(0, machineCores - serverCores - result.generatorCores),
+    otherCores: otherCores(machineCores, serverCores, result.generatorCores),
     rssBytes: memory.reduce((a, b) => a + (Number.isFinite(b.rssBytes) ? b.rssBytes : 0), 0),
     hwmBytes: memory.reduce((a, b) => a + (Number.isFinite(b.hwmBytes) ? b.hwmBytes : 0), 0),
     members,
@@ -127,7 +127,9 @@ function logRun(m: Measurement, cluster: boolean, log: (line: string) => void): 
       (m.leaderBefore !== m.leaderAfter ? `, LEADER CHANGED ${m.leaderBefore ?? 'none'} → ${m.leaderAfter ?? 'none'}` : '')
     : '';
   log(
-    `${m.row} round ${m.round} ${m.server}: ${Math.round(m.throughput)} ops/s, p50 ${m.p50Ms.toFixed(2)} ms, ` +
+    `${m.row} round ${m.round} ${m.server}: ${Math.round(m.throughput)} ${m.putThroughput === null ? 'ops' : 'events'}/s` +
+      (m.putThroughput === null ? '' : ` (${Math.round(m.putThroughput)} puts/s)`) +
+      `, p50 ${m.p50Ms.toFixed(2)} ms, ` +
       `p99 ${m.p99Ms.toFixed(2)} ms, server ${m.serverCores.toFixed(2)} cores, generator ${m.generatorCores.toFixed(2)} cores, ` +
       `other ${m.otherCores.toFixed(2)} cores` +
       (m.errors > 0 ? `, ${m.errors} errors (${m.firstError})` : '') +

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 
 export interface MemberProcess {
   readonly pid: number;
@@ -56,17 +56,30 @@ async function kill(proc: ChildProcess, closed: Promise<void>): Promise<void> {
   clearTimeout(timer);
 }
 
-/** A port free on `host` right now (bind to 0, read, close). */
-export function freePort(host: string): Promise<number> {
+function listenOnce(host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
-    srv.listen(0, host, () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
+    srv.listen({ host, port: 0, exclusive: true }, () => resolve(srv));
   });
+}
+
+/**
+ * `count` distinct ports free on `host` a moment ago: all are held open together while picking
+ * (so they never coincide), then released for the member to bind.
+ */
+export async function freePorts(host: string, count: number): Promise<number[]> {
+  const servers: Server[] = [];
+  try {
+    for (let i = 0; i < count; i++) servers.push(await listenOnce(host));
+    return servers.map((srv) => {
+      const addr = srv.address();
+      if (addr === null || typeof addr === 'string') throw new Error('listener has no TCP address');
+      return addr.port;
+    });
+  } finally {
+    await Promise.all(servers.map((srv) => new Promise<void>((resolve) => srv.close(() => resolve()))));
+  }
 }
 
 /** The last `lines` lines of a log file, or a note saying why it could not be read. */

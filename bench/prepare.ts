@@ -5,16 +5,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Deployment } from './deployment.js';
 import { openKv } from './load/channel.js';
-import type { LoadParams } from './load/protocol.js';
 import { prepareRange, RANGE_KEY } from './load/range.js';
 import { rangeCount } from './member-probe.js';
 
 const APPLY_TIMEOUT_MS = 10_000;
 
-export async function prepareRangeKey(d: Deployment, params: LoadParams): Promise<void> {
+export async function prepareRangeKey(d: Deployment, valueSize: number): Promise<void> {
   const kv = openKv(d.members[0].target);
   try {
-    await prepareRange(kv, params);
+    await prepareRange(kv, valueSize);
   } finally {
     kv.close();
   }

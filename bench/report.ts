@@ -6,6 +6,7 @@
  * still listed in the per-round table. Ratios are kvstore / etcd of those medians.
  */
 import type { BenchRun, Measurement, MemberSample } from './run-record.js';
+import { cpuShare, formatMicrosPerOp, formatShare, type CpuShare } from './cpu-share.js';
 import type { Goal, RowId } from './rows.js';
 import type { ServerName } from './servers.js';
 
@@ -55,6 +56,17 @@ function header(run: BenchRun): string[] {
       `${info.valueSize} B values, ${info.cores} cores; medians over rounds`,
     '',
   ];
+  out.push(
+    `Load generator: ${info.generator === 'go' ? `kvload (Go clientv3, bench/go/kvload; GOMAXPROCS ${info.generatorProcs || 'per core'})` : `grpc-js (Node, ${info.generatorProcs} processes)`}; ` +
+      `members on ${info.hostPrefix}.1.x (etcd) and ${info.hostPrefix}.2.x (kvstore).`,
+    '',
+  );
+  if (info.rows.some((r) => r.unit === 'events')) {
+    out.push(
+      'Watch rows: ops/s counts delivered events, p50/p99 are delivery latencies (from the put being sent to the event arriving); puts/s in brackets.',
+      '',
+    );
+  }
   const { before, after } = info.loadAverage;
   out.push(`Load average (1 min): ${before.toFixed(2)} before, ${after.toFixed(2)} after (${info.cores} cores).`, '');
   if (Math.max(before, after) > info.cores / 2) {
@@ -88,7 +100,8 @@ function mainTable(run: BenchRun): string {
       const ms = of(run, row.id, s);
       tput[s] = med(ms, (m) => m.throughput);
       p99[s] = med(ms, (m) => m.p99Ms);
-      cells.push(fmtOps(tput[s] ?? NaN), fmtMs(med(ms, (m) => m.p50Ms)), fmtMs(p99[s] ?? NaN));
+      const puts = row.unit === 'events' ? ` (${fmtOps(med(ms, (m) => m.putThroughput ?? NaN))} puts/s)` : '';
+      cells.push(fmtOps(tput[s] ?? NaN) + puts, fmtMs(med(ms, (m) => m.p50Ms)), fmtMs(p99[s] ?? NaN));
     }
     if (both) {
       const tputRatio = (tput.kvstore ?? NaN) / (tput.etcd ?? NaN);
@@ -101,7 +114,35 @@ function mainTable(run: BenchRun): string {
   return table(head, body);
 }
 
+/**
+ * The ratios in one line per measure, one column per row, headed "<N> member(s): <row>" (the
+ * shape the speed notes use, so blocks from a single-member and a cluster run sit side by side).
+ */
+function summaryTable(run: BenchRun): string {
+  const { info } = run;
+  const prefix = `${info.members} member${info.members === 1 ? '' : 's'}`;
+  const head = ['kvstore / etcd', ...info.rows.map((r) => `${prefix}: ${r.title}`)];
+  const ratio = (f: (m: Measurement) => number) => (row: RowId): string =>
+    fmtRatio(med(of(run, row, 'kvstore'), f) / med(of(run, row, 'etcd'), f));
+  const genShare = (row: RowId): string =>
+    info.servers.map((s) => `${Math.round(cpuShare(med(of(run, row, s), (m) => m.generatorCores), 0, info.cores).percentOfMachine)} %`).join(' / ');
+  const lines: [string, (row: RowId) => string][] = [
+    ['throughput', ratio((m) => m.throughput)],
+    ['p99', ratio((m) => m.p99Ms)],
+    ['server CPU µs per op', ratio((m) => (m.serverCores * 1e6) / m.throughput)],
+    ['generator, % of machine (etcd / kvstore)', genShare],
+  ];
+  return ['Summary:', '', table(head, lines.map(([name, f]) => [name, ...info.rows.map((r) => f(r.id))]))].join('\n');
+}
+
 const leaderOf = (m: Measurement): MemberSample | undefined => m.members.find((s) => s.role === 'leader');
+
+/** Median CPU share over the rounds: cores, and µs per op taken per round against that round's throughput. */
+function shareOf(ms: readonly Measurement[], cores: (m: Measurement) => number, machineCores: number): CpuShare {
+  const c = med(ms, cores);
+  const perOp = med(ms, (m) => cpuShare(cores(m), m.throughput, machineCores).microsPerOp);
+  return { cores: c, percentOfMachine: cpuShare(c, 0, machineCores).percentOfMachine, microsPerOp: perOp };
+}
 
 function cpuTable(run: BenchRun): string {
   const { info } = run;
@@ -110,29 +151,47 @@ function cpuTable(run: BenchRun): string {
   for (const s of info.servers) {
     head.push(cluster ? `${s} members (sum)` : `${s} server`);
     if (cluster) head.push(`${s} leader`);
-    head.push(`${s} µs CPU/op`, `generator vs ${s}`, 'other procs');
+    head.push(`${s} µs CPU/op`, `generator vs ${s}`, 'generator µs/op', 'other procs');
   }
   const body = info.rows.map((row) => {
     const cells = [row.title];
     for (const s of info.servers) {
       const ms = of(run, row.id, s);
-      const gen = med(ms, (m) => m.generatorCores);
-      cells.push(fmtCores(med(ms, (m) => m.serverCores)));
-      if (cluster) cells.push(fmtCores(med(ms, (m) => leaderOf(m)?.cores ?? NaN)));
-      cells.push(
-        fmtOps(med(ms, (m) => (m.serverCores * 1e6) / m.throughput)),
-        `${fmtCores(gen)} (${Math.round((gen / info.cores) * 100)} % of machine)`,
-        fmtCores(med(ms, (m) => m.otherCores)),
-      );
+      const server = shareOf(ms, (m) => m.serverCores, info.cores);
+      const generator = shareOf(ms, (m) => m.generatorCores, info.cores);
+      cells.push(formatShare(server));
+      if (cluster) cells.push(formatShare(shareOf(ms, (m) => leaderOf(m)?.cores ?? NaN, info.cores)));
+      cells.push(formatMicrosPerOp(server), formatShare(generator), formatMicrosPerOp(generator), fmtCores(med(ms, (m) => m.otherCores)));
     }
     return cells;
   });
   const intro =
-    `CPU over the measurement window, in cores (machine: ${info.cores}), and server CPU per request` +
-    (cluster ? ' (all members; "leader" is the leader member alone)' : '') +
-    `. When server + generator + other is close to ${info.cores}, the row measured the shared machine, ` +
-    `not the server alone; CPU per request is then the steadier comparison:`;
+    `CPU over the measurement window, in cores and % of the machine (${info.cores} cores), and CPU µs per request ` +
+    `(watch rows: per delivered event), for the server${cluster ? ' (all members; "leader" is the leader member alone)' : ''} ` +
+    `and for the ${info.generator} load generator driving it. When server + generator + other is close to ${info.cores}, ` +
+    `the row measured the shared machine, not the server alone; CPU per request is then the steadier comparison:`;
   return [intro, '', table(head, body)].join('\n');
+}
+
+/** Cluster only: each member's share, by member position, with its role in the last run (L / F). */
+function memberCpuTable(run: BenchRun): string {
+  const { info } = run;
+  const head = ['load'];
+  for (const s of info.servers) for (let i = 1; i <= info.members; i++) head.push(`${s}-${i}`);
+  const body = info.rows.map((row) => {
+    const cells = [row.title];
+    for (const s of info.servers) {
+      const ms = of(run, row.id, s).filter((m) => m.members.length === info.members);
+      for (let i = 0; i < info.members; i++) {
+        const share = shareOf(ms, (m) => m.members[i].cores, info.cores);
+        const role = ms.length > 0 ? ms[ms.length - 1].members[i].role : 'unknown';
+        const tag = role === 'leader' ? 'L' : role === 'follower' ? 'F' : '?';
+        cells.push(Number.isFinite(share.cores) ? `${tag} ${formatShare(share)}, ${formatMicrosPerOp(share)} µs/op` : '–');
+      }
+    }
+    return cells;
+  });
+  return ['CPU per member (L leader, F follower, as of the last round; cores (% of machine), CPU µs per request):', '', table(head, body)].join('\n');
 }
 
 function memoryTable(run: BenchRun): string {
@@ -194,7 +253,10 @@ function problems(run: BenchRun): string[] {
 }
 
 export function renderMarkdown(run: BenchRun): string {
-  const out = [...header(run), mainTable(run), '', cpuTable(run), '', memoryTable(run), '', roundsTable(run)];
+  const both = run.info.servers.includes('etcd') && run.info.servers.includes('kvstore');
+  const out = [...header(run), mainTable(run), '', ...(both ? [summaryTable(run), ''] : []), cpuTable(run), ''];
+  if (run.info.members > 1) out.push(memberCpuTable(run), '');
+  out.push(memoryTable(run), '', roundsTable(run));
   const issues = problems(run);
   if (issues.length > 0) out.push('', 'Errors:', ...issues);
   return out.join('\n');

@@ -1,50 +1,73 @@
 /**
  * The benchmark rows, as one table: which load, how many closed-loop clients over how many
  * connections, and which deployments (single member, cluster) run the row by default.
- * Row ids are what `--rows` accepts; adding a row is adding an entry to ROW_TABLE.
+ * Row ids are what `--rows` accepts; adding a row is adding an entry to ROW_TABLE. Pure.
  */
-import type { LoadKindName } from './load/protocol.js';
+import type { LoadSpec } from './load-spec.js';
 
-export const ROW_IDS = ['put-1', 'put-100', 'put-500', 'range-lin', 'range-ser'] as const;
+export const ROW_IDS = ['put-1', 'put-100', 'put-100-keys', 'put-500', 'range-lin', 'range-ser', 'txn-put', 'watch-10k'] as const;
 export type RowId = (typeof ROW_IDS)[number];
 
 /** `single`: `--members 1`; `cluster`: `--members` > 1. */
 export const TOPOLOGIES = ['single', 'cluster'] as const;
 export type Topology = (typeof TOPOLOGIES)[number];
 
+/** What the throughput column counts: completed requests, or delivered watch events. */
+export type RowUnit = 'ops' | 'events';
+
 export interface Row {
   readonly id: RowId;
   readonly title: string;
-  readonly kind: LoadKindName;
+  readonly load: LoadSpec;
+  readonly unit: RowUnit;
   readonly clients: number;
   readonly connections: number;
-  readonly serializable: boolean;
 }
 
 interface RowSpec {
-  readonly kind: LoadKindName;
   /** Title without the client counts, e.g. 'put' or 'linearizable range'. */
   readonly what: string;
+  /** Appended after the client counts, e.g. 'one key'. */
+  readonly detail: string;
+  readonly load: LoadSpec;
   readonly clients: number;
   readonly connections: number;
-  readonly serializable: boolean;
-  /** `--clients` / `--connections` replace this row's counts (the "many clients" rows). */
+  /** `--clients` / `--connections` replace this row's counts (the "100 clients" request rows). */
   readonly sizedByFlags: boolean;
   /** Deployments that run this row when `--rows` is not given. */
   readonly defaultIn: readonly Topology[];
 }
 
 const BOTH: readonly Topology[] = TOPOLOGIES;
+const ONE_KEY: LoadSpec = { kind: 'put', keySpace: 1, sequentialKeys: false };
+const DISTINCT_KEYS: LoadSpec = { kind: 'put', keySpace: 100_000, sequentialKeys: true };
 
 export const ROW_TABLE: Readonly<Record<RowId, RowSpec>> = {
-  'put-1': { kind: 'put', what: 'put', clients: 1, connections: 1, serializable: false, sizedByFlags: false, defaultIn: BOTH },
-  'put-100': { kind: 'put', what: 'put', clients: 100, connections: 10, serializable: false, sizedByFlags: true, defaultIn: BOTH },
-  'put-500': { kind: 'put', what: 'put', clients: 500, connections: 50, serializable: false, sizedByFlags: false, defaultIn: ['cluster'] },
+  'put-1': { what: 'put', detail: 'one key', load: ONE_KEY, clients: 1, connections: 1, sizedByFlags: false, defaultIn: BOTH },
+  'put-100': { what: 'put', detail: 'one key', load: ONE_KEY, clients: 100, connections: 10, sizedByFlags: true, defaultIn: BOTH },
+  'put-100-keys': {
+    what: 'put', detail: '100 k distinct keys', load: DISTINCT_KEYS, clients: 100, connections: 10, sizedByFlags: true, defaultIn: BOTH,
+  },
+  'put-500': {
+    what: 'put', detail: '100 k distinct keys', load: DISTINCT_KEYS, clients: 500, connections: 50, sizedByFlags: false, defaultIn: ['cluster'],
+  },
   'range-lin': {
-    kind: 'range', what: 'linearizable range', clients: 100, connections: 10, serializable: false, sizedByFlags: true, defaultIn: BOTH,
+    what: 'linearizable range', detail: 'one key', load: { kind: 'range', serializable: false },
+    clients: 100, connections: 10, sizedByFlags: true, defaultIn: BOTH,
   },
   'range-ser': {
-    kind: 'range', what: 'serializable range', clients: 100, connections: 10, serializable: true, sizedByFlags: true, defaultIn: BOTH,
+    what: 'serializable range', detail: 'one key', load: { kind: 'range', serializable: true },
+    clients: 100, connections: 10, sizedByFlags: true, defaultIn: BOTH,
+  },
+  'txn-put': {
+    what: 'txn-put (1 put per txn)', detail: '100 k keys', load: { kind: 'txn-put', keySpace: 100_000, txnOps: 1 },
+    clients: 100, connections: 10, sizedByFlags: true, defaultIn: BOTH,
+  },
+  'watch-10k': {
+    what: 'watch, 10 k watchers / 100 streams on 100 keys',
+    detail: '200 puts/s (20 k events/s offered)',
+    load: { kind: 'watch', streams: 100, watchersPerStream: 100, keySpace: 100, putRate: 200 },
+    clients: 50, connections: 10, sizedByFlags: false, defaultIn: BOTH,
   },
 };
 
@@ -58,10 +81,17 @@ function toRow(id: RowId, sizing: RowSizing): Row {
   const spec = ROW_TABLE[id];
   const clients = spec.sizedByFlags ? (sizing.clients ?? spec.clients) : spec.clients;
   const connections = spec.sizedByFlags ? (sizing.connections ?? spec.connections) : spec.connections;
-  const title = clients === 1 && connections === 1
-    ? `${spec.what}, 1 client`
-    : `${spec.what}, ${clients} clients / ${connections} conns`;
-  return { id, title, kind: spec.kind, clients, connections, serializable: spec.serializable };
+  const who = spec.load.kind === 'watch'
+    ? `${clients} put clients / ${connections} conns`
+    : clients === 1 && connections === 1 ? '1 client' : `${clients} clients / ${connections} conns`;
+  return {
+    id,
+    title: `${spec.what}, ${who}, ${spec.detail}`,
+    load: spec.load,
+    unit: spec.load.kind === 'watch' ? 'events' : 'ops',
+    clients,
+    connections,
+  };
 }
 
 export function isRowId(s: string): s is RowId {

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { startDeployment, type Deployment } from './deployment.js';
 import type { EndpointOrder } from './endpoint-order.js';
-import type { LoadParams } from './load/protocol.js';
+import { openGenerator, type GeneratorName } from './generator.js';
 import { measureOrFail } from './measure.js';
 import { warmDeployment } from './server-warmup.js';
 import { prepareRangeKey } from './prepare.js';
@@ -25,8 +25,15 @@ export interface BenchOptions {
   readonly warmupSeconds: number;
   /** Unmeasured load on each deployment before its first row (server-warmup.ts); 0 = none. */
   readonly serverWarmupSeconds: number;
+  readonly generator: GeneratorName;
+  /** Node generator only: child processes per run. */
   readonly procs: number;
-  readonly params: LoadParams;
+  /** Go generator only: GOMAXPROCS of kvload (0: one per core). */
+  readonly goProcs: number;
+  readonly valueSize: number;
+  /** Where the Go generator is built (`<out>/bin`, `<out>/go-cache`). */
+  readonly outDir: string;
+  readonly hostPrefix: string;
   readonly endpointOrder: EndpointOrder;
   readonly goal: Goal | null;
   readonly logDir: string;
@@ -53,21 +60,22 @@ export async function runBench(opts: BenchOptions, hooks: BenchHooks): Promise<B
   mkdirSync(opts.logDir, { recursive: true });
   const measurements: Measurement[] = [];
   const deployments: Deployment[] = [];
+  const generator = await openGenerator(opts.generator, opts.outDir, { nodeProcs: opts.procs, goProcs: opts.goProcs }, log);
   try {
     for (const cfg of opts.servers) {
       const d = await startDeployment(cfg, opts.members);
       live.add(d);
       deployments.push(d);
       for (const m of d.members) log(`${cfg.name}: ${m.name} serving on ${m.target} (pid ${m.process.pid}, log ${m.process.logFile})`);
-      if (opts.rows.some((r) => r.kind === 'range')) await prepareRangeKey(d, opts.params);
+      if (opts.rows.some((r) => r.load.kind === 'range')) await prepareRangeKey(d, opts.valueSize);
     }
     for (const d of deployments) {
       log(`${d.server}: warming up for ${opts.serverWarmupSeconds} s (unmeasured puts)`);
-      await warmDeployment(d, opts.serverWarmupSeconds, opts.procs, opts.params);
+      await warmDeployment(d, opts.serverWarmupSeconds, generator, opts.valueSize);
     }
     const measureOpts = {
-      procs: opts.procs,
-      params: opts.params,
+      generator,
+      valueSize: opts.valueSize,
       warmupSeconds: opts.warmupSeconds,
       seconds: opts.seconds,
       endpointOrder: opts.endpointOrder,
@@ -99,9 +107,10 @@ export async function runBench(opts: BenchOptions, hooks: BenchHooks): Promise<B
       seconds: opts.seconds,
       warmupSeconds: opts.warmupSeconds,
       serverWarmupSeconds: opts.serverWarmupSeconds,
-      valueSize: opts.params.valueSize,
-      keySpace: opts.params.keySpace,
-      generatorProcs: opts.procs,
+      valueSize: opts.valueSize,
+      generator: opts.generator,
+      generatorProcs: opts.generator === 'go' ? opts.goProcs : opts.procs,
+      hostPrefix: opts.hostPrefix,
       cores: availableParallelism(),
       loadAverage: { before: loadBefore, after: loadavg()[0] },
     },

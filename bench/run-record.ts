@@ -3,6 +3,7 @@
  * This is also the shape of the JSON written to `<out>/results-<timestamp>.json`.
  */
 import type { EndpointOrder } from './endpoint-order.js';
+import type { GeneratorName } from './generator.js';
 import type { Goal, Row, RowId } from './rows.js';
 import type { ServerName } from './servers.js';
 
@@ -24,14 +25,17 @@ export interface Measurement {
   readonly row: RowId;
   readonly server: ServerName;
   readonly round: number;
+  /** Successful requests per second in the window; watch rows: delivered events per second. */
   readonly throughput: number;
+  /** Watch rows: puts per second that fed the watchers; null for the other rows. */
+  readonly putThroughput: number | null;
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly p999Ms: number;
   readonly ok: number;
   readonly errors: number;
   readonly firstError: string | null;
-  /** CPU of the load generator over the window, in cores. */
+  /** CPU of the load generator over the window, in cores (its own measure of its process). */
   readonly generatorCores: number;
   /** CPU of all members' process trees over the window, in cores. */
   readonly serverCores: number;
@@ -64,8 +68,11 @@ export interface RunInfo {
   /** Unmeasured load on each deployment before its first row. */
   readonly serverWarmupSeconds: number;
   readonly valueSize: number;
-  readonly keySpace: number;
+  /** Load generator: `go` (kvload, GOMAXPROCS `generatorProcs`, 0 = per core) or `node` (grpc-js, `generatorProcs` child processes). */
+  readonly generator: GeneratorName;
   readonly generatorProcs: number;
+  /** Members bind `<hostPrefix>.<1|2>.<i>`. */
+  readonly hostPrefix: string;
   readonly cores: number;
   /** 1-minute load average before the first and after the last run: a busy machine skews everything. */
   readonly loadAverage: { readonly before: number; readonly after: number };

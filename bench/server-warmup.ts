@@ -5,18 +5,16 @@
  * over 10 connections spread over all its members — once, before the first measured row.
  */
 import type { Deployment } from './deployment.js';
-import type { LoadParams } from './load/protocol.js';
-import { runLoad } from './load/run-load.js';
+import type { Generator } from './generator.js';
 
-export async function warmDeployment(d: Deployment, seconds: number, procs: number, params: LoadParams): Promise<void> {
+export async function warmDeployment(d: Deployment, seconds: number, generator: Generator, valueSize: number): Promise<void> {
   if (seconds <= 0) return;
-  await runLoad({
-    kind: 'put',
+  await generator.run({
+    load: { kind: 'put', keySpace: 100_000, sequentialKeys: false },
     targets: d.members.map((m) => m.target),
     clients: 100,
     connections: 10,
-    procs,
-    params,
+    valueSize,
     warmupMs: seconds * 1000,
     measureMs: 1,
   });

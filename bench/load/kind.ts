@@ -9,7 +9,8 @@ export interface LoadKind {
   issue(kv: KVClient, client: number, done: (err: Error | null) => void): void;
 }
 
-export type LoadKindFactory = (params: LoadParams, workerIndex: number) => LoadKind;
+/** `workerIndex` of `workers` children in this run. */
+export type LoadKindFactory = (params: LoadParams, workerIndex: number, workers: number) => LoadKind;
 
 /** Small deterministic PRNG (xorshift32); seeded per worker so runs are repeatable. */
 export function xorshift32(seed: number): () => number {

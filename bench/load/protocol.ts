@@ -14,8 +14,10 @@ export type LoadKindName = (typeof LOAD_KINDS)[number];
 /** Request shape shared by all kinds; each kind reads the fields it needs. */
 export interface LoadParams {
   readonly valueSize: number;
-  /** Puts pick keys uniformly from this many distinct keys. */
+  /** Puts pick keys from this many distinct keys. */
   readonly keySpace: number;
+  /** Puts take the keys in turn (over all children) instead of uniformly at random. */
+  readonly sequentialKeys: boolean;
   /** Range only: serializable (local) read instead of linearizable. */
   readonly serializable: boolean;
 }
@@ -36,6 +38,8 @@ export interface WorkerSpec {
   readonly clients: number;
   /** Distinguishes children (seeds their key choice). */
   readonly workerIndex: number;
+  /** Children in this run. */
+  readonly workers: number;
   readonly params: LoadParams;
   readonly warmupMs: number;
   readonly measureMs: number;

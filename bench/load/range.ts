@@ -1,12 +1,12 @@
 /**
- * Range load: every request reads the single key `bench/range/key`, linearizable or serializable
+ * Range load: every request reads the single key RANGE_KEY (load-spec.ts), linearizable or serializable
  * per `params.serializable`. `prepareRange` writes that key once before the run.
  */
 import type { KVClient, RangeRequest } from '../../proto/gen/etcd/rpc.js';
+import { RANGE_KEY as RANGE_KEY_TEXT } from '../load-spec.js';
 import type { LoadKindFactory } from './kind.js';
-import type { LoadParams } from './protocol.js';
 
-export const RANGE_KEY = Buffer.from('bench/range/key');
+export const RANGE_KEY = Buffer.from(RANGE_KEY_TEXT);
 
 export const rangeLoad: LoadKindFactory = (params) => {
   const req: RangeRequest = {
@@ -31,13 +31,13 @@ export const rangeLoad: LoadKindFactory = (params) => {
   };
 };
 
-/** Writes the key the range load reads (value of `params.valueSize` bytes). */
-export function prepareRange(kv: KVClient, params: LoadParams): Promise<void> {
+/** Writes the key the range load reads (value of `valueSize` bytes). */
+export function prepareRange(kv: KVClient, valueSize: number): Promise<void> {
   return new Promise((resolve, reject) => {
     kv.put(
       {
         key: RANGE_KEY,
-        value: Buffer.alloc(params.valueSize, 0x62),
+        value: Buffer.alloc(valueSize, 0x62),
         lease: 0n,
         prevKv: false,
         ignoreValue: false,

@@ -1,16 +1,17 @@
 /**
- * Driver side of the load generator: forks the child processes of one run, starts them together,
- * merges their results. A run is bounded: children that do not report in time are killed and the
- * run fails.
+ * Driver side of the Node load generator (`--generator node`): forks the child processes of one
+ * run, starts them together, merges their results. A run is bounded: children that do not report
+ * in time are killed and the run fails. Put and range loads only.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { mergeInto, newHistogram, type Histogram } from './histogram.js';
+import type { LoadPlan, LoadResult, WindowObserver } from '../load-spec.js';
+import { mergeInto, newHistogram } from './histogram.js';
 import type { FromWorker, LoadKindName, LoadParams, ToWorker, WorkerResult, WorkerSpec } from './protocol.js';
 
-export interface LoadPlan {
+/** One run split for the children: which kind, with which parameters, over how many processes. */
+export interface NodePlan {
   readonly kind: LoadKindName;
-  /** Member endpoints (host:port); connections are dealt round-robin over them, in this order. */
   readonly targets: readonly string[];
   readonly clients: number;
   readonly connections: number;
@@ -21,15 +22,27 @@ export interface LoadPlan {
   readonly measureMs: number;
 }
 
-export interface LoadResult {
-  /** Successful requests per second, summed over children. */
-  readonly throughput: number;
-  readonly ok: number;
-  readonly errors: number;
-  readonly firstError: string | null;
-  readonly histogram: Histogram;
-  /** Generator CPU in the window, in cores (1.0 = one core busy the whole window). */
-  readonly generatorCores: number;
+/** The Node generator's form of a plan; throws for the loads it does not implement. */
+export function nodePlan(plan: LoadPlan, procs: number): NodePlan {
+  const { load } = plan;
+  if (load.kind !== 'put' && load.kind !== 'range') {
+    throw new Error(`the node generator runs put and range loads only, not ${load.kind}; use --generator go`);
+  }
+  return {
+    kind: load.kind,
+    targets: plan.targets,
+    clients: plan.clients,
+    connections: plan.connections,
+    procs,
+    params: {
+      valueSize: plan.valueSize,
+      keySpace: load.kind === 'put' ? load.keySpace : 1,
+      sequentialKeys: load.kind === 'put' && load.sequentialKeys,
+      serializable: load.kind === 'range' && load.serializable,
+    },
+    warmupMs: plan.warmupMs,
+    measureMs: plan.measureMs,
+  };
 }
 
 const WORKER = new URL('./worker.js', import.meta.url);
@@ -39,7 +52,7 @@ function share(total: number, parts: number, index: number): number {
 }
 
 /** Splits the plan into per-child specs; never creates a child with zero clients. */
-export function splitPlan(plan: LoadPlan): WorkerSpec[] {
+export function splitPlan(plan: NodePlan): WorkerSpec[] {
   const procs = Math.max(1, Math.min(plan.procs, plan.connections, plan.clients));
   const specs: WorkerSpec[] = [];
   let firstConnection = 0;
@@ -52,6 +65,7 @@ export function splitPlan(plan: LoadPlan): WorkerSpec[] {
       connections,
       clients: share(plan.clients, procs, i),
       workerIndex: i,
+      workers: procs,
       params: plan.params,
       warmupMs: plan.warmupMs,
       measureMs: plan.measureMs,
@@ -106,14 +120,9 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Called by the driver at the start and end of the measurement window (for server-side sampling). */
-export interface WindowObserver {
-  windowStart(): void;
-  windowEnd(): void;
-}
-
-/** Runs one load plan to completion. Children are always reaped, also on failure. */
-export async function runLoad(plan: LoadPlan, observer?: WindowObserver): Promise<LoadResult> {
+/** Runs one load plan to completion over `procs` children. Children are always reaped, also on failure. */
+export async function runLoad(loadPlan: LoadPlan, procs: number, observer?: WindowObserver): Promise<LoadResult> {
+  const plan = nodePlan(loadPlan, procs);
   const timers: NodeJS.Timeout[] = [];
   const specs = splitPlan(plan);
   const children = specs.map(
@@ -155,6 +164,7 @@ export async function runLoad(plan: LoadPlan, observer?: WindowObserver): Promis
       firstError: results.find((r) => r.firstError !== null)?.firstError ?? null,
       histogram,
       generatorCores: cores,
+      putThroughput: null,
     };
   } finally {
     for (const t of timers) clearTimeout(t);

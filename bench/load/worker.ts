@@ -34,7 +34,7 @@ async function connect(s: WorkerSpec): Promise<void> {
 }
 
 function run(s: WorkerSpec, startAt: number): void {
-  const kind = KINDS[s.kind](s.params, s.workerIndex);
+  const kind = KINDS[s.kind](s.params, s.workerIndex, s.workers);
   const hist = newHistogram();
   const windowStart = startAt + s.warmupMs;
   const windowEnd = windowStart + s.measureMs;
