@@ -7,13 +7,14 @@
  *
  * One reference and one subject member per test file, started once; the cases of a file run in
  * order on them, so revisions stay comparable (both sides see the same writes) and are NOT masked.
- * Masked: cluster/member ids, raft terms and indexes, lease ids (`"ID"`), member names and URLs,
- * hashes, sizes (see GATEWAY_MASKS).
+ * Masked: cluster/member ids of headers, raft terms and indexes, member names and URLs, hashes,
+ * sizes (see GATEWAY_MASKS), and every captured value (a random lease or member id) wherever it
+ * appears, as `<var>`; ids a request chose itself stay visible, so a lost digit shows.
  *
  * Steps (bodies are raw text, sent byte for byte; `{var}` is replaced by a captured value, so
  * `{"ID":{lease}}` sends a JSON number and `{"ID":"{lease}"}` a string):
  * - `{ post, body?, capture? }`: one request, the whole answer recorded; `capture` maps a variable
- *   to a top-level field of the JSON answer (`{ lease: 'ID' }`);
+ *   to a field of the JSON answer (`{ lease: 'ID' }`, `{ learner: 'member.ID' }`);
  * - `{ open, post, body }`: a request whose body stays open (watch); `{ send, body }` writes more
  *   of it; `{ await, lines }` records the stream's lines once it has that many (bounded wait; a
  *   shortfall is recorded, not thrown); `{ close }` ends it and records what remained.
@@ -59,17 +60,18 @@ export interface GwCase {
   readonly steps: readonly GwStep[];
   /** Extra replacements for this case's answers. */
   readonly mask?: ReadonlyArray<readonly [RegExp, string]>;
+  /** Applied to every masked answer, for output whose order the server does not define. */
+  readonly normalize?: (text: string) => string;
 }
 
 /** Masks for what legitimately differs between two members (ids, terms, indexes, names, URLs, sizes). */
 export const GATEWAY_MASKS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/"(cluster_id|member_id|raft_term|ID|memberID|leader|raftIndex|raftTerm|raftAppliedIndex|dbSize|dbSizeInUse|remaining_bytes)":"\d+"/g, '"$1":"<n>"'],
+  [/"(cluster_id|member_id|raft_term|memberID|leader|raftIndex|raftTerm|raftAppliedIndex|dbSize|dbSizeInUse|remaining_bytes)":"\d+"/g, '"$1":"<n>"'],
   [/"hash":\d+/g, '"hash":<n>'],
   [/"name":"[^"]*"/g, '"name":"<name>"'],
   [/"(peerURLs|clientURLs)":\[[^\]]*\]/g, '"$1":[<urls>]'],
   [/"blob":"[^"]*"/g, '"blob":"<blob>"'],
   [/http:\/\/127\.\d+\.\d+\.\d+:\d+/g, '<url>'],
-  [/\b\d{15,20}\b/g, '<id>'],
 ];
 
 const AWAIT_MS = 10_000;
@@ -173,8 +175,12 @@ class OpenCall {
   }
 }
 
-function maskText(text: string, extra: GwCase['mask']): string {
+function maskText(text: string, extra: GwCase['mask'], vars: ReadonlyMap<string, string>): string {
   let out = text;
+  const captured = [...vars].sort((a, b) => b[1].length - a[1].length);
+  for (const [name, value] of captured) {
+    out = out.replace(new RegExp(`(?<![\\d-])${value.replace(/[^\w]/g, '\\$&')}(?!\\d)`, 'g'), `<${name}>`);
+  }
   for (const [re, to] of [...GATEWAY_MASKS, ...(extra ?? [])]) out = out.replace(re, to);
   return out;
 }
@@ -183,7 +189,7 @@ function maskText(text: string, extra: GwCase['mask']): string {
 export async function gatewayTranscript(member: Member, c: GwCase, vars: Map<string, string>): Promise<string> {
   const out: string[] = [];
   const calls = new Map<string, OpenCall>();
-  const m = (t: string): string => maskText(t, c.mask);
+  const m = (t: string): string => (c.normalize ?? ((x: string) => x))(maskText(t, c.mask, vars));
   try {
     for (const step of c.steps) {
       if ('open' in step) {
@@ -193,7 +199,8 @@ export async function gatewayTranscript(member: Member, c: GwCase, vars: Map<str
         const a = await post(url(member, step.post), substitute(step.body ?? '', vars), step.method);
         for (const [name, fieldName] of Object.entries(step.capture ?? {})) {
           try {
-            const v = (JSON.parse(a.body) as Record<string, unknown>)[fieldName];
+            let v: unknown = JSON.parse(a.body);
+            for (const part of fieldName.split('.')) v = (v as Record<string, unknown> | undefined)?.[part];
             if (typeof v === 'string') vars.set(name, v);
           } catch {
             // not JSON: nothing captured (the transcript shows the answer)

@@ -11,10 +11,16 @@
  * - only objects (and `null`) are values here; any other top-level character is an error (Go's
  *   wording), as is one value above `maxValueChars`; the inside of an object is only tracked for
  *   nesting and strings, its syntax is checked by the caller's reader;
+ * - an error comes with the values completed before it in the same push;
  * - after an error the splitter is dead: every later call returns the same error;
  * - `end()` reports an error when the body stops inside a value.
  */
-export type Split = { readonly ok: true; readonly values: string[] } | { readonly ok: false; readonly message: string };
+import { goQuoteChar } from './go-json-scan.js';
+
+/** The values completed by a push; on an error, those completed before it come with it. */
+export type Split =
+  | { readonly ok: true; readonly values: string[] }
+  | { readonly ok: false; readonly message: string; readonly values: string[] };
 
 export interface JsonObjectStream {
   push(text: string): Split;
@@ -28,14 +34,14 @@ export function createJsonObjectStream(maxValueChars: number): JsonObjectStream 
   let escaped = false;
   let failure: string | undefined;
 
-  const fail = (message: string): Split => {
+  const fail = (message: string, values: string[] = []): Split => {
     failure = message;
-    return { ok: false, message };
+    return { ok: false, message, values };
   };
 
   return {
     push(text) {
-      if (failure !== undefined) return { ok: false, message: failure };
+      if (failure !== undefined) return { ok: false, message: failure, values: [] };
       const values: string[] = [];
       let start = 0; // where the unconsumed part of `text` begins
       for (let i = 0; i < text.length; i++) {
@@ -55,12 +61,12 @@ export function createJsonObjectStream(maxValueChars: number): JsonObjectStream 
             start = i + 1;
             continue;
           }
-          return fail(`invalid character '${c}' looking for beginning of value`);
+          return fail(`invalid character ${goQuoteChar(c!)} looking for beginning of value`, values);
         }
         if (depth === 0) {
           // inside a bare `null`
           pending += c;
-          if (!'null'.startsWith(pending)) return fail(`invalid character '${c}' in literal null`);
+          if (!'null'.startsWith(pending)) return fail(`invalid character ${goQuoteChar(c!)} in literal null (expecting '${'null'[pending.length - 1]}')`, values);
           if (pending === 'null') {
             values.push('null');
             pending = '';
@@ -87,7 +93,7 @@ export function createJsonObjectStream(maxValueChars: number): JsonObjectStream 
       }
       if (depth > 0) {
         pending += text.slice(start);
-        if (pending.length > maxValueChars) return fail(`request message larger than max (${pending.length} vs. ${maxValueChars})`);
+        if (pending.length > maxValueChars) return fail(`request message larger than max (${pending.length} vs. ${maxValueChars})`, values);
       }
       return { ok: true, values };
     },

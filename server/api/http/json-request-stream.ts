@@ -35,13 +35,11 @@ export function readJsonStream(req: IncomingMessage, maxValueChars: number, h: J
   };
   const onData = (text: string): void => {
     const split = splitter.push(text);
-    if (split.ok) {
-      for (const v of split.values) {
-        if (!active) return;
-        h.value(v);
-      }
-      return;
+    for (const v of split.values) {
+      if (!active) return;
+      h.value(v);
     }
+    if (split.ok || !active) return;
     detach();
     h.error({ code: GatewayCode.Unknown, message: split.message });
   };
