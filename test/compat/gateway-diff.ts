@@ -16,8 +16,8 @@
  * - `{ post, body?, capture? }`: one request, the whole answer recorded; `capture` maps a variable
  *   to a field of the JSON answer (`{ lease: 'ID' }`, `{ learner: 'member.ID' }`);
  * - `{ open, post, body }`: a request whose body stays open (watch); `{ send, body }` writes more
- *   of it; `{ await, lines }` records the stream's lines once it has that many (bounded wait; a
- *   shortfall is recorded, not thrown); `{ close }` ends it and records what remained.
+ *   of it; `{ await, lines, sorted? }` records the stream's lines once it has that many (bounded
+ *   wait; a shortfall is recorded, not thrown); `{ close }` ends it and records what remained.
  *
  * Services covered by differential-gateway-*.test.ts: kv (with txn), lease, watch, cluster,
  * maintenance. Auth: the gateway does not serve `/v3/auth/*` yet (those routes answer
@@ -49,6 +49,8 @@ export interface SendStep {
 export interface AwaitStep {
   readonly await: string;
   readonly lines: number;
+  /** Record the lines sorted (answers whose order the server does not define, e.g. one event to several watchers). */
+  readonly sorted?: boolean;
 }
 export interface CloseStep {
   readonly close: string;
@@ -116,9 +118,14 @@ class OpenCall {
   private ended = false;
   private readonly req: ClientRequest;
   private waiters: Array<() => void> = [];
+  private continued = false;
+  private queued = '';
 
   constructor(target: string, body: string) {
-    this.req = request(target, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res: IncomingMessage) => {
+    // `Expect: 100-continue`, as curl sends for a streamed upload: without it the reference's HTTP
+    // server (Go net/http) holds the response back until the request body has ended.
+    const headers = { 'transfer-encoding': 'chunked', expect: '100-continue' };
+    this.req = request(target, { method: 'POST', headers, agent: false }, (res: IncomingMessage) => {
       this.status = res.statusCode ?? 0;
       res.setEncoding('utf8');
       res.on('data', (c: string) => {
@@ -135,7 +142,11 @@ class OpenCall {
       this.ended = true;
       this.wake();
     });
-    this.req.write(body);
+    this.req.once('continue', () => {
+      this.continued = true;
+      this.req.write(this.queued + body);
+      this.queued = '';
+    });
   }
 
   private wake(): void {
@@ -145,7 +156,8 @@ class OpenCall {
   }
 
   send(body: string): void {
-    this.req.write(body);
+    if (this.continued) this.req.write(body);
+    else this.queued += body;
   }
 
   /** Takes the first `n` complete lines (or fewer, when the answer ends or the bound passes). */
@@ -214,7 +226,9 @@ export async function gatewayTranscript(member: Member, c: GwCase, vars: Map<str
         const call = calls.get(step.await);
         if (call === undefined) throw new Error(`no open call ${step.await}`);
         const { lines, note } = await call.take(step.lines);
-        out.push(`< [${step.await}] ${step.lines} lines: ${note}\n${lines.map(m).join('\n')}\n`);
+        const shown = lines.map(m);
+        if (step.sorted === true) shown.sort();
+        out.push(`< [${step.await}] ${step.lines} lines: ${note}\n${shown.join('\n')}\n`);
       } else {
         const call = calls.get(step.close);
         if (call === undefined) throw new Error(`no open call ${step.close}`);
