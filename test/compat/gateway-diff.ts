@@ -71,7 +71,7 @@ export const GATEWAY_MASKS: ReadonlyArray<readonly [RegExp, string]> = [
   [/"(cluster_id|member_id|raft_term|memberID|leader|raftIndex|raftTerm|raftAppliedIndex|dbSize|dbSizeInUse|remaining_bytes)":"\d+"/g, '"$1":"<n>"'],
   [/"hash":\d+/g, '"hash":<n>'],
   [/"name":"[^"]*"/g, '"name":"<name>"'],
-  [/"(peerURLs|clientURLs)":\[[^\]]*\]/g, '"$1":[<urls>]'],
+  [/"(peerURLs|clientURLs)":\[[^\]]*\]/g, '"$1":["<urls>"]'],
   [/"blob":"[^"]*"/g, '"blob":"<blob>"'],
   [/http:\/\/127\.\d+\.\d+\.\d+:\d+/g, '<url>'],
 ];
