@@ -315,3 +315,17 @@ void test('CORS: any origin on every response; OPTIONS answered 200 empty on any
     await s.close();
   }
 });
+
+void test('paths a version does not serve answer 404 Not Found, as unknown paths under the prefix', async () => {
+  const s = await serve(fakeServices(), { gatewayAbsentPaths: ['/maintenance/hashkv', '/maintenance/downgrade'] });
+  try {
+    for (const path of ['/v3/maintenance/hashkv', '/v3/maintenance/downgrade']) {
+      const r = await post(s.port, path, '{}');
+      assert.equal(r.status, 404, path);
+      assert.equal(r.body, 'Not Found\n');
+    }
+    assert.notEqual((await post(s.port, '/v3/maintenance/hash', '{}')).status, 404);
+  } finally {
+    await s.close();
+  }
+});
