@@ -61,7 +61,11 @@ function checkRangeRevision(txn: WriteTxn, revision: bigint, compactRevision: bi
   return undefined;
 }
 
-async function execute(v: TxnView, t: pb.TxnRequest, path: Path, leases: LeasePort): Promise<Result<pb.TxnResponse>> {
+/**
+ * Runs the chosen ops. Only the outermost response carries the txn's revision in its header; a
+ * nested txn's response has an empty header, as the reference server answers.
+ */
+async function execute(v: TxnView, t: pb.TxnRequest, path: Path, leases: LeasePort, nested = false): Promise<Result<pb.TxnResponse>> {
   const ops = path.succeeded ? t.success : t.failure;
   const responses: pb.ResponseOp[] = [];
   for (let i = 0; i < ops.length; i++) {
@@ -81,7 +85,7 @@ async function execute(v: TxnView, t: pb.TxnRequest, path: Path, leases: LeasePo
         responses.push({ response: { $case: 'responseDeleteRange', value: applyDeleteRange(v, r.value, leases) } });
         break;
       case 'requestTxn': {
-        const res = await execute(v, r.value, path.nested.get(i)!, leases);
+        const res = await execute(v, r.value, path.nested.get(i)!, leases, true);
         if (!res.ok) return res;
         responses.push({ response: { $case: 'responseTxn', value: res.value } });
         break;
@@ -89,7 +93,7 @@ async function execute(v: TxnView, t: pb.TxnRequest, path: Path, leases: LeasePo
     }
   }
   return ok({
-    header: { clusterId: 0n, memberId: 0n, revision: viewRevision(v), raftTerm: 0n },
+    header: { clusterId: 0n, memberId: 0n, revision: nested ? 0n : viewRevision(v), raftTerm: 0n },
     succeeded: path.succeeded,
     responses,
   });

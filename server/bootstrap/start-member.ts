@@ -390,6 +390,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       gatewayPrefix: p.gatewayPrefix,
       gatewayAliases: p.gatewayAliases,
       gatewayRedirects: p.gatewayRedirects,
+      gatewayAbsentPaths: p.gatewayAbsentPaths,
       toStatus,
       logger: log,
       healthBody: healthBodyFor(profile),

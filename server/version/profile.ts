@@ -38,6 +38,12 @@ export interface VersionProfile {
   /** Older prefixes answered with a redirect to the current one (3.3: /v3alpha). */
   readonly gatewayRedirects: readonly string[];
   /**
+   * Gateway paths (under the prefix) this line does not serve, answered 404: before 3.5 there
+   * is no `/maintenance/hashkv` (HashKV shares Hash's path, Hash wins) and no
+   * `/maintenance/downgrade` (a real etcd 3.4 answers both `404 Not Found`).
+   */
+  readonly gatewayAbsentPaths: readonly string[];
+  /**
    * `/health` body: `spaced` = `{"health": "true"}` (3.2's hand-built JSON), `plain` =
    * `{"health":"true"}` (3.3, 3.4), `reason` = adds `"reason"` (3.5).
    */
@@ -67,6 +73,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     gatewayPrefix: '/v3alpha',
     gatewayAliases: [],
     gatewayRedirects: [],
+    gatewayAbsentPaths: ['/maintenance/hashkv', '/maintenance/downgrade'],
     healthBody: 'spaced',
     metricNames: 'debugging',
     introducedRpcs: [],
@@ -85,6 +92,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     gatewayPrefix: '/v3beta',
     gatewayAliases: [],
     gatewayRedirects: ['/v3alpha'],
+    gatewayAbsentPaths: ['/maintenance/hashkv', '/maintenance/downgrade'],
     healthBody: 'plain',
     metricNames: 'debugging',
     introducedRpcs: ['/etcdserverpb.Lease/LeaseLeases'],
@@ -103,6 +111,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     gatewayPrefix: '/v3beta',
     gatewayAliases: ['/v3'],
     gatewayRedirects: [],
+    gatewayAbsentPaths: ['/maintenance/hashkv', '/maintenance/downgrade'],
     healthBody: 'plain',
     metricNames: 'debugging',
     introducedRpcs: ['/etcdserverpb.Cluster/MemberPromote'],
@@ -121,6 +130,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     gatewayPrefix: '/v3',
     gatewayAliases: [],
     gatewayRedirects: [],
+    gatewayAbsentPaths: [],
     healthBody: 'reason',
     metricNames: 'promoted',
     introducedRpcs: ['/etcdserverpb.Maintenance/Downgrade', '/etcdserverpb.Auth/AuthStatus'],

@@ -35,6 +35,8 @@ export interface HttpAppOptions {
   readonly gatewayAliases?: readonly string[];
   /** Older prefixes answered with a 307 to the current one. */
   readonly gatewayRedirects?: readonly string[];
+  /** Gateway paths (under the prefix) not served by this version: 404, as unknown paths. */
+  readonly gatewayAbsentPaths?: readonly string[];
   readonly toStatus: ToStatus;
   readonly logger: Logger;
   /** `/health` body per version (health-route.ts: healthBody34, healthBody35). */
@@ -69,12 +71,16 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   if (options.cors ?? true) app.use(allowAnyOrigin());
   app.use(prefixRewrite({ prefix, aliases: options.gatewayAliases, redirects: options.gatewayRedirects }));
 
-  const gateway = createGatewayRouter(prefix, {
-    services: options.services,
-    toStatus: options.toStatus,
-    logger,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-  });
+  const gateway = createGatewayRouter(
+    prefix,
+    {
+      services: options.services,
+      toStatus: options.toStatus,
+      logger,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    },
+    options.gatewayAbsentPaths,
+  );
   const info = options.services.info;
   const version = versionHandler(info);
   const health = healthHandler(info, { body: options.healthBody, onChecked: options.onHealthChecked });

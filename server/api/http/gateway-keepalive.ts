@@ -13,10 +13,14 @@ import * as pb from '../../../proto/gen/etcd/rpc.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import type { GatewayStatus } from './gateway-status.js';
 import { thrownStatus } from './gateway-unary.js';
-import { decodeJsonValue } from './json-decode.js';
+import { LeaseKeepAliveRequest } from './gateway-request-schemas.js';
+import { decodeJsonText, type RequestCodec } from './json-decode.js';
+import { GatewayCode } from './http-status.js';
 import { readJsonStream } from './json-request-stream.js';
 import { sendMethodNotAllowed } from './plain-http-error.js';
 import { createStreamWriter } from './stream-writer.js';
+
+const CODEC: RequestCodec<pb.LeaseKeepAliveRequest> = { schema: LeaseKeepAliveRequest, fns: pb.LeaseKeepAliveRequest };
 
 export function keepAliveHandler(deps: GatewayDeps): Middleware {
   return async (ctx) => {
@@ -53,7 +57,7 @@ export function keepAliveHandler(deps: GatewayDeps): Middleware {
     const detach = readJsonStream(ctx.req, deps.maxBodyBytes, {
       value(v) {
         enqueue(async () => {
-          const decoded = decodeJsonValue(pb.LeaseKeepAliveRequest, v);
+          const decoded = decodeJsonText(CODEC, v, GatewayCode.Unknown);
           if (!decoded.ok) return unreadable(decoded.status);
           accepted++;
           try {

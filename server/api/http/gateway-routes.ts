@@ -11,7 +11,9 @@ import * as pb from '../../../proto/gen/etcd/rpc.js';
 import type { DomainError, Result } from '../../errors/domain-error.js';
 import type { Services } from '../services.js';
 import type { GatewayStatus } from './gateway-status.js';
-import { decodeJsonText, type JsonMessageFns } from './json-decode.js';
+import * as rq from './gateway-request-schemas.js';
+import { decodeJsonText, type JsonMessageFns, type RequestCodec } from './json-decode.js';
+import type { MessageSchema } from './jsonpb-schema.js';
 
 export type RouteOutcome =
   | { readonly kind: 'ok'; readonly json: unknown }
@@ -31,7 +33,7 @@ export interface UnaryRoute {
 function unary<Req, Res>(
   path: string,
   grpcMethod: string,
-  request: JsonMessageFns<Req>,
+  request: RequestCodec<Req>,
   response: JsonMessageFns<Res>,
   call: (services: Services, req: Req) => Promise<Result<Res>>,
 ): UnaryRoute {
@@ -47,30 +49,33 @@ function unary<Req, Res>(
   };
 }
 
+/** A request's field table with its generated codec. */
+const c = <T>(schema: MessageSchema, fns: JsonMessageFns<T>): RequestCodec<T> => ({ schema, fns });
+
 const KV = '/etcdserverpb.KV/';
 const LEASE = '/etcdserverpb.Lease/';
 const CLUSTER = '/etcdserverpb.Cluster/';
 const MAINT = '/etcdserverpb.Maintenance/';
 
 const revoke = (p: string): UnaryRoute =>
-  unary(p, `${LEASE}LeaseRevoke`, pb.LeaseRevokeRequest, pb.LeaseRevokeResponse, (s, r) => s.lease.leaseRevoke(r));
+  unary(p, `${LEASE}LeaseRevoke`, c(rq.LeaseRevokeRequest, pb.LeaseRevokeRequest), pb.LeaseRevokeResponse, (s, r) => s.lease.leaseRevoke(r));
 const timeToLive = (p: string): UnaryRoute =>
-  unary(p, `${LEASE}LeaseTimeToLive`, pb.LeaseTimeToLiveRequest, pb.LeaseTimeToLiveResponse, (s, r) =>
+  unary(p, `${LEASE}LeaseTimeToLive`, c(rq.LeaseTimeToLiveRequest, pb.LeaseTimeToLiveRequest), pb.LeaseTimeToLiveResponse, (s, r) =>
     s.lease.leaseTimeToLive(r),
   );
 const leases = (p: string): UnaryRoute =>
-  unary(p, `${LEASE}LeaseLeases`, pb.LeaseLeasesRequest, pb.LeaseLeasesResponse, (s, r) => s.lease.leaseLeases(r));
+  unary(p, `${LEASE}LeaseLeases`, c(rq.LeaseLeasesRequest, pb.LeaseLeasesRequest), pb.LeaseLeasesResponse, (s, r) => s.lease.leaseLeases(r));
 
 export const UNARY_ROUTES: readonly UnaryRoute[] = [
-  unary('/kv/range', `${KV}Range`, pb.RangeRequest, pb.RangeResponse, (s, r) => s.kv.range(r)),
-  unary('/kv/put', `${KV}Put`, pb.PutRequest, pb.PutResponse, (s, r) => s.kv.put(r)),
-  unary('/kv/deleterange', `${KV}DeleteRange`, pb.DeleteRangeRequest, pb.DeleteRangeResponse, (s, r) =>
+  unary('/kv/range', `${KV}Range`, c(rq.RangeRequest, pb.RangeRequest), pb.RangeResponse, (s, r) => s.kv.range(r)),
+  unary('/kv/put', `${KV}Put`, c(rq.PutRequest, pb.PutRequest), pb.PutResponse, (s, r) => s.kv.put(r)),
+  unary('/kv/deleterange', `${KV}DeleteRange`, c(rq.DeleteRangeRequest, pb.DeleteRangeRequest), pb.DeleteRangeResponse, (s, r) =>
     s.kv.deleteRange(r),
   ),
-  unary('/kv/txn', `${KV}Txn`, pb.TxnRequest, pb.TxnResponse, (s, r) => s.kv.txn(r)),
-  unary('/kv/compaction', `${KV}Compact`, pb.CompactionRequest, pb.CompactionResponse, (s, r) => s.kv.compact(r)),
+  unary('/kv/txn', `${KV}Txn`, c(rq.TxnRequest, pb.TxnRequest), pb.TxnResponse, (s, r) => s.kv.txn(r)),
+  unary('/kv/compaction', `${KV}Compact`, c(rq.CompactionRequest, pb.CompactionRequest), pb.CompactionResponse, (s, r) => s.kv.compact(r)),
 
-  unary('/lease/grant', `${LEASE}LeaseGrant`, pb.LeaseGrantRequest, pb.LeaseGrantResponse, (s, r) =>
+  unary('/lease/grant', `${LEASE}LeaseGrant`, c(rq.LeaseGrantRequest, pb.LeaseGrantRequest), pb.LeaseGrantResponse, (s, r) =>
     s.lease.leaseGrant(r),
   ),
   revoke('/lease/revoke'),
@@ -80,41 +85,41 @@ export const UNARY_ROUTES: readonly UnaryRoute[] = [
   leases('/lease/leases'),
   leases('/kv/lease/leases'),
 
-  unary('/cluster/member/add', `${CLUSTER}MemberAdd`, pb.MemberAddRequest, pb.MemberAddResponse, (s, r) =>
+  unary('/cluster/member/add', `${CLUSTER}MemberAdd`, c(rq.MemberAddRequest, pb.MemberAddRequest), pb.MemberAddResponse, (s, r) =>
     s.cluster.memberAdd(r),
   ),
-  unary('/cluster/member/remove', `${CLUSTER}MemberRemove`, pb.MemberRemoveRequest, pb.MemberRemoveResponse, (s, r) =>
+  unary('/cluster/member/remove', `${CLUSTER}MemberRemove`, c(rq.MemberRemoveRequest, pb.MemberRemoveRequest), pb.MemberRemoveResponse, (s, r) =>
     s.cluster.memberRemove(r),
   ),
-  unary('/cluster/member/update', `${CLUSTER}MemberUpdate`, pb.MemberUpdateRequest, pb.MemberUpdateResponse, (s, r) =>
+  unary('/cluster/member/update', `${CLUSTER}MemberUpdate`, c(rq.MemberUpdateRequest, pb.MemberUpdateRequest), pb.MemberUpdateResponse, (s, r) =>
     s.cluster.memberUpdate(r),
   ),
-  unary('/cluster/member/list', `${CLUSTER}MemberList`, pb.MemberListRequest, pb.MemberListResponse, (s, r) =>
+  unary('/cluster/member/list', `${CLUSTER}MemberList`, c(rq.MemberListRequest, pb.MemberListRequest), pb.MemberListResponse, (s, r) =>
     s.cluster.memberList(r),
   ),
   unary(
     '/cluster/member/promote',
     `${CLUSTER}MemberPromote`,
-    pb.MemberPromoteRequest,
+    c(rq.MemberPromoteRequest, pb.MemberPromoteRequest),
     pb.MemberPromoteResponse,
     (s, r) => s.cluster.memberPromote(r),
   ),
 
-  unary('/maintenance/alarm', `${MAINT}Alarm`, pb.AlarmRequest, pb.AlarmResponse, (s, r) => s.maintenance.alarm(r)),
-  unary('/maintenance/status', `${MAINT}Status`, pb.StatusRequest, pb.StatusResponse, (s, r) =>
+  unary('/maintenance/alarm', `${MAINT}Alarm`, c(rq.AlarmRequest, pb.AlarmRequest), pb.AlarmResponse, (s, r) => s.maintenance.alarm(r)),
+  unary('/maintenance/status', `${MAINT}Status`, c(rq.StatusRequest, pb.StatusRequest), pb.StatusResponse, (s, r) =>
     s.maintenance.status(r),
   ),
-  unary('/maintenance/defragment', `${MAINT}Defragment`, pb.DefragmentRequest, pb.DefragmentResponse, (s, r) =>
+  unary('/maintenance/defragment', `${MAINT}Defragment`, c(rq.DefragmentRequest, pb.DefragmentRequest), pb.DefragmentResponse, (s, r) =>
     s.maintenance.defragment(r),
   ),
-  unary('/maintenance/hash', `${MAINT}Hash`, pb.HashRequest, pb.HashResponse, (s, r) => s.maintenance.hash(r)),
-  unary('/maintenance/hashkv', `${MAINT}HashKV`, pb.HashKVRequest, pb.HashKVResponse, (s, r) =>
+  unary('/maintenance/hash', `${MAINT}Hash`, c(rq.HashRequest, pb.HashRequest), pb.HashResponse, (s, r) => s.maintenance.hash(r)),
+  unary('/maintenance/hashkv', `${MAINT}HashKV`, c(rq.HashKVRequest, pb.HashKVRequest), pb.HashKVResponse, (s, r) =>
     s.maintenance.hashKV(r),
   ),
   unary(
     '/maintenance/transfer-leadership',
     `${MAINT}MoveLeader`,
-    pb.MoveLeaderRequest,
+    c(rq.MoveLeaderRequest, pb.MoveLeaderRequest),
     pb.MoveLeaderResponse,
     (s, r) => s.maintenance.moveLeader(r),
   ),

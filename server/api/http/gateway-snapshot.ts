@@ -10,6 +10,7 @@ import type { Middleware } from 'koa';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import { sendGatewayError, thrownStatus } from './gateway-unary.js';
+import { SnapshotRequest } from './gateway-request-schemas.js';
 import { decodeJsonText } from './json-decode.js';
 import { sendMethodNotAllowed } from './plain-http-error.js';
 import { readBody } from './read-body.js';
@@ -25,7 +26,7 @@ export function snapshotHandler(deps: GatewayDeps): Middleware {
       ctx.res.destroy();
       return;
     }
-    const decoded = decodeJsonText(pb.SnapshotRequest, body.text);
+    const decoded = decodeJsonText({ schema: SnapshotRequest, fns: pb.SnapshotRequest }, body.text);
     if (!decoded.ok) return sendGatewayError(ctx, decoded.status);
 
     ctx.respond = false;

@@ -14,10 +14,14 @@ import * as pb from '../../../proto/gen/etcd/rpc.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import type { GatewayStatus } from './gateway-status.js';
 import { thrownStatus } from './gateway-unary.js';
-import { decodeJsonValue } from './json-decode.js';
+import { WatchRequest } from './gateway-request-schemas.js';
+import { decodeJsonText, type RequestCodec } from './json-decode.js';
+import { GatewayCode } from './http-status.js';
 import { readJsonStream } from './json-request-stream.js';
 import { sendMethodNotAllowed } from './plain-http-error.js';
 import { createStreamWriter } from './stream-writer.js';
+
+const CODEC: RequestCodec<pb.WatchRequest> = { schema: WatchRequest, fns: pb.WatchRequest };
 
 export function watchHandler(deps: GatewayDeps): Middleware {
   return async (ctx) => {
@@ -33,7 +37,7 @@ export function watchHandler(deps: GatewayDeps): Middleware {
     };
     const detach = readJsonStream(ctx.req, deps.maxBodyBytes, {
       value(v) {
-        const decoded = decodeJsonValue(pb.WatchRequest, v);
+        const decoded = decodeJsonText(CODEC, v, GatewayCode.Unknown);
         if (!decoded.ok) return unreadable(decoded.status);
         accepted++;
         try {

@@ -4,7 +4,8 @@
  * Contract: unary routes (gateway-routes.ts), the three streams (`/watch`, `/lease/keepalive`,
  * `/maintenance/snapshot`) and the Unimplemented ones are registered for every method (each
  * handler answers non-POST with 405); unknown paths under the prefix are left to the app
- * (404). Prefix aliases and redirects are applied by `prefixRewrite` before this router.
+ * (404), as are the `absent` paths (routes a version does not serve). Prefix aliases and
+ * redirects are applied by `prefixRewrite` before this router.
  */
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
@@ -17,10 +18,10 @@ import { unaryHandler, unimplementedHandler } from './gateway-unary.js';
 import { UNIMPLEMENTED_ROUTES } from './gateway-unimplemented.js';
 import { watchHandler } from './gateway-watch.js';
 
-export function createGatewayRouter(prefix: string, deps: GatewayDeps): Router {
+export function createGatewayRouter(prefix: string, deps: GatewayDeps, absent: readonly string[] = []): Router {
   const router = new Router({ prefix: normalizePrefix(prefix) });
   const add = (path: string, handler: Middleware): void => {
-    router.all(path, handler);
+    if (!absent.includes(path)) router.all(path, handler);
   };
   for (const route of UNARY_ROUTES) add(route.path, unaryHandler(route, deps));
   for (const route of UNIMPLEMENTED_ROUTES) add(route.path, unimplementedHandler(route, deps));

@@ -5,13 +5,22 @@
  *
  * Contract (pure, no I/O):
  * - `push(text)` takes the next piece of the body (already UTF-8 decoded, split anywhere, even
- *   inside a string or an escape) and returns every top-level value completed by it, in order;
- * - only objects (and `null`) are values here; any other top-level character is an error, as
- *   is malformed JSON inside an object, or one value above `maxValueChars`;
+ *   inside a string or an escape) and returns the TEXT of every top-level value completed by
+ *   it, in order (the caller reads each one exactly: go-json-scan.ts; numbers are never parsed
+ *   here, so no digit of a 64-bit id is lost);
+ * - only objects (and `null`) are values here; any other top-level character is an error (Go's
+ *   wording), as is one value above `maxValueChars`; the inside of an object is only tracked for
+ *   nesting and strings, its syntax is checked by the caller's reader;
+ * - an error comes with the values completed before it in the same push;
  * - after an error the splitter is dead: every later call returns the same error;
  * - `end()` reports an error when the body stops inside a value.
  */
-export type Split = { readonly ok: true; readonly values: unknown[] } | { readonly ok: false; readonly message: string };
+import { goQuoteChar } from './go-json-scan.js';
+
+/** The values completed by a push; on an error, those completed before it come with it. */
+export type Split =
+  | { readonly ok: true; readonly values: string[] }
+  | { readonly ok: false; readonly message: string; readonly values: string[] };
 
 export interface JsonObjectStream {
   push(text: string): Split;
@@ -25,23 +34,15 @@ export function createJsonObjectStream(maxValueChars: number): JsonObjectStream 
   let escaped = false;
   let failure: string | undefined;
 
-  const fail = (message: string): Split => {
+  const fail = (message: string, values: string[] = []): Split => {
     failure = message;
-    return { ok: false, message };
-  };
-
-  const parse = (text: string): { ok: true; value: unknown } | { ok: false; message: string } => {
-    try {
-      return { ok: true, value: JSON.parse(text) as unknown };
-    } catch (err) {
-      return { ok: false, message: `invalid JSON in request stream: ${err instanceof Error ? err.message : String(err)}` };
-    }
+    return { ok: false, message, values };
   };
 
   return {
     push(text) {
-      if (failure !== undefined) return { ok: false, message: failure };
-      const values: unknown[] = [];
+      if (failure !== undefined) return { ok: false, message: failure, values: [] };
+      const values: string[] = [];
       let start = 0; // where the unconsumed part of `text` begins
       for (let i = 0; i < text.length; i++) {
         const c = text[i];
@@ -60,14 +61,14 @@ export function createJsonObjectStream(maxValueChars: number): JsonObjectStream 
             start = i + 1;
             continue;
           }
-          return fail(`invalid character '${c}' looking for beginning of value`);
+          return fail(`invalid character ${goQuoteChar(c!)} looking for beginning of value`, values);
         }
         if (depth === 0) {
           // inside a bare `null`
           pending += c;
-          if (!'null'.startsWith(pending)) return fail(`invalid character '${c}' in literal null`);
+          if (!'null'.startsWith(pending)) return fail(`invalid character ${goQuoteChar(c!)} in literal null (expecting '${'null'[pending.length - 1]}')`, values);
           if (pending === 'null') {
-            values.push(null);
+            values.push('null');
             pending = '';
           }
           start = i + 1;
@@ -84,9 +85,7 @@ export function createJsonObjectStream(maxValueChars: number): JsonObjectStream 
         else if (c === '}' || c === ']') {
           depth--;
           if (depth === 0) {
-            const parsed = parse(pending + text.slice(start, i + 1));
-            if (!parsed.ok) return fail(parsed.message);
-            values.push(parsed.value);
+            values.push(pending + text.slice(start, i + 1));
             pending = '';
             start = i + 1;
           }
@@ -94,13 +93,13 @@ export function createJsonObjectStream(maxValueChars: number): JsonObjectStream 
       }
       if (depth > 0) {
         pending += text.slice(start);
-        if (pending.length > maxValueChars) return fail(`request message larger than max (${pending.length} vs. ${maxValueChars})`);
+        if (pending.length > maxValueChars) return fail(`request message larger than max (${pending.length} vs. ${maxValueChars})`, values);
       }
       return { ok: true, values };
     },
     end() {
       if (failure !== undefined) return { ok: false, message: failure };
-      if (depth > 0 || pending !== '') return { ok: false, message: 'unexpected end of JSON input in request stream' };
+      if (depth > 0 || pending !== '') return { ok: false, message: 'unexpected EOF' };
       return { ok: true };
     },
   };

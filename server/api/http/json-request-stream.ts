@@ -5,7 +5,8 @@
  * Contract:
  * - `value` is called once per complete top-level JSON value, in body order;
  * - then exactly one of `end` (the body ended cleanly) or `error` (malformed JSON, a message
- *   above the limit: an InvalidArgument status) — unless the returned `detach` ran first;
+ *   above the limit: an Unknown status, as grpc-gateway answers a stream it cannot read) —
+ *   unless the returned `detach` ran first;
  * - after `error` or `detach`, the rest of the body is read and discarded (the request is never
  *   destroyed, so the response can still be written on the same connection);
  * - a client that disconnects gets neither `end` nor `error`: the response side notices.
@@ -16,7 +17,8 @@ import { GatewayCode } from './http-status.js';
 import { createJsonObjectStream } from './json-object-stream.js';
 
 export interface JsonStreamHandlers {
-  value(v: unknown): void;
+  /** The text of one request message (an object or `null`). */
+  value(text: string): void;
   end(): void;
   error(status: GatewayStatus): void;
 }
@@ -33,22 +35,20 @@ export function readJsonStream(req: IncomingMessage, maxValueChars: number, h: J
   };
   const onData = (text: string): void => {
     const split = splitter.push(text);
-    if (split.ok) {
-      for (const v of split.values) {
-        if (!active) return;
-        h.value(v);
-      }
-      return;
+    for (const v of split.values) {
+      if (!active) return;
+      h.value(v);
     }
+    if (split.ok || !active) return;
     detach();
-    h.error({ code: GatewayCode.InvalidArgument, message: split.message });
+    h.error({ code: GatewayCode.Unknown, message: split.message });
   };
   const onEnd = (): void => {
     if (!active) return;
     const ended = splitter.end();
     detach();
     if (ended.ok) h.end();
-    else h.error({ code: GatewayCode.InvalidArgument, message: ended.message });
+    else h.error({ code: GatewayCode.Unknown, message: ended.message });
   };
   req.setEncoding('utf8');
   req.on('data', onData);

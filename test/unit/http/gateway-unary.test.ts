@@ -191,20 +191,22 @@ void test('domain errors: body {error,message,code} in that order, HTTP status f
   }
 });
 
-void test('malformed input: bad JSON, non-object, bad int64 → 400 code 3 with a clear message', async () => {
+void test("malformed input: bad JSON, non-object, bad int64 → 400 code 3 with Go's message", async () => {
   const s = await serve(fakeServices({ kv: { put: async () => ok(pb.PutResponse.fromJSON({})) } }));
   try {
-    for (const [body, pattern] of [
-      ['{"key":', /invalid JSON in request body/],
-      ['[1,2]', /must be a JSON object, got an array/],
-      ['"x"', /must be a JSON object, got string/],
-      ['{"key":"Zm9v","lease":"abc"}', /invalid request body/],
+    for (const [body, expected] of [
+      ['{"key":', 'unexpected EOF'],
+      ['[1,2]', 'json: cannot unmarshal array into Go value of type map[string]json.RawMessage'],
+      ['"x"', 'json: cannot unmarshal string into Go value of type map[string]json.RawMessage'],
+      ['{"key":"Zm9v","lease":"abc"}', "invalid character 'a' looking for beginning of value"],
+      ['{"key":"Zm9v","lease":1.5}', 'json: cannot unmarshal number 1.5 into Go value of type int64'],
+      ['{"key":"Zm9v!"}', 'illegal base64 data at input byte 4'],
     ] as const) {
       const r = await post(s.port, '/v3/kv/put', body);
       assert.equal(r.status, 400, body);
       const parsed = JSON.parse(r.body) as { error: string; code: number; message: string };
       assert.equal(parsed.code, 3);
-      assert.match(parsed.error, pattern);
+      assert.equal(parsed.error, expected);
       assert.equal(parsed.message, parsed.error);
       assert.deepEqual(Object.keys(parsed), ['error', 'message', 'code']);
     }
@@ -309,6 +311,20 @@ void test('CORS: any origin on every response; OPTIONS answered 200 empty on any
     const o = await call(s.port, 'OPTIONS', '/anything');
     assert.equal(o.status, 200);
     assert.equal(o.body, '');
+  } finally {
+    await s.close();
+  }
+});
+
+void test('paths a version does not serve answer 404 Not Found, as unknown paths under the prefix', async () => {
+  const s = await serve(fakeServices(), { gatewayAbsentPaths: ['/maintenance/hashkv', '/maintenance/downgrade'] });
+  try {
+    for (const path of ['/v3/maintenance/hashkv', '/v3/maintenance/downgrade']) {
+      const r = await post(s.port, path, '{}');
+      assert.equal(r.status, 404, path);
+      assert.equal(r.body, 'Not Found\n');
+    }
+    assert.notEqual((await post(s.port, '/v3/maintenance/hash', '{}')).status, 404);
   } finally {
     await s.close();
   }
