@@ -33,6 +33,7 @@ import {
 import type { Wal, WalContents } from '../wal/types.js';
 import { ProposalWaiters } from './proposal-waiters.js';
 import { ReadBarriers } from './read-barrier.js';
+import { EnvelopeEncoder } from './request-envelope.js';
 import type { Scheduler } from './scheduler.js';
 
 export interface MemberHooks {
@@ -91,6 +92,13 @@ export interface StartMembership {
 export class Member {
   readonly #d: MemberDeps;
   readonly #waiters: ProposalWaiters;
+  readonly #envelopes: EnvelopeEncoder;
+  /**
+   * This member's proposals by their entry bytes (the same Buffer object travels from
+   * propose() to the committed entry on a leader): applying one needs no decoding. Entries
+   * that arrive from the network are other objects and are decoded.
+   */
+  readonly #proposed = new WeakMap<Uint8Array, InternalRequest>();
   readonly #reads: ReadBarriers;
   readonly #storage = new MemoryRaftStorage();
   #node: RaftNode | undefined;
@@ -116,6 +124,7 @@ export class Member {
     this.#d = deps;
     this.#waiters = new ProposalWaiters(BigInt(deps.scheduler.now()) << 16n);
     this.#reads = new ReadBarriers(deps.memberId);
+    this.#envelopes = new EnvelopeEncoder(deps.memberId);
   }
 
   get memberId(): bigint {
@@ -202,16 +211,22 @@ export class Member {
     this.#stopTicker = this.#d.scheduler.every(this.#d.tickMs, () => this.#tick());
   }
 
-  /** Proposes a request; resolves with its applied outcome (or Timeout / Stopped). */
-  propose(request: Request): Promise<Result<Applied>> {
+  /**
+   * Proposes a request; resolves with its applied outcome (or Timeout / Stopped). `raw`, when
+   * given, is the client's encoding of `request.value` (api/raw-request.ts): the log entry
+   * then carries those bytes, and this member applies `request` itself instead of decoding
+   * the entry (the same message, decoded from the same bytes).
+   */
+  propose(request: Request, raw?: Uint8Array): Promise<Result<Applied>> {
     if (this.#stopped || !this.#node) return Promise.resolve(err('Stopped'));
     const { id, outcome } = this.#waiters.register(this.#d.scheduler.now() + this.#d.requestTimeoutMs);
-    const data = InternalRequest.encode({ header: { id, memberId: this.#d.memberId }, request }).finish();
+    const data = this.#envelopes.encode(id, request, raw);
     if (data.length > this.#d.maxRequestBytes) {
       this.#waiters.resolve(id, err('RequestTooLarge'));
       return outcome;
     }
-    const res = this.#node.propose(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    if (raw !== undefined) this.#proposed.set(data, { header: { id, memberId: this.#d.memberId }, request });
+    const res = this.#node.propose(data);
     if (!res.ok) this.#waiters.resolve(id, err(this.#lead === 0n ? 'NoLeader' : 'Timeout'));
     else this.#schedule();
     return outcome;
@@ -423,7 +438,9 @@ export class Member {
           if (h && h.memberId === this.#d.memberId) this.#waiters.resolve(h.id, { ok: true, value: { response: undefined } });
         }
       } else if (entry.data.length > 0) {
-        const req = InternalRequest.decode(entry.data);
+        const own = this.#proposed.get(entry.data);
+        if (own !== undefined) this.#proposed.delete(entry.data);
+        const req = own ?? InternalRequest.decode(entry.data);
         let entryDone!: () => void;
         this.#midEntry = new Promise((r) => (entryDone = r));
         let outcome: Result<Applied>;

@@ -6,7 +6,7 @@
  * at their start; an open stream that asked for a leader is cancelled with NoLeader by the
  * member's `noLeader` monitor after 3 election timeouts without one (leader-monitor.ts).
  */
-import type { Metadata } from '@grpc/grpc-js';
+import type { MetadataValue } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { NoLeaderMonitor } from './leader-monitor.js';
 import type { GrpcMetrics } from './metrics.js';
@@ -21,17 +21,24 @@ export interface EdgeContext {
   readonly metrics: GrpcMetrics;
   /** Cancels require-leader streams after 3 election timeouts without a leader (one per member). */
   readonly noLeader: NoLeaderMonitor;
+  /** Paths of unary methods whose handlers read only the call's request and metadata (unary-fast-path.ts). */
+  readonly plainUnary: Set<string>;
+}
+
+/** The part of a call's metadata the adapters read (grpc-js's Metadata has it). */
+export interface MetadataReader {
+  get(key: string): MetadataValue[];
 }
 
 export const REQUIRE_LEADER_KEY = 'hasleader';
 
 /** True when the call carries `hasleader: true`. */
-export function requiresLeader(metadata: Metadata): boolean {
+export function requiresLeader(metadata: MetadataReader): boolean {
   return metadata.get(REQUIRE_LEADER_KEY).some((v) => v === 'true');
 }
 
 /** True when the call asks for a leader and there is none. */
-export function lacksRequiredLeader(ctx: EdgeContext, metadata: Metadata): boolean {
+export function lacksRequiredLeader(ctx: EdgeContext, metadata: MetadataReader): boolean {
   return requiresLeader(metadata) && !ctx.hasLeader();
 }
 

@@ -7,9 +7,16 @@
  * yields a `MalformedRequest` value instead of an exception; the handlers then end the call
  * with `malformedStatus` — code Internal and grpc-go's text
  * `grpc: error unmarshalling request: <reason>` — and count it like any other outcome.
+ *
+ * The KV writes (Put, DeleteRange, Txn) keep the bytes they were decoded from
+ * (raw-request.ts): they enter the Raft log as those bytes.
  */
 import type { ServiceDefinition } from '@grpc/grpc-js';
+import { keepRaw } from '../raw-request.js';
 import { GrpcCode, type GrpcStatus } from './codes.js';
+
+/** Methods whose requests are proposed to the log as the client encoded them. */
+const LOGGED_AS_SENT: ReadonlySet<string> = new Set(['/etcdserverpb.KV/Put', '/etcdserverpb.KV/DeleteRange', '/etcdserverpb.KV/Txn']);
 
 export class MalformedRequest {
   constructor(readonly reason: string) {}
@@ -27,11 +34,13 @@ export function guardDecoding(def: ServiceDefinition): ServiceDefinition {
   const guarded: Record<string, ServiceDefinition[string]> = {};
   for (const [name, method] of Object.entries(def)) {
     const decode = method.requestDeserialize;
+    const keep = LOGGED_AS_SENT.has(method.path);
     guarded[name] = {
       ...method,
       requestDeserialize: (bytes: Buffer): unknown => {
         try {
-          return decode(bytes);
+          const message: unknown = decode(bytes);
+          return keep ? keepRaw(message as object, bytes) : message;
         } catch (e) {
           return new MalformedRequest(e instanceof Error ? e.message : String(e));
         }

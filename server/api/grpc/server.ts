@@ -10,6 +10,9 @@
  * concurrent streams 2^32−1, server keepalive ping every 2 h with a 20 s timeout, channelz
  * off. Client-ping enforcement (min 5 s, none without streams) is not offered by grpc-js.
  *
+ * Unary calls are read and answered on the HTTP/2 stream directly (unary-fast-path.ts);
+ * streaming calls, compressed requests and non-gRPC content types go through grpc-js.
+ *
  * Every request deserializer is guarded (decode-guard.ts), so a frame that does not decode
  * ends that call with a clean Internal status and never reaches a service.
  *
@@ -42,6 +45,7 @@ import { NoLeaderMonitor, type Scheduler } from './leader-monitor.js';
 import { leaseHandlers } from './lease.js';
 import { maintenanceHandlers } from './maintenance.js';
 import { createGrpcMetrics } from './metrics.js';
+import { installUnaryFastPath } from './unary-fast-path.js';
 import { watchHandlers } from './watch.js';
 
 export interface GrpcServerOptions {
@@ -103,6 +107,7 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
     logger: options.logger.child({ component: 'grpc' }),
     metrics: createGrpcMetrics(options.registry),
     noLeader: new NoLeaderMonitor(options.hasLeader, options.electionTimeoutMs ?? DEFAULT_ELECTION_TIMEOUT_MS, options.scheduler),
+    plainUnary: new Set(),
   };
   const server = new grpc.Server(grpcServerChannelOptions(options.maxRecvBytes, options.maxSendBytes));
   const add = (def: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void =>
@@ -117,5 +122,10 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
   add(LockService, lockHandlers(ctx));
   add(ElectionService, electionHandlers(ctx));
   add(HealthService, healthHandlers(ctx));
+  installUnaryFastPath(server, {
+    eligible: ctx.plainUnary,
+    maxRecvBytes: options.maxRecvBytes,
+    maxSendBytes: options.maxSendBytes ?? MAX_SEND_BYTES,
+  });
   return server;
 }

@@ -44,7 +44,7 @@ function serve<Req, Res, O>(
   interpret: (outcome: O) => Reply<Res>,
 ): handleUnaryCall<Incoming<Req>, Res> {
   const tally = ctx.metrics.method(def);
-  return (call, callback) => {
+  const handler: handleUnaryCall<Incoming<Req>, Res> = (call, callback) => {
     tally.started += 1;
     tally.received += 1;
     const fail = (status: GrpcStatus): void => {
@@ -75,4 +75,7 @@ function serve<Req, Res, O>(
     }
     pending.then(onOutcome, onThrow);
   };
+  // Reads only call.request and call.metadata: the fast path may serve it.
+  ctx.plainUnary.add(def.path);
+  return handler;
 }
