@@ -39,7 +39,7 @@ export async function restoreLeases(lessor: Lessor, backend: Backend, store: Mvc
     records.push(r.value);
   }
   lessor.restore(records);
-  const all = await store.range(rangeAll(Buffer.from([0]), Buffer.from([0])));
+  const all = await store.range({ ...rangeAll(Buffer.from([0]), Buffer.from([0])), keysOnly: true });
   if (!all.ok) return all;
   for (const kv of all.value.kvs) if (kv.lease !== 0n && lessor.has(kv.lease)) lessor.attach(kv.lease, kv.key);
   return ok(records.length);

@@ -52,3 +52,71 @@ export function peekKey(value: Buffer): Buffer {
   }
   return KeyValue.decode(value).key;
 }
+
+/** What recovery needs of a record: its key (a view into the record) and live-record fields. */
+export interface RecordMeta {
+  readonly key: Buffer;
+  readonly createRevision: number;
+  readonly version: number;
+  readonly lease: bigint;
+}
+
+/**
+ * Reads key, create_revision, version and lease of a marshalled record without copying or
+ * decoding the value (it is skipped by its length). Throws on a malformed record.
+ */
+export function peekRecordMeta(buf: Buffer): RecordMeta {
+  let pos = 0;
+  let key: Buffer | undefined;
+  let createRevision = 0;
+  let version = 0;
+  let lease = 0n;
+  const varint = (): number => {
+    let v = 0;
+    let mul = 1;
+    for (;;) {
+      if (pos >= buf.length) throw new Error('mvcc: truncated record');
+      const byte = buf[pos++];
+      v += (byte & 0x7f) * mul;
+      if ((byte & 0x80) === 0) return v;
+      mul *= 128;
+      if (mul > 2 ** 63) throw new Error('mvcc: varint too long in record');
+    }
+  };
+  const varint64 = (): bigint => {
+    let v = 0n;
+    let shift = 0n;
+    for (;;) {
+      if (pos >= buf.length) throw new Error('mvcc: truncated record');
+      const byte = buf[pos++];
+      v |= BigInt(byte & 0x7f) << shift;
+      if ((byte & 0x80) === 0) return BigInt.asIntN(64, v);
+      shift += 7n;
+      if (shift > 63n) throw new Error('mvcc: varint too long in record');
+    }
+  };
+  while (pos < buf.length) {
+    const tag = varint();
+    const field = Math.floor(tag / 8);
+    const wire = tag & 7;
+    if (field === 6 && wire === 0) {
+      lease = varint64();
+    } else if (wire === 0) {
+      const v = varint();
+      if (field === 2) createRevision = v;
+      else if (field === 4) version = v;
+    } else if (wire === 2) {
+      const len = varint();
+      if (pos + len > buf.length) throw new Error('mvcc: truncated record');
+      if (field === 1) key = buf.subarray(pos, pos + len);
+      pos += len;
+    } else if (wire === 1) {
+      pos += 8;
+    } else if (wire === 5) {
+      pos += 4;
+    } else {
+      throw new Error(`mvcc: unexpected wire type ${wire} in record`);
+    }
+  }
+  return { key: key ?? EMPTY, createRevision, version, lease };
+}

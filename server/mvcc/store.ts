@@ -1,9 +1,10 @@
 /**
  * The MVCC store: MvccStore (types.ts) over a Backend.
  *
- * Memory holds the key index (generations of every key) and each key's latest live record,
- * so current-revision reads and write transactions never touch the disk; older revisions
- * are read from the unflushed changes or the backend. The on-disk format is in FORMAT.md.
+ * Memory holds the key index (the revisions of every key, and the create revision, version
+ * and lease of each live record) and the changes not flushed yet; records, values included,
+ * are read from the backend (README.md draws what lives where; the on-disk format is in
+ * FORMAT.md).
  *
  * Usage: `const store = await openMvccStore(backend)`; run each apply step in one
  * `beginWrite()` … `end()`; call `flush(index)` after applying (calls serialised by the

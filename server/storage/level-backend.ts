@@ -136,6 +136,16 @@ export class LevelBackend implements Backend {
     return levelGet(this.db, bucket, key, undefined);
   }
 
+  getSync(bucket: Bucket, key: Buffer): Buffer | undefined {
+    return this.db.getSync(prefixed(prefixOf(bucket), key));
+  }
+
+  getMany(bucket: Bucket, keys: readonly Buffer[]): Promise<(Buffer | undefined)[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    const p = prefixOf(bucket);
+    return this.db.getMany(keys.map((k) => prefixed(p, k)));
+  }
+
   iterate(bucket: Bucket, options?: IterateOptions): AsyncIterable<readonly [Buffer, Buffer]> {
     return levelIterate(this.db, bucket, options, undefined);
   }
