@@ -71,20 +71,26 @@ function iteratorOptions(bucket: Bucket, options: IterateOptions | undefined, sn
   return o;
 }
 
-/** Drains a LevelDB iterator in batches, stripping the bucket prefix; always closes it. */
+/** A LevelDB iterator as `drain` uses it. */
 interface EntryIterator {
   nextv(size: number): Promise<[Buffer, Buffer][]>;
   close(): Promise<void>;
 }
 
+/** Drains a LevelDB iterator in batches, stripping the bucket prefix; always closes it. */
 async function* drain(it: EntryIterator): AsyncGenerator<readonly [Buffer, Buffer]> {
+  // The next batch is read while the caller consumes this one (one read ahead at a time).
+  let pending: Promise<[Buffer, Buffer][]> | undefined = it.nextv(BATCH);
   try {
     for (;;) {
-      const entries = await it.nextv(BATCH);
+      const entries: [Buffer, Buffer][] = await pending;
+      pending = undefined;
       if (entries.length === 0) return;
+      pending = it.nextv(BATCH);
       for (const [k, v] of entries) yield [k.subarray(1), v] as const;
     }
   } finally {
+    if (pending !== undefined) await pending.catch(() => undefined);
     await it.close();
   }
 }
