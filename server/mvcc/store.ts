@@ -38,7 +38,7 @@ export class MvccStoreImpl implements MvccStore {
   async reload(): Promise<void> {
     await this.settle();
     const { state, meta } = await recoverState(this.state.backend, { historyIndexMaxKeys: this.state.historyIndexMaxKeys });
-    if (meta.finishedCompactRev > 0n) state.index.compact(meta.finishedCompactRev);
+    if (meta.finishedCompactRev > 0n) state.index.compactEach(meta.finishedCompactRev);
     this.state = state;
   }
 
@@ -87,6 +87,11 @@ export class MvccStoreImpl implements MvccStore {
     return hashKV(this.state, revision);
   }
 
+  /** Calls `fn` with every live key attached to a lease and its lease (from the index alone). */
+  forEachLeasedKey(fn: (key: Buffer, lease: bigint) => void): void {
+    this.state.index.forEachLeased(fn);
+  }
+
   /** True while changes ended since the last completed flush are not in the backend. */
   get hasUnflushed(): boolean {
     return !this.state.unflushed.isEmpty;
@@ -107,6 +112,6 @@ export class MvccStoreImpl implements MvccStore {
 export async function openMvccStore(backend: Backend, options?: StoreOptions): Promise<MvccStoreImpl> {
   const { state, meta } = await recoverState(backend, options);
   if (meta.scheduledCompactRev > meta.finishedCompactRev) await startCompaction(state, meta.scheduledCompactRev);
-  else if (meta.finishedCompactRev > 0n) state.index.compact(meta.finishedCompactRev);
+  else if (meta.finishedCompactRev > 0n) state.index.compactEach(meta.finishedCompactRev);
   return new MvccStoreImpl(state);
 }

@@ -112,15 +112,26 @@ export class TreeIndex {
    */
   compact(main: bigint): Set<bigint> {
     const keep = new Set<bigint>();
-    const onKeep = (m: number, sub: number): void => {
+    this.compactEach(main, (m, sub) => {
       keep.add(revisionId(BigInt(m), sub));
-    };
+    });
+    return keep;
+  }
+
+  /** `compact` without collecting the kept revisions (recovery: the backend holds only those). */
+  compactEach(main: bigint, onKeep: (m: number, sub: number) => void = () => undefined): void {
     const emptied: string[] = [];
     this.tree.forEach((ki, key) => {
       if (ki.compact(main, onKeep)) emptied.push(key);
     });
     for (const key of emptied) this.tree.delete(key);
-    return keep;
+  }
+
+  /** Calls `fn` with every live key that has a lease, in key order. */
+  forEachLeased(fn: (key: Buffer, lease: bigint) => void): void {
+    this.tree.forEach((ki) => {
+      if (ki.lease !== 0n && ki.isLive) fn(keyBytes(ki), ki.lease);
+    });
   }
 
   /** Ids of every indexed revision with main ≤ `main` (after compaction at main: the kept ones). */

@@ -42,6 +42,8 @@ export interface IterateOptions {
   readonly lt?: Buffer;
   readonly reverse?: boolean;
   readonly limit?: number;
+  /** Only keys are needed: values may come back empty (saves reading them where the store can). */
+  readonly keysOnly?: boolean;
 }
 
 export interface ReadView {

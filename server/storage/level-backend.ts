@@ -56,8 +56,11 @@ interface LevelIteratorOptions {
   lt: Buffer;
   reverse: boolean;
   limit: number;
+  values: boolean;
   snapshot?: LevelSnapshot;
 }
+
+const NO_VALUE = Buffer.alloc(0);
 
 function iteratorOptions(bucket: Bucket, options: IterateOptions | undefined, snapshot: LevelSnapshot | undefined): LevelIteratorOptions {
   const p = prefixOf(bucket);
@@ -66,6 +69,7 @@ function iteratorOptions(bucket: Bucket, options: IterateOptions | undefined, sn
     lt: options?.lt === undefined ? Buffer.from([p + 1]) : prefixed(p, options.lt),
     reverse: options?.reverse === true,
     limit: options?.limit ?? -1,
+    values: options?.keysOnly !== true,
   };
   if (snapshot !== undefined) o.snapshot = snapshot;
   return o;
@@ -73,21 +77,21 @@ function iteratorOptions(bucket: Bucket, options: IterateOptions | undefined, sn
 
 /** A LevelDB iterator as `drain` uses it. */
 interface EntryIterator {
-  nextv(size: number): Promise<[Buffer, Buffer][]>;
+  nextv(size: number): Promise<[Buffer, Buffer | undefined][]>;
   close(): Promise<void>;
 }
 
 /** Drains a LevelDB iterator in batches, stripping the bucket prefix; always closes it. */
 async function* drain(it: EntryIterator): AsyncGenerator<readonly [Buffer, Buffer]> {
   // The next batch is read while the caller consumes this one (one read ahead at a time).
-  let pending: Promise<[Buffer, Buffer][]> | undefined = it.nextv(BATCH);
+  let pending: Promise<[Buffer, Buffer | undefined][]> | undefined = it.nextv(BATCH);
   try {
     for (;;) {
-      const entries: [Buffer, Buffer][] = await pending;
+      const entries = await pending;
       pending = undefined;
       if (entries.length === 0) return;
       pending = it.nextv(BATCH);
-      for (const [k, v] of entries) yield [k.subarray(1), v] as const;
+      for (const [k, v] of entries) yield [k.subarray(1), v ?? NO_VALUE] as const;
     }
   } finally {
     if (pending !== undefined) await pending.catch(() => undefined);
