@@ -12,8 +12,67 @@ export function encodeKeyValue(kv: KeyValue): Buffer {
   return Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
 }
 
+/**
+ * Unmarshals a record. Key and value are views into `value` (never copied; records are not
+ * mutated). Falls back to the generic decoder for anything unusual (numbers above 2^53,
+ * unexpected wire types).
+ */
 export function decodeKeyValue(value: Buffer): KeyValue {
-  return KeyValue.decode(value);
+  return fastDecode(value) ?? KeyValue.decode(value);
+}
+
+/** Varint at `pos` as a number, or -1 if longer than 7 bytes (≥ 2^49) or truncated. */
+function smallVarint(buf: Buffer, pos: number): number {
+  let v = 0;
+  let mul = 1;
+  for (let i = 0; i < 7 && pos + i < buf.length; i++) {
+    const byte = buf[pos + i];
+    v += (byte & 0x7f) * mul;
+    if ((byte & 0x80) === 0) return v;
+    mul *= 128;
+  }
+  return -1;
+}
+
+function varintLength(buf: Buffer, pos: number): number {
+  let n = 0;
+  while (pos + n < buf.length && (buf[pos + n] & 0x80) !== 0) n++;
+  return n + 1;
+}
+
+function fastDecode(buf: Buffer): KeyValue | undefined {
+  let key: Buffer = EMPTY;
+  let value: Buffer = EMPTY;
+  let createRevision = 0n;
+  let modRevision = 0n;
+  let version = 0n;
+  let lease = 0n;
+  let pos = 0;
+  while (pos < buf.length) {
+    const tag = buf[pos++];
+    if (tag === 0x0a || tag === 0x2a) {
+      const len = smallVarint(buf, pos);
+      if (len < 0) return undefined;
+      pos += varintLength(buf, pos);
+      if (pos + len > buf.length) return undefined;
+      const view = buf.subarray(pos, pos + len);
+      if (tag === 0x0a) key = view;
+      else value = view;
+      pos += len;
+    } else if (tag === 0x10 || tag === 0x18 || tag === 0x20 || tag === 0x30) {
+      const v = smallVarint(buf, pos);
+      if (v < 0) return undefined;
+      pos += varintLength(buf, pos);
+      if (tag === 0x10) createRevision = BigInt(v);
+      else if (tag === 0x18) modRevision = BigInt(v);
+      else if (tag === 0x20) version = BigInt(v);
+      else lease = BigInt(v);
+    } else {
+      return undefined; // anything else (also a negative or huge number): the generic decoder
+    }
+  }
+  if (pos !== buf.length) return undefined;
+  return { key, createRevision, modRevision, version, value, lease };
 }
 
 /** The value stored for a deletion of `key`: a KeyValue with only the key set. */

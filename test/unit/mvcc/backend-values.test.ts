@@ -10,7 +10,7 @@ import { KeyValue } from '../../../proto/gen/etcd/kv.js';
 import type { Backend, Bucket } from '../../../server/storage/backend.js';
 import { createMemoryBackend, type MemoryBackend } from '../../../server/storage/memory-backend.js';
 import { openMvccStore } from '../../../server/mvcc/store.js';
-import { peekRecordMeta } from '../../../server/mvcc/kv-codec.js';
+import { decodeKeyValue, peekRecordMeta } from '../../../server/mvcc/kv-codec.js';
 import { ALL, b, params, put, rangeShow, show, unwrap } from './helpers.js';
 
 /** A memory backend that counts the record reads made through it. */
@@ -100,5 +100,21 @@ void describe('values in the backend', () => {
     const o = peekRecordMeta(odd);
     assert.deepEqual([o.key.toString(), o.createRevision, o.version, o.lease], ['k', 2, 0, 5n]);
     assert.throws(() => peekRecordMeta(Buffer.from([0x0a, 0x05, 0x6b])));
+  });
+});
+
+void describe('record decoding', () => {
+  void it('decodes what the generic decoder decodes, with views into the record', () => {
+    const cases = [
+      { key: b('k'), createRevision: 3n, modRevision: 9n, version: 4n, value: Buffer.alloc(300, 1), lease: 0n },
+      { key: b('k'), createRevision: 3n, modRevision: 9n, version: 4n, value: b('v'), lease: 0x1234567n },
+      { key: b('k'), createRevision: 1n, modRevision: 1n, version: 1n, value: b(''), lease: -2n },
+      { key: b('k'), createRevision: 2n ** 60n, modRevision: 2n ** 60n, version: 1n, value: b('v'), lease: 2n ** 62n },
+      { key: b(''), createRevision: 0n, modRevision: 0n, version: 0n, value: b(''), lease: 0n },
+    ];
+    for (const kv of cases) {
+      const rec = Buffer.from(KeyValue.encode(kv).finish());
+      assert.deepEqual(decodeKeyValue(rec), KeyValue.decode(rec));
+    }
   });
 });
