@@ -6,9 +6,7 @@ import type { LeasePort } from '../apply/ports.js';
 import { ok, type Result } from '../errors/domain-error.js';
 import type { Lessor } from '../lease/lessor.js';
 import { decodeLeaseRecord, encodeLeaseKey, encodeLeaseRecord, type LeaseRecord } from '../lease/record.js';
-import type { MvccStore } from '../mvcc/types.js';
 import { Bucket, type Backend, type BackendOp } from '../storage/backend.js';
-import { rangeAll } from '../apply/range-params.js';
 
 export function leasePort(lessor: Lessor): LeasePort {
   return {
@@ -30,8 +28,13 @@ export function leasePort(lessor: Lessor): LeasePort {
   };
 }
 
-/** Loads lease records and re-attaches every live key that names a lease. */
-export async function restoreLeases(lessor: Lessor, backend: Backend, store: MvccStore): Promise<Result<number>> {
+/** What lease recovery needs of the MVCC store: its live keys that name a lease. */
+export interface LeasedKeys {
+  forEachLeasedKey(fn: (key: Buffer, lease: bigint) => void): void;
+}
+
+/** Loads lease records and re-attaches every live key that names a lease (from the key index, no record read). */
+export async function restoreLeases(lessor: Lessor, backend: Backend, store: LeasedKeys): Promise<Result<number>> {
   const records: LeaseRecord[] = [];
   for await (const [, value] of backend.iterate(Bucket.Lease)) {
     const r = decodeLeaseRecord(value);
@@ -39,8 +42,8 @@ export async function restoreLeases(lessor: Lessor, backend: Backend, store: Mvc
     records.push(r.value);
   }
   lessor.restore(records);
-  const all = await store.range(rangeAll(Buffer.from([0]), Buffer.from([0])));
-  if (!all.ok) return all;
-  for (const kv of all.value.kvs) if (kv.lease !== 0n && lessor.has(kv.lease)) lessor.attach(kv.lease, kv.key);
+  store.forEachLeasedKey((key, lease) => {
+    if (lessor.has(lease)) lessor.attach(lease, key);
+  });
   return ok(records.length);
 }

@@ -48,7 +48,7 @@ async function removeCompacted(state: StoreState, rev: bigint, keep: ReadonlySet
   // Through the io queue: every flush that could hold records ≤ rev has been written.
   await state.io.run(() => recordSchedule(state));
   let batch: BackendOp[] = [];
-  for await (const [key] of state.backend.iterate(Bucket.Key, { lt: revisionBound(rev + 1n) })) {
+  for await (const [key] of state.backend.iterate(Bucket.Key, { lt: revisionBound(rev + 1n), keysOnly: true })) {
     if (!isTombstoneKey(key) && keep.has(revisionId(mainOfKey(key), subOfKey(key)))) continue;
     batch.push({ type: 'del', bucket: Bucket.Key, key });
     if (batch.length >= DELETE_BATCH) {

@@ -9,7 +9,8 @@ import { fail, ok, type Result } from '../errors/domain-error.js';
 import type { KeyIndex } from './key-index.js';
 import { deletionKeyValue } from './kv-codec.js';
 import { readRecord, vanished } from './read.js';
-import { compareRevisions, type Revision } from './revision.js';
+import { keyBytes } from './tree-index.js';
+import { compareRevisions, revisionId, type Revision } from './revision.js';
 import type { StoreState } from './state.js';
 
 interface Item {
@@ -31,20 +32,21 @@ export async function historyByIndex(state: StoreState, from: bigint, last: bigi
   if (kis.length > 1) items.sort((x, y) => compareRevisions(x.rev, y.rev));
 
   // Each record is read once, also when it is both an event and the next one's prevKv.
-  const reads = new Map<Revision, Promise<KeyValue | undefined>>();
-  const read = (ki: KeyIndex, rev: Revision): Promise<KeyValue | undefined> => {
-    let p = reads.get(rev);
+  const reads = new Map<bigint, Promise<KeyValue | undefined>>();
+  const read = (rev: Revision): Promise<KeyValue | undefined> => {
+    const id = revisionId(rev.main, rev.sub);
+    let p = reads.get(id);
     if (p === undefined) {
-      p = readRecord(state, ki, rev);
-      reads.set(rev, p);
+      p = readRecord(state, rev);
+      reads.set(id, p);
     }
     return p;
   };
   const pending = items.map(async (it): Promise<Event | undefined> => {
-    const prevKv = it.prev === undefined ? undefined : await read(it.ki, it.prev);
+    const prevKv = it.prev === undefined ? undefined : await read(it.prev);
     if (it.prev !== undefined && prevKv === undefined) return undefined;
-    if (it.tombstone) return { type: Event_EventType.DELETE, kv: deletionKeyValue(it.ki.key, it.rev.main), prevKv };
-    const kv = await read(it.ki, it.rev);
+    if (it.tombstone) return { type: Event_EventType.DELETE, kv: deletionKeyValue(keyBytes(it.ki), it.rev.main), prevKv };
+    const kv = await read(it.rev);
     return kv === undefined ? undefined : { type: Event_EventType.PUT, kv, prevKv };
   });
   const events: Event[] = [];

@@ -68,7 +68,7 @@ export async function historyByScan(state: StoreState, from: bigint, last: bigin
   }
 
   if (lookups.length > 0) {
-    const prevs: (KeyValue | undefined)[] = await Promise.all(lookups.map((l) => readRecord(state, l.ki, l.rev)));
+    const prevs: (KeyValue | undefined)[] = await Promise.all(lookups.map((l) => readRecord(state, l.rev)));
     for (let i = 0; i < lookups.length; i++) {
       const prev = prevs[i];
       if (prev === undefined) return vanished(state, from);

@@ -12,8 +12,67 @@ export function encodeKeyValue(kv: KeyValue): Buffer {
   return Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
 }
 
+/**
+ * Unmarshals a record. Key and value are views into `value` (never copied; records are not
+ * mutated). Falls back to the generic decoder for anything unusual (numbers above 2^53,
+ * unexpected wire types).
+ */
 export function decodeKeyValue(value: Buffer): KeyValue {
-  return KeyValue.decode(value);
+  return fastDecode(value) ?? KeyValue.decode(value);
+}
+
+/** Varint at `pos` as a number, or -1 if longer than 7 bytes (≥ 2^49) or truncated. */
+function smallVarint(buf: Buffer, pos: number): number {
+  let v = 0;
+  let mul = 1;
+  for (let i = 0; i < 7 && pos + i < buf.length; i++) {
+    const byte = buf[pos + i];
+    v += (byte & 0x7f) * mul;
+    if ((byte & 0x80) === 0) return v;
+    mul *= 128;
+  }
+  return -1;
+}
+
+function varintLength(buf: Buffer, pos: number): number {
+  let n = 0;
+  while (pos + n < buf.length && (buf[pos + n] & 0x80) !== 0) n++;
+  return n + 1;
+}
+
+function fastDecode(buf: Buffer): KeyValue | undefined {
+  let key: Buffer = EMPTY;
+  let value: Buffer = EMPTY;
+  let createRevision = 0n;
+  let modRevision = 0n;
+  let version = 0n;
+  let lease = 0n;
+  let pos = 0;
+  while (pos < buf.length) {
+    const tag = buf[pos++];
+    if (tag === 0x0a || tag === 0x2a) {
+      const len = smallVarint(buf, pos);
+      if (len < 0) return undefined;
+      pos += varintLength(buf, pos);
+      if (pos + len > buf.length) return undefined;
+      const view = buf.subarray(pos, pos + len);
+      if (tag === 0x0a) key = view;
+      else value = view;
+      pos += len;
+    } else if (tag === 0x10 || tag === 0x18 || tag === 0x20 || tag === 0x30) {
+      const v = smallVarint(buf, pos);
+      if (v < 0) return undefined;
+      pos += varintLength(buf, pos);
+      if (tag === 0x10) createRevision = BigInt(v);
+      else if (tag === 0x18) modRevision = BigInt(v);
+      else if (tag === 0x20) version = BigInt(v);
+      else lease = BigInt(v);
+    } else {
+      return undefined; // anything else (also a negative or huge number): the generic decoder
+    }
+  }
+  if (pos !== buf.length) return undefined;
+  return { key, createRevision, modRevision, version, value, lease };
 }
 
 /** The value stored for a deletion of `key`: a KeyValue with only the key set. */
@@ -51,4 +110,72 @@ export function peekKey(value: Buffer): Buffer {
     }
   }
   return KeyValue.decode(value).key;
+}
+
+/** What recovery needs of a record: its key (a view into the record) and live-record fields. */
+export interface RecordMeta {
+  readonly key: Buffer;
+  readonly createRevision: number;
+  readonly version: number;
+  readonly lease: bigint;
+}
+
+/**
+ * Reads key, create_revision, version and lease of a marshalled record without copying or
+ * decoding the value (it is skipped by its length). Throws on a malformed record.
+ */
+export function peekRecordMeta(buf: Buffer): RecordMeta {
+  let pos = 0;
+  let key: Buffer | undefined;
+  let createRevision = 0;
+  let version = 0;
+  let lease = 0n;
+  const varint = (): number => {
+    let v = 0;
+    let mul = 1;
+    for (;;) {
+      if (pos >= buf.length) throw new Error('mvcc: truncated record');
+      const byte = buf[pos++];
+      v += (byte & 0x7f) * mul;
+      if ((byte & 0x80) === 0) return v;
+      mul *= 128;
+      if (mul > 2 ** 63) throw new Error('mvcc: varint too long in record');
+    }
+  };
+  const varint64 = (): bigint => {
+    let v = 0n;
+    let shift = 0n;
+    for (;;) {
+      if (pos >= buf.length) throw new Error('mvcc: truncated record');
+      const byte = buf[pos++];
+      v |= BigInt(byte & 0x7f) << shift;
+      if ((byte & 0x80) === 0) return BigInt.asIntN(64, v);
+      shift += 7n;
+      if (shift > 63n) throw new Error('mvcc: varint too long in record');
+    }
+  };
+  while (pos < buf.length) {
+    const tag = varint();
+    const field = Math.floor(tag / 8);
+    const wire = tag & 7;
+    if (field === 6 && wire === 0) {
+      lease = varint64();
+    } else if (wire === 0) {
+      const v = varint();
+      if (field === 2) createRevision = v;
+      else if (field === 4) version = v;
+    } else if (wire === 2) {
+      const len = varint();
+      if (pos + len > buf.length) throw new Error('mvcc: truncated record');
+      if (field === 1) key = buf.subarray(pos, pos + len);
+      pos += len;
+    } else if (wire === 1) {
+      pos += 8;
+    } else if (wire === 5) {
+      pos += 4;
+    } else {
+      throw new Error(`mvcc: unexpected wire type ${wire} in record`);
+    }
+  }
+  return { key: key ?? EMPTY, createRevision, version, lease };
 }

@@ -8,13 +8,12 @@
  * 3. drop kvs outside the min/max mod/create revision bounds (0 = no bound, inclusive);
  * 4. sort (a non-KEY target with order NONE sorts ASCEND), stable;
  * 5. truncate to `limit`, `more` = something was cut; keys_only drops values.
- * Pure module. Returned KeyValues may be shared with the index: callers must not mutate them.
+ * Pure module. Returned KeyValues may be shared with the store: callers must not mutate them.
  */
 import type { KeyValue } from '../../proto/gen/etcd/kv.js';
 import { withoutValue } from './kv-codec.js';
 import type { KeyBounds } from './key-range.js';
 import type { KeyIndex } from './key-index.js';
-import type { Revision } from './revision.js';
 import type { TreeIndex } from './tree-index.js';
 import { SortOrder, SortTarget, type RangeParams, type RangeResult } from './types.js';
 
@@ -32,38 +31,44 @@ export function fetchLimit(params: RangeParams): number {
   return params.limit > 0n ? Number(params.limit) + 1 : 0;
 }
 
-/** The latest live records in `bounds`, at most `limit` of them (0 = all); `count` counts all. */
-export function collectLive(index: TreeIndex, bounds: KeyBounds, limit: number, countOnly: boolean): { kvs: KeyValue[]; count: number } {
-  const kvs: KeyValue[] = [];
+/** Keys of a range and the position (in their KeyIndex) of the revision a read sees. */
+export interface RangeHits {
+  readonly kis: KeyIndex[];
+  readonly positions: number[];
+  /** Every key of the range visible at the revision (not capped by the limit). */
+  readonly count: number;
+}
+
+/**
+ * The keys in `bounds` visible at main revision `main` (all revisions when `main` is
+ * undefined: the current ones), at most `limit` of them (0 = all); `count` counts all.
+ */
+export function collectHits(index: TreeIndex, bounds: KeyBounds, main: number | undefined, limit: number, countOnly: boolean): RangeHits {
+  const kis: KeyIndex[] = [];
+  const positions: number[] = [];
   let count = 0;
   const max = countOnly ? 0 : limit === 0 ? Number.MAX_SAFE_INTEGER : limit;
   index.forEachInRange(bounds, (ki) => {
-    const kv = ki.live;
-    if (kv === undefined) return;
-    if (count < max) kvs.push(kv);
+    let pos: number;
+    if (main === undefined) {
+      if (!ki.isLive) return;
+      pos = ki.size - 1;
+    } else {
+      pos = ki.posAt(main);
+      if (pos < 0) return;
+    }
+    if (count < max) {
+      kis.push(ki);
+      positions.push(pos);
+    }
     count++;
   });
-  return { kvs, count };
+  return { kis, positions, count };
 }
 
-/** A key of the range at a past revision, with the revision of its record. */
-export interface HistoricalHit {
-  readonly ki: KeyIndex;
-  readonly rev: Revision;
-}
-
-/** The keys that existed in `bounds` at revision `main`, at most `limit` (0 = all); `count` counts all. */
-export function collectAt(index: TreeIndex, bounds: KeyBounds, main: bigint, limit: number, countOnly: boolean): { hits: HistoricalHit[]; count: number } {
-  const hits: HistoricalHit[] = [];
-  let count = 0;
-  const max = countOnly ? 0 : limit === 0 ? Number.MAX_SAFE_INTEGER : limit;
-  index.forEachInRange(bounds, (ki) => {
-    const rev = ki.at(main);
-    if (rev === undefined) return;
-    if (count < max) hits.push({ ki, rev });
-    count++;
-  });
-  return { hits, count };
+/** Whether finishRange needs the records' values (not for counts, nor keys_only unless sorting by value). */
+export function needsValues(params: RangeParams): boolean {
+  return !params.countOnly && !(params.keysOnly && params.sortTarget !== SortTarget.Value);
 }
 
 function compareBigint(a: bigint, b: bigint): number {

@@ -1,10 +1,13 @@
 /**
- * Store reads: revision checks, current-revision ranges from memory, past-revision ranges
- * from the unflushed map or the backend.
+ * Store reads: revision checks, then the keys of the range from the key index and their
+ * records from the unflushed map (changes the backend does not hold yet) or the backend
+ * (one `getMany` per read). Counts and keys-only reads at the current revision are answered
+ * from the index alone (it holds the live record's create revision, version and lease).
  *
- * A past record is looked up where it can be: the key's live record if the revision is its
- * newest, then the unflushed map, then the backend. If a record has vanished meanwhile (a
- * compaction removed it while the read waited for the disk), the read fails with Compacted.
+ * Every ended change is in the unflushed map or the backend: a group leaves the map only
+ * once its flush is written. So a record looked up here is found unless a compaction removed
+ * it meanwhile; the read then fails with Compacted (a record of the current revision is never
+ * removed: compaction keeps each key's newest revision).
  */
 import type { KeyValue } from '../../proto/gen/etcd/kv.js';
 import { fail, ok, type Result } from '../errors/domain-error.js';
@@ -12,12 +15,14 @@ import { Bucket } from '../storage/backend.js';
 import type { KeyIndex } from './key-index.js';
 import { keyBounds } from './key-range.js';
 import { decodeKeyValue } from './kv-codec.js';
-import { collectAt, collectLive, fetchLimit, finishRange } from './range.js';
-import { encodeRevisionKey, type Revision } from './revision.js';
+import { collectHits, fetchLimit, finishRange, needsValues } from './range.js';
+import { encodeRevisionKey, revisionKeyOf, type Revision } from './revision.js';
 import type { StoreState } from './state.js';
+import { keyBytes } from './tree-index.js';
 import type { RangeParams, RangeResult } from './types.js';
 
 const EMPTY_RESULT: RangeResult = { kvs: [], count: 0n, more: false };
+const EMPTY = Buffer.alloc(0);
 
 /**
  * The revision a read at `requested` uses (≤ 0 → `latest`), or the error:
@@ -30,13 +35,87 @@ export function resolveRevision(state: StoreState, requested: bigint, latest: bi
   return ok(rev);
 }
 
-/** The record of `ki` at revision `rev` (must not be a tombstone), or undefined if gone. */
-export async function readRecord(state: StoreState, ki: KeyIndex, rev: Revision): Promise<KeyValue | undefined> {
-  if (ki.live !== undefined && ki.latest() === rev) return ki.live;
+/** The unflushed record at (main, sub), if that change is still unflushed. */
+function unflushedRecord(state: StoreState, main: number, sub: number): KeyValue | undefined {
+  const low = state.unflushed.lowestNumber();
+  if (low === undefined || main < low) return undefined;
+  return state.unflushed.get(BigInt(main), sub)?.kv;
+}
+
+/**
+ * The records at the given positions of the given keys (none a tombstone), in order;
+ * undefined where a record is gone (compacted meanwhile).
+ */
+export async function readRecords(state: StoreState, kis: readonly KeyIndex[], positions: readonly number[]): Promise<(KeyValue | undefined)[]> {
+  const out: (KeyValue | undefined)[] = new Array<KeyValue | undefined>(kis.length);
+  const keys: Buffer[] = [];
+  const slots: number[] = [];
+  for (let i = 0; i < kis.length; i++) {
+    const ki = kis[i];
+    const main = ki.mainAt(positions[i]);
+    const sub = ki.subAt(positions[i]);
+    const kv = unflushedRecord(state, main, sub);
+    if (kv !== undefined) {
+      out[i] = kv;
+      continue;
+    }
+    keys.push(revisionKeyOf(main, sub, false));
+    slots.push(i);
+  }
+  if (keys.length > 0) {
+    const values = await fetchValues(state, keys);
+    for (let j = 0; j < slots.length; j++) {
+      const v = values[j];
+      out[slots[j]] = v === undefined ? undefined : decodeKeyValue(v);
+    }
+  }
+  return out;
+}
+
+/** Records per `getMany`: a larger read is split in parts that run side by side in the I/O pool. */
+const PART = 1024;
+
+/** The backend values of `keys` (revision keys), in order. */
+async function fetchValues(state: StoreState, keys: readonly Buffer[]): Promise<(Buffer | undefined)[]> {
+  if (keys.length <= PART) return state.backend.getMany(Bucket.Key, keys);
+  const parts: Promise<(Buffer | undefined)[]>[] = [];
+  for (let i = 0; i < keys.length; i += PART) parts.push(state.backend.getMany(Bucket.Key, keys.slice(i, i + PART)));
+  return (await Promise.all(parts)).flat();
+}
+
+/** The record at `rev` (not a tombstone), or undefined if gone. */
+export async function readRecord(state: StoreState, rev: Revision): Promise<KeyValue | undefined> {
   const ev = state.unflushed.get(rev.main, rev.sub);
   if (ev !== undefined) return ev.kv;
   const value = await state.backend.get(Bucket.Key, encodeRevisionKey(rev.main, rev.sub, false));
   return value === undefined ? undefined : decodeKeyValue(value);
+}
+
+/**
+ * The live record of `ki`, read synchronously (write transactions). A live key's newest
+ * record is never compacted away, so a miss is a broken invariant.
+ */
+export function liveRecordSync(state: StoreState, ki: KeyIndex): KeyValue {
+  const pos = ki.size - 1;
+  const main = ki.mainAt(pos);
+  const sub = ki.subAt(pos);
+  const kv = unflushedRecord(state, main, sub);
+  if (kv !== undefined) return kv;
+  const value = state.backend.getSync(Bucket.Key, revisionKeyOf(main, sub, false));
+  if (value === undefined) throw new Error(`mvcc: live record ${main}.${sub} missing from the backend`);
+  return decodeKeyValue(value);
+}
+
+/** The live record of `ki` without its value, from the index alone. */
+export function liveMeta(ki: KeyIndex): KeyValue {
+  return {
+    key: keyBytes(ki),
+    createRevision: BigInt(ki.created),
+    modRevision: BigInt(ki.mainAt(ki.size - 1)),
+    version: BigInt(ki.version),
+    value: EMPTY,
+    lease: ki.lease,
+  };
 }
 
 /** The error for a record that should exist but does not, read at revision `rev`. */
@@ -46,27 +125,14 @@ export function vanished(state: StoreState, rev: bigint): Result<never> {
 }
 
 /** A range read at the validated revision `rev` (≤ current). */
-export function rangeAt(state: StoreState, params: RangeParams, rev: bigint): Promise<Result<RangeResult>> {
+export async function rangeAt(state: StoreState, params: RangeParams, rev: bigint): Promise<Result<RangeResult>> {
   const bounds = keyBounds(params.key, params.rangeEnd);
-  if (bounds.kind === 'none') return Promise.resolve(ok(EMPTY_RESULT));
-  const limit = fetchLimit(params);
-  if (rev === state.currentRevision) {
-    const { kvs, count } = collectLive(state.index, bounds, limit, params.countOnly);
-    return Promise.resolve(ok(finishRange(params, kvs, count)));
-  }
-  const { hits, count } = collectAt(state.index, bounds, rev, limit, params.countOnly);
-  if (hits.length === 0) return Promise.resolve(ok(finishRange(params, [], count)));
-  return fetchHits(state, params, rev, hits, count);
-}
-
-async function fetchHits(
-  state: StoreState,
-  params: RangeParams,
-  rev: bigint,
-  hits: ReturnType<typeof collectAt>['hits'],
-  count: number,
-): Promise<Result<RangeResult>> {
-  const found = await Promise.all(hits.map((h) => readRecord(state, h.ki, h.rev)));
+  if (bounds.kind === 'none') return ok(EMPTY_RESULT);
+  const current = rev === state.currentRevision;
+  const { kis, positions, count } = collectHits(state.index, bounds, current ? undefined : Number(rev), fetchLimit(params), params.countOnly);
+  if (kis.length === 0) return ok(finishRange(params, [], count));
+  if (current && !needsValues(params)) return ok(finishRange(params, kis.map(liveMeta), count));
+  const found = await readRecords(state, kis, positions);
   const kvs: KeyValue[] = [];
   for (const kv of found) {
     if (kv === undefined) return vanished(state, rev);

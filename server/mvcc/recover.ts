@@ -1,6 +1,8 @@
 /**
  * Rebuilds a store's memory from its backend: the meta entries and, from one scan of the
- * `key` bucket in revision order, the key index with every key's latest live record.
+ * `key` bucket in revision order, the key index. Values are not decoded: each record gives
+ * only its key and, for a put, the create revision, version and lease (`peekRecordMeta`),
+ * so recovery costs time in the number of records and memory in the number of keys.
  *
  * The current revision is the newest record's main revision, but never below the compact
  * revision (a compaction may have removed the newest tombstones) nor below 1. Records left
@@ -9,23 +11,34 @@
  */
 import type { Backend } from '../storage/backend.js';
 import { Bucket } from '../storage/backend.js';
-import { decodeKeyValue, peekKey } from './kv-codec.js';
+import { peekKey, peekRecordMeta } from './kv-codec.js';
 import { readMeta, type MvccMeta } from './meta.js';
-import { isRevisionKey, isTombstoneKey, mainOfKey, subOfKey } from './revision.js';
+import { isRevisionKey, isTombstoneKey, subOfKey } from './revision.js';
 import { newStoreState, type StoreOptions, type StoreState } from './state.js';
+
+/** Main revision of a backend key as a number. */
+function mainNumber(key: Buffer): number {
+  return key.readUInt32BE(0) * 0x100000000 + key.readUInt32BE(4);
+}
 
 export async function recoverState(backend: Backend, options?: StoreOptions): Promise<{ readonly state: StoreState; readonly meta: MvccMeta }> {
   const state = newStoreState(backend, options);
   const meta = await readMeta(backend);
-  let newest = 0n;
+  const index = state.index;
+  let newest = 0;
   for await (const [key, value] of backend.iterate(Bucket.Key)) {
     if (!isRevisionKey(key)) throw new Error(`mvcc: malformed key in the key bucket: ${key.toString('hex')}`);
-    const rev = { main: mainOfKey(key), sub: subOfKey(key) };
-    if (isTombstoneKey(key)) state.index.restoreTombstone(peekKey(value), rev);
-    else state.index.put(decodeKeyValue(value), rev);
-    newest = rev.main;
+    const main = mainNumber(key);
+    const sub = subOfKey(key);
+    if (isTombstoneKey(key)) {
+      index.restoreTombstone(peekKey(value).toString('latin1'), main, sub);
+    } else {
+      const m = peekRecordMeta(value);
+      index.put(m.key.toString('latin1'), main, sub, m.createRevision, m.version, m.lease);
+    }
+    newest = main;
   }
-  let current = newest > 1n ? newest : 1n;
+  let current = newest > 1 ? BigInt(newest) : 1n;
   if (meta.scheduledCompactRev > current) current = meta.scheduledCompactRev;
   if (meta.finishedCompactRev > current) current = meta.finishedCompactRev;
   state.currentRevision = current;

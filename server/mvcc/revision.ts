@@ -36,6 +36,18 @@ export function encodeRevisionKey(main: bigint, sub: number, tombstone: boolean)
   return out;
 }
 
+/** encodeRevisionKey for a main revision held as a number (exact below 2^53). */
+export function revisionKeyOf(main: number, sub: number, tombstone: boolean): Buffer {
+  const out = Buffer.allocUnsafe(tombstone ? REVISION_KEY_LENGTH + 1 : REVISION_KEY_LENGTH);
+  out.writeUInt32BE(Math.floor(main / 0x100000000), 0);
+  out.writeUInt32BE(main >>> 0, 4);
+  out[8] = SEPARATOR;
+  out.writeUInt32BE(0, 9);
+  out.writeUInt32BE(sub, 13);
+  if (tombstone) out[REVISION_KEY_LENGTH] = TOMBSTONE_MARK;
+  return out;
+}
+
 /** The smallest backend key of main revision `main` (sub 0, no mark): a scan bound. */
 export function revisionBound(main: bigint): Buffer {
   return encodeRevisionKey(main, 0, false);

@@ -1,9 +1,10 @@
 /**
  * The MVCC store: MvccStore (types.ts) over a Backend.
  *
- * Memory holds the key index (generations of every key) and each key's latest live record,
- * so current-revision reads and write transactions never touch the disk; older revisions
- * are read from the unflushed changes or the backend. The on-disk format is in FORMAT.md.
+ * Memory holds the key index (the revisions of every key, and the create revision, version
+ * and lease of each live record) and the changes not flushed yet; records, values included,
+ * are read from the backend (README.md draws what lives where; the on-disk format is in
+ * FORMAT.md).
  *
  * Usage: `const store = await openMvccStore(backend)`; run each apply step in one
  * `beginWrite()` … `end()`; call `flush(index)` after applying (calls serialised by the
@@ -37,7 +38,7 @@ export class MvccStoreImpl implements MvccStore {
   async reload(): Promise<void> {
     await this.settle();
     const { state, meta } = await recoverState(this.state.backend, { historyIndexMaxKeys: this.state.historyIndexMaxKeys });
-    if (meta.finishedCompactRev > 0n) state.index.compact(meta.finishedCompactRev);
+    if (meta.finishedCompactRev > 0n) state.index.compactEach(meta.finishedCompactRev);
     this.state = state;
   }
 
@@ -86,6 +87,11 @@ export class MvccStoreImpl implements MvccStore {
     return hashKV(this.state, revision);
   }
 
+  /** Calls `fn` with every live key attached to a lease and its lease (from the index alone). */
+  forEachLeasedKey(fn: (key: Buffer, lease: bigint) => void): void {
+    this.state.index.forEachLeased(fn);
+  }
+
   /** True while changes ended since the last completed flush are not in the backend. */
   get hasUnflushed(): boolean {
     return !this.state.unflushed.isEmpty;
@@ -106,6 +112,6 @@ export class MvccStoreImpl implements MvccStore {
 export async function openMvccStore(backend: Backend, options?: StoreOptions): Promise<MvccStoreImpl> {
   const { state, meta } = await recoverState(backend, options);
   if (meta.scheduledCompactRev > meta.finishedCompactRev) await startCompaction(state, meta.scheduledCompactRev);
-  else if (meta.finishedCompactRev > 0n) state.index.compact(meta.finishedCompactRev);
+  else if (meta.finishedCompactRev > 0n) state.index.compactEach(meta.finishedCompactRev);
   return new MvccStoreImpl(state);
 }

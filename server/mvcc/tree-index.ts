@@ -1,19 +1,31 @@
 /**
  * The in-memory key index: every key with history, in key order, each with its KeyIndex
- * (generations + latest live record). Current-revision reads and write transactions are
- * served from here without disk access.
+ * (generations, and the create revision / version / lease of its live record). Values are
+ * not here: they are read from the backend (README.md draws what lives where).
  *
- * Invariants: `liveCount` equals the number of keys whose `live` is set; a key leaves the
- * tree only through compaction, once no generation is left. Pure module.
+ * Keys are held as latin1 strings (one char per byte): they sort in unsigned byte order and
+ * take a fraction of a Buffer's memory. `keyName` turns a Buffer into that form.
+ *
+ * Invariants: `liveCount` equals the number of live keys; a key leaves the tree only through
+ * compaction, once no generation is left. Pure module.
  */
-import type { KeyValue } from '../../proto/gen/etcd/kv.js';
-import { newBufferMap } from '../storage/sorted-map.js';
+import { newStringMap } from '../storage/sorted-map.js';
 import { KeyIndex } from './key-index.js';
 import type { KeyBounds } from './key-range.js';
-import { revisionId, type Revision } from './revision.js';
+import { revisionId } from './revision.js';
+
+/** The index's form of a user key. */
+export function keyName(key: Buffer): string {
+  return key.toString('latin1');
+}
+
+/** The user key of an index entry, as bytes. */
+export function keyBytes(ki: KeyIndex): Buffer {
+  return Buffer.from(ki.key, 'latin1');
+}
 
 export class TreeIndex {
-  private readonly tree = newBufferMap<KeyIndex>();
+  private readonly tree = newStringMap<KeyIndex>();
   /** Number of live keys. */
   liveCount = 0;
 
@@ -23,65 +35,75 @@ export class TreeIndex {
   }
 
   get(key: Buffer): KeyIndex | undefined {
-    return this.tree.get(key);
+    return this.tree.get(keyName(key));
   }
 
-  /** The latest live record of `key`. */
-  live(key: Buffer): KeyValue | undefined {
-    return this.tree.get(key)?.live;
+  getByName(name: string): KeyIndex | undefined {
+    return this.tree.get(name);
   }
 
-  private entry(key: Buffer): KeyIndex {
-    let ki = this.tree.get(key);
+  private entry(name: string): KeyIndex {
+    let ki = this.tree.get(name);
     if (ki === undefined) {
-      ki = new KeyIndex(key);
-      this.tree.set(key, ki);
+      ki = new KeyIndex(name);
+      this.tree.set(name, ki);
     }
     return ki;
   }
 
-  /** Records a put of `kv` at `rev`; `known` is the key's entry if the caller already has it. */
-  put(kv: KeyValue, rev: Revision, known?: KeyIndex): void {
-    const ki = known ?? this.entry(kv.key);
-    if (ki.live === undefined) this.liveCount++;
-    ki.put(rev, kv);
+  /**
+   * Records a put at (main, sub) of a record with the given create revision, version and
+   * lease; `known` is the key's entry if the caller already has it.
+   */
+  put(name: string, main: number, sub: number, created: number, version: number, lease: bigint, known?: KeyIndex): void {
+    const ki = known ?? this.entry(name);
+    if (!ki.isLive) this.liveCount++;
+    ki.put(main, sub, created, version, lease);
   }
 
-  /** Records the deletion of live key `key` at `rev`. */
-  tombstone(key: Buffer, rev: Revision): void {
-    const ki = this.tree.get(key);
+  /** Records the deletion of live key `name` at (main, sub). */
+  tombstone(name: string, main: number, sub: number): void {
+    const ki = this.tree.get(name);
     if (ki === undefined) throw new Error('mvcc: tombstone of an unknown key');
-    ki.tombstone(rev);
+    ki.tombstone(main, sub);
     this.liveCount--;
   }
 
   /** Recovery: a tombstone read back from the backend; ignored if the key is not live. */
-  restoreTombstone(key: Buffer, rev: Revision): void {
-    const ki = this.tree.get(key);
-    if (ki !== undefined && ki.restoreTombstone(rev)) this.liveCount--;
+  restoreTombstone(name: string, main: number, sub: number): void {
+    const ki = this.tree.get(name);
+    if (ki !== undefined && ki.restoreTombstone(main, sub)) this.liveCount--;
   }
 
-  /** Calls `fn` for every key with history inside `bounds`, in key order. */
-  forEachInRange(bounds: KeyBounds, fn: (ki: KeyIndex) => void): void {
+  /** Calls `fn` for every key with history inside `bounds`, in key order; `fn` returning true stops. */
+  forEachInRange(bounds: KeyBounds, fn: (ki: KeyIndex) => boolean | void): void {
     switch (bounds.kind) {
       case 'none':
         return;
       case 'single': {
-        const ki = this.tree.get(bounds.key);
+        const ki = this.tree.get(keyName(bounds.key));
         if (ki !== undefined) fn(ki);
         return;
       }
       case 'interval': {
-        const cb = (_k: Buffer, ki: KeyIndex): void => fn(ki);
+        const cb = (_k: string, ki: KeyIndex): { break: true } | undefined => (fn(ki) === true ? { break: true } : undefined);
+        const low = keyName(bounds.low);
         if (bounds.high !== undefined) {
-          this.tree.forRange(bounds.low, bounds.high, false, cb);
+          this.tree.forRange(low, keyName(bounds.high), false, cb);
           return;
         }
         const max = this.tree.maxKey();
-        if (max !== undefined && Buffer.compare(max, bounds.low) >= 0) this.tree.forRange(bounds.low, max, true, cb);
+        if (max !== undefined && max >= low) this.tree.forRange(low, max, true, cb);
         return;
       }
     }
+  }
+
+  /** Every entry in key order. */
+  forEach(fn: (ki: KeyIndex) => void): void {
+    this.tree.forEach((ki) => {
+      fn(ki);
+    });
   }
 
   /**
@@ -90,23 +112,34 @@ export class TreeIndex {
    */
   compact(main: bigint): Set<bigint> {
     const keep = new Set<bigint>();
-    const onKeep = (rev: Revision): void => {
-      keep.add(revisionId(rev.main, rev.sub));
-    };
-    const emptied: Buffer[] = [];
+    this.compactEach(main, (m, sub) => {
+      keep.add(revisionId(BigInt(m), sub));
+    });
+    return keep;
+  }
+
+  /** `compact` without collecting the kept revisions (recovery: the backend holds only those). */
+  compactEach(main: bigint, onKeep: (m: number, sub: number) => void = () => undefined): void {
+    const emptied: string[] = [];
     this.tree.forEach((ki, key) => {
       if (ki.compact(main, onKeep)) emptied.push(key);
     });
     for (const key of emptied) this.tree.delete(key);
-    return keep;
+  }
+
+  /** Calls `fn` with every live key that has a lease, in key order. */
+  forEachLeased(fn: (key: Buffer, lease: bigint) => void): void {
+    this.tree.forEach((ki) => {
+      if (ki.lease !== 0n && ki.isLive) fn(keyBytes(ki), ki.lease);
+    });
   }
 
   /** Ids of every indexed revision with main ≤ `main` (after compaction at main: the kept ones). */
   revisionsAtOrBelow(main: bigint): Set<bigint> {
     const ids = new Set<bigint>();
     this.tree.forEach((ki) => {
-      ki.forEachAtOrBelow(main, (rev) => {
-        ids.add(revisionId(rev.main, rev.sub));
+      ki.forEachAtOrBelow(main, (m, sub) => {
+        ids.add(revisionId(BigInt(m), sub));
       });
     });
     return ids;

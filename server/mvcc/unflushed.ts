@@ -44,6 +44,12 @@ export class Unflushed {
     return undefined;
   }
 
+  /** `lowest()` as a number (exact below 2^53). */
+  lowestNumber(): number | undefined {
+    for (const main of this.groups.keys()) return Number(main);
+    return undefined;
+  }
+
   /** Hands every pending group to a flush. */
   takePending(): FlushBatch {
     const batch: [bigint, ChangeGroup][] = [];

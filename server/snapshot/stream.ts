@@ -22,6 +22,8 @@ import { Bucket, type Backend, type ReadView } from '../storage/backend.js';
 import { writeBolt, type BoltBucketSource } from './bbolt/index.js';
 
 const CHUNK = 32 * 1024;
+/** Bytes read from the image file at a time. */
+const READ = 32 * CHUNK;
 const MAGIC = Buffer.from('KVSNAP01', 'latin1');
 const BUCKETS = Object.values(Bucket);
 const TEMP_NAME = /^tmp-[0-9a-f]+\.snapshot\.db$/;
@@ -132,12 +134,16 @@ export async function* streamSnapshot(
     try {
       let remaining = total;
       while (remaining > 0) {
-        const blob = Buffer.alloc(Math.min(CHUNK, remaining));
-        const { bytesRead } = await fh.read(blob, 0, blob.length, total - remaining);
-        if (bytesRead !== blob.length) throw new Error(`snapshot file ${path} shrank while being sent`);
-        hash.update(blob);
-        remaining -= blob.length;
-        yield { header: undefined, remainingBytes: BigInt(remaining), blob };
+        // One read per READ bytes, sent as CHUNK-sized messages (views into the block).
+        const block = Buffer.allocUnsafe(Math.min(READ, remaining));
+        const { bytesRead } = await fh.read(block, 0, block.length, total - remaining);
+        if (bytesRead !== block.length) throw new Error(`snapshot file ${path} shrank while being sent`);
+        hash.update(block);
+        for (let off = 0; off < block.length; off += CHUNK) {
+          const blob = block.subarray(off, Math.min(off + CHUNK, block.length));
+          remaining -= blob.length;
+          yield { header: undefined, remainingBytes: BigInt(remaining), blob };
+        }
       }
     } finally {
       await fh.close();

@@ -10,6 +10,8 @@
  *   `sync: true` returns only after the batch is on stable storage;
  * - `iterate` sees a consistent view taken when it is called (later writes are invisible);
  * - `snapshot` pins a consistent view for a longer read (e.g. streaming a snapshot).
+ * - `getSync` reads one key without leaving the caller's turn (a write transaction that needs
+ *   a stored record); `getMany` reads many keys in one call, all from one consistent view.
  * - `write` does not keep the caller's buffers (callers may reuse them once it returned);
  *   buffers handed out by `get`/`iterate` may be shared with the store: never mutate them;
  * - every iterable returned by `iterate` must be consumed or broken out of (an abandoned one
@@ -40,6 +42,8 @@ export interface IterateOptions {
   readonly lt?: Buffer;
   readonly reverse?: boolean;
   readonly limit?: number;
+  /** Only keys are needed: values may come back empty (saves reading them where the store can). */
+  readonly keysOnly?: boolean;
 }
 
 export interface ReadView {
@@ -50,6 +54,10 @@ export interface ReadView {
 }
 
 export interface Backend extends ReadView {
+  /** The value of `key` now, read synchronously (blocks on the disk when not cached). */
+  getSync(bucket: Bucket, key: Buffer): Buffer | undefined;
+  /** The values of `keys` (undefined where absent), in order, read from one consistent view. */
+  getMany(bucket: Bucket, keys: readonly Buffer[]): Promise<(Buffer | undefined)[]>;
   write(ops: readonly BackendOp[], options?: { readonly sync?: boolean }): Promise<void>;
   /** A pinned consistent view. */
   snapshot(): Promise<ReadView>;

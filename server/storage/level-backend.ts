@@ -56,8 +56,11 @@ interface LevelIteratorOptions {
   lt: Buffer;
   reverse: boolean;
   limit: number;
+  values: boolean;
   snapshot?: LevelSnapshot;
 }
+
+const NO_VALUE = Buffer.alloc(0);
 
 function iteratorOptions(bucket: Bucket, options: IterateOptions | undefined, snapshot: LevelSnapshot | undefined): LevelIteratorOptions {
   const p = prefixOf(bucket);
@@ -66,25 +69,32 @@ function iteratorOptions(bucket: Bucket, options: IterateOptions | undefined, sn
     lt: options?.lt === undefined ? Buffer.from([p + 1]) : prefixed(p, options.lt),
     reverse: options?.reverse === true,
     limit: options?.limit ?? -1,
+    values: options?.keysOnly !== true,
   };
   if (snapshot !== undefined) o.snapshot = snapshot;
   return o;
 }
 
-/** Drains a LevelDB iterator in batches, stripping the bucket prefix; always closes it. */
+/** A LevelDB iterator as `drain` uses it. */
 interface EntryIterator {
-  nextv(size: number): Promise<[Buffer, Buffer][]>;
+  nextv(size: number): Promise<[Buffer, Buffer | undefined][]>;
   close(): Promise<void>;
 }
 
+/** Drains a LevelDB iterator in batches, stripping the bucket prefix; always closes it. */
 async function* drain(it: EntryIterator): AsyncGenerator<readonly [Buffer, Buffer]> {
+  // The next batch is read while the caller consumes this one (one read ahead at a time).
+  let pending: Promise<[Buffer, Buffer | undefined][]> | undefined = it.nextv(BATCH);
   try {
     for (;;) {
-      const entries = await it.nextv(BATCH);
+      const entries = await pending;
+      pending = undefined;
       if (entries.length === 0) return;
-      for (const [k, v] of entries) yield [k.subarray(1), v] as const;
+      pending = it.nextv(BATCH);
+      for (const [k, v] of entries) yield [k.subarray(1), v ?? NO_VALUE] as const;
     }
   } finally {
+    if (pending !== undefined) await pending.catch(() => undefined);
     await it.close();
   }
 }
@@ -134,6 +144,16 @@ export class LevelBackend implements Backend {
 
   get(bucket: Bucket, key: Buffer): Promise<Buffer | undefined> {
     return levelGet(this.db, bucket, key, undefined);
+  }
+
+  getSync(bucket: Bucket, key: Buffer): Buffer | undefined {
+    return this.db.getSync(prefixed(prefixOf(bucket), key));
+  }
+
+  getMany(bucket: Bucket, keys: readonly Buffer[]): Promise<(Buffer | undefined)[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    const p = prefixOf(bucket);
+    return this.db.getMany(keys.map((k) => prefixed(p, k)));
   }
 
   iterate(bucket: Bucket, options?: IterateOptions): AsyncIterable<readonly [Buffer, Buffer]> {

@@ -102,6 +102,17 @@ export class MemoryBackend implements Backend {
     return Promise.resolve(tableOf(this.tables, bucket).get(key));
   }
 
+  getSync(bucket: Bucket, key: Buffer): Buffer | undefined {
+    this.checkOpen();
+    return tableOf(this.tables, bucket).get(key);
+  }
+
+  getMany(bucket: Bucket, keys: readonly Buffer[]): Promise<(Buffer | undefined)[]> {
+    if (this.closed) return Promise.reject(new Error('memory backend: closed'));
+    const t = tableOf(this.tables, bucket);
+    return Promise.resolve(keys.map((k) => t.get(k)));
+  }
+
   iterate(bucket: Bucket, options?: IterateOptions): AsyncIterable<readonly [Buffer, Buffer]> {
     this.checkOpen();
     return scan(tableOf(this.tables, bucket).clone(), options);

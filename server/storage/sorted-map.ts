@@ -36,3 +36,16 @@ export function compareBytes(a: Buffer, b: Buffer): number {
 export function newBufferMap<V>(): SortedMap<Buffer, V> {
   return new BTreeClass<Buffer, V>(undefined, compareBytes);
 }
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * A new empty ordered map from string keys to V, in UTF-16 code unit order. For latin1
+ * strings made from bytes (`buf.toString('latin1')`, one char per byte) that is unsigned
+ * byte order, and such a key costs far less memory than a Buffer.
+ */
+export function newStringMap<V>(): SortedMap<string, V> {
+  return new BTreeClass<string, V>(undefined, compareStrings);
+}

@@ -21,6 +21,14 @@ export class SimBackend implements Backend {
     return this.#inner.get(bucket, key);
   }
 
+  getSync(bucket: Bucket, key: Buffer): Buffer | undefined {
+    return this.#inner.getSync(bucket, key);
+  }
+
+  getMany(bucket: Bucket, keys: readonly Buffer[]): Promise<(Buffer | undefined)[]> {
+    return this.#inner.getMany(bucket, keys);
+  }
+
   iterate(bucket: Bucket, options?: IterateOptions): AsyncIterable<readonly [Buffer, Buffer]> {
     return this.#inner.iterate(bucket, options);
   }

@@ -1,29 +1,27 @@
 /** KeyIndex: generations, lookups at past revisions, previous(), compaction (the worked example of key-index.ts). */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KeyValue } from '../../../proto/gen/etcd/kv.js';
 import { KeyIndex } from '../../../server/mvcc/key-index.js';
 import type { Revision } from '../../../server/mvcc/revision.js';
 
-const kvAt = (main: bigint): KeyValue => ({ key: Buffer.from('a'), createRevision: 0n, modRevision: main, version: 0n, value: Buffer.alloc(0), lease: 0n });
 const r = (main: bigint, sub = 0): Revision => ({ main, sub });
-const show = (ki: KeyIndex): string => ki.generations.map((g) => `[${g.map((x) => `${x.main}.${x.sub}`).join(',')}]`).join('');
+const show = (ki: KeyIndex): string => ki.generations().map((g) => `[${g.map((x) => `${x.main}.${x.sub}`).join(',')}]`).join('');
 
 /** put a@2, put a@3, delete a@4, put a@6, put a@7. */
 function example(): KeyIndex {
-  const ki = new KeyIndex(Buffer.from('a'));
-  ki.put(r(2n), kvAt(2n));
-  ki.put(r(3n), kvAt(3n));
-  ki.tombstone(r(4n));
-  ki.put(r(6n), kvAt(6n));
-  ki.put(r(7n), kvAt(7n));
+  const ki = new KeyIndex('a');
+  ki.put(2, 0, 2, 1, 0n);
+  ki.put(3, 0, 2, 2, 0n);
+  ki.tombstone(4, 0);
+  ki.put(6, 0, 6, 1, 0n);
+  ki.put(7, 0, 6, 2, 5n);
   return ki;
 }
 
 function compacted(at: bigint): { ki: KeyIndex; kept: string[]; empty: boolean } {
   const ki = example();
   const kept: string[] = [];
-  const empty = ki.compact(at, (rev) => kept.push(`${rev.main}.${rev.sub}`));
+  const empty = ki.compact(at, (m, sub) => kept.push(`${m}.${sub}`));
   return { ki, kept, empty };
 }
 
@@ -31,8 +29,10 @@ void describe('KeyIndex', () => {
   void it('groups revisions in generations ended by tombstones', () => {
     const ki = example();
     assert.equal(show(ki), '[2.0,3.0,4.0][6.0,7.0]');
-    assert.equal(ki.live?.modRevision, 7n);
+    assert.ok(ki.isLive);
+    assert.deepEqual([ki.created, ki.version, ki.lease], [6, 2, 5n]);
     assert.equal(ki.latest()?.main, 7n);
+    assert.deepEqual([ki.revs, ki.ends], [[2, 0, 3, 0, 4, 0, 6, 0, 7, 0], [3]]);
   });
 
   void it('answers which revision is visible at a past revision', () => {
@@ -53,9 +53,9 @@ void describe('KeyIndex', () => {
   });
 
   void it('a tombstone needs a live key', () => {
-    const ki = new KeyIndex(Buffer.from('a'));
-    assert.throws(() => ki.tombstone(r(2n)));
-    assert.equal(ki.restoreTombstone(r(2n)), false);
+    const ki = new KeyIndex('a');
+    assert.throws(() => ki.tombstone(2, 0));
+    assert.equal(ki.restoreTombstone(2, 0), false);
     assert.equal(show(ki), '[]');
   });
 
@@ -77,10 +77,12 @@ void describe('KeyIndex', () => {
   });
 
   void it('a deleted key is empty once compacted past its tombstone', () => {
-    const ki = new KeyIndex(Buffer.from('a'));
-    ki.put(r(2n), kvAt(2n));
-    ki.put(r(3n, 1), kvAt(3n));
-    ki.tombstone(r(5n));
+    const ki = new KeyIndex('a');
+    ki.put(2, 0, 2, 1, 0n);
+    ki.put(3, 1, 2, 2, 0n);
+    ki.tombstone(5, 0);
+    assert.equal(ki.isLive, false);
+    assert.deepEqual([ki.created, ki.version, ki.lease], [0, 0, 0n]);
     assert.equal(ki.compact(4n, () => undefined), false);
     assert.equal(show(ki), '[3.1,5.0][]');
     assert.equal(ki.compact(5n, () => undefined), true);
@@ -88,8 +90,8 @@ void describe('KeyIndex', () => {
 
   void it('lists the revisions at or below a revision', () => {
     const ki = example();
-    const seen: bigint[] = [];
-    ki.forEachAtOrBelow(6n, (rev) => seen.push(rev.main));
-    assert.deepEqual(seen, [2n, 3n, 4n, 6n]);
+    const seen: number[] = [];
+    ki.forEachAtOrBelow(6n, (m) => seen.push(m));
+    assert.deepEqual(seen, [2, 3, 4, 6]);
   });
 });

@@ -90,6 +90,18 @@ export function runBackendConformance(name: string, factory: BackendFactory): vo
         assert.deepEqual(await keysOf(be, Bucket.Key, { limit: 0 }), []);
         assert.deepEqual(await keysOf(be, Bucket.Key, { gte: b('x') }), []);
         assert.deepEqual(await keysOf(be, Bucket.Meta), []);
+        assert.deepEqual(await keysOf(be, Bucket.Key, { gte: b('b'), keysOnly: true }), ['b', 'c', 'd', 'e']);
+      }));
+
+    void it('getSync and getMany read what get reads', () =>
+      withBackend(factory, async (be) => {
+        await be.write(['a', 'b', 'c'].map((k) => ({ type: 'put' as const, bucket: Bucket.Key, key: b(k), value: b(`v${k}`) })));
+        assert.equal(be.getSync(Bucket.Key, b('b'))?.toString(), 'vb');
+        assert.equal(be.getSync(Bucket.Key, b('x')), undefined);
+        assert.equal(be.getSync(Bucket.Meta, b('a')), undefined);
+        const many = await be.getMany(Bucket.Key, [b('c'), b('x'), b('a')]);
+        assert.deepEqual(many.map((v) => v?.toString()), ['vc', undefined, 'va']);
+        assert.deepEqual(await be.getMany(Bucket.Key, []), []);
       }));
 
     void it('iterate sees the view of the moment it was called', () =>

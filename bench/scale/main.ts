@@ -1,0 +1,197 @@
+/**
+ * The scale bench: `npm run bench:scale -- --keys 200000` loads N keys (16-byte keys, 256-byte
+ * values, one Put each) into one etcd 3.4 member and one kvstore member, one after the other on
+ * the same machine, and prints side by side: load rate, RSS after the load, on-disk size,
+ * `etcdctl snapshot save` time, range of 10 k keys, restart to healthy, RSS after the restart
+ * and physical compaction of half the history.
+ *
+ * Flags: --keys N (default 200000) · --key-size B (16) · --value-size B (256) · --clients C
+ * (100) · --servers etcd,kvstore · --work-dir DIR (default a temp dir, removed unless --keep)
+ * · --node-loader (skip the Go loader) · --etcd PATH (/usr/bin/etcd) · --etcdctl PATH.
+ * The loader is the Go clientv3 one in bench/scale/loader when Go is there (built offline),
+ * else a Node etcd3 loader; the table says which. Timings are wall clock on a shared machine:
+ * compare the two columns of one run, not runs.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildGoLoader, keyOf, nodeLoader, type Loader } from './loaders.js';
+import { dirBytes, freePort, rssBytes, startServer, type ServerSpec } from './server-proc.js';
+
+interface Options {
+  keys: number;
+  keySize: number;
+  valueSize: number;
+  clients: number;
+  servers: ('etcd' | 'kvstore')[];
+  workDir: string | undefined;
+  keep: boolean;
+  nodeLoader: boolean;
+  etcd: string;
+  etcdctl: string;
+}
+
+interface Row {
+  loadSeconds: number;
+  loadRate: number;
+  loaderCpuSeconds: number;
+  rssAfterLoad: number;
+  diskBytes: number;
+  snapshotSeconds: number;
+  snapshotBytes: number;
+  rangeSeconds: number;
+  restartSeconds: number;
+  rssAfterRestart: number;
+  compactSeconds: number;
+}
+
+function parseArgs(argv: readonly string[]): Options {
+  const o: Options = { keys: 200_000, keySize: 16, valueSize: 256, clients: 100, servers: ['etcd', 'kvstore'], workDir: undefined, keep: false, nodeLoader: false, etcd: '/usr/bin/etcd', etcdctl: '/usr/bin/etcdctl' };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const v = (): string => {
+      const x = argv[++i];
+      if (x === undefined) throw new Error(`${a} needs a value`);
+      return x;
+    };
+    if (a === '--keys') o.keys = Number(v());
+    else if (a === '--key-size') o.keySize = Number(v());
+    else if (a === '--value-size') o.valueSize = Number(v());
+    else if (a === '--clients') o.clients = Number(v());
+    else if (a === '--servers') o.servers = v().split(',') as Options['servers'];
+    else if (a === '--work-dir') o.workDir = v();
+    else if (a === '--keep') o.keep = true;
+    else if (a === '--node-loader') o.nodeLoader = true;
+    else if (a === '--etcd') o.etcd = v();
+    else if (a === '--etcdctl') o.etcdctl = v();
+    else throw new Error(`unknown flag ${a}`);
+  }
+  if (!Number.isInteger(o.keys) || o.keys < 10_000) throw new Error('--keys must be an integer ≥ 10000');
+  return o;
+}
+
+function etcdctl(o: Options, endpoint: string, args: readonly string[]): { seconds: number; stdout: string } {
+  const t0 = performance.now();
+  const r = spawnSync(o.etcdctl, [`--endpoints=${endpoint}`, '--command-timeout=600s', ...args], { encoding: 'utf8', env: { ...process.env, ETCDCTL_API: '3' }, maxBuffer: 64 << 20 });
+  const seconds = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`etcdctl ${args.join(' ')} failed: ${r.stderr}`);
+  return { seconds, stdout: r.stdout };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+async function measure(o: Options, name: 'etcd' | 'kvstore', root: string, workDir: string, loader: Loader): Promise<Row> {
+  const host = '127.0.0.1';
+  const spec: ServerSpec = {
+    name,
+    command: name === 'etcd' ? [o.etcd] : [process.execPath, join(root, 'dist/server/main.js')],
+    env: name === 'etcd' ? {} : { KVSTORE_SERVER_VERSION: '3.4.0' },
+    dataDir: join(workDir, `${name}.data`),
+    logFile: join(workDir, `${name}.log`),
+    host,
+    clientPort: await freePort(host),
+    peerPort: await freePort(host),
+  };
+  const first = await startServer(spec);
+  let server = first.server;
+  try {
+    process.stderr.write(`${name}: loading ${o.keys} keys…\n`);
+    const load = await loader.load({ endpoint: server.endpoint, keys: o.keys, keySize: o.keySize, valueSize: o.valueSize, clients: o.clients });
+    await new Promise((r) => setTimeout(r, 2000));
+    const rssAfterLoad = rssBytes(server.pid);
+    const diskBytes = await dirBytes(spec.dataDir);
+    process.stderr.write(`${name}: snapshot save…\n`);
+    const snapFile = join(workDir, `${name}.snapshot.db`);
+    const snap = etcdctl(o, server.endpoint, ['snapshot', 'save', snapFile]);
+    const snapshotBytes = (await stat(snapFile)).size;
+    await rm(snapFile, { force: true });
+    const ranges: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const from = keyOf(i * 10_000, o.keySize);
+      const to = keyOf((i + 1) * 10_000, o.keySize);
+      const r = etcdctl(o, server.endpoint, ['get', from, to, '--limit=10000']);
+      if (r.stdout.split('\n').length < 20_000) throw new Error(`range returned ${r.stdout.split('\n').length / 2} keys`);
+      ranges.push(r.seconds);
+    }
+    process.stderr.write(`${name}: restart…\n`);
+    await server.stop();
+    const again = await startServer(spec);
+    server = again.server;
+    await new Promise((r) => setTimeout(r, 2000));
+    const rssAfterRestart = rssBytes(server.pid);
+    const status = JSON.parse(etcdctl(o, server.endpoint, ['endpoint', 'status', '-w', 'json']).stdout) as { Status: { header: { revision: number } } }[];
+    const rev = status[0]!.Status.header.revision;
+    process.stderr.write(`${name}: compact at ${Math.floor(rev / 2)}…\n`);
+    const compact = etcdctl(o, server.endpoint, ['compact', String(Math.floor(rev / 2)), '--physical']);
+    return {
+      loadSeconds: load.seconds,
+      loadRate: load.rate,
+      loaderCpuSeconds: load.cpuSeconds,
+      rssAfterLoad,
+      diskBytes,
+      snapshotSeconds: snap.seconds,
+      snapshotBytes,
+      rangeSeconds: median(ranges),
+      restartSeconds: again.healthyMs / 1000,
+      rssAfterRestart,
+      compactSeconds: compact.seconds,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+const MiB = (n: number): string => `${(n / 2 ** 20).toFixed(0)} MiB`;
+const MB = (n: number): string => `${(n / 1e6).toFixed(0)} MB`;
+const sec = (n: number): string => `${n.toFixed(2)} s`;
+
+function table(o: Options, loader: Loader, rows: Partial<Record<'etcd' | 'kvstore', Row>>): string {
+  const lines: [string, (r: Row) => number, (n: number) => string][] = [
+    ['load rate (keys/s)', (r) => r.loadRate, (n) => n.toFixed(0)],
+    ['loader CPU', (r) => r.loaderCpuSeconds, sec],
+    ['RSS after load', (r) => r.rssAfterLoad, MiB],
+    ['on-disk size after load', (r) => r.diskBytes, MB],
+    ['`etcdctl snapshot save`', (r) => r.snapshotSeconds, sec],
+    ['snapshot file size', (r) => r.snapshotBytes, MB],
+    ['range of 10 k keys (etcdctl get, median of 5)', (r) => r.rangeSeconds, sec],
+    ['restart to healthy', (r) => r.restartSeconds, sec],
+    ['RSS after restart', (r) => r.rssAfterRestart, MiB],
+    ['compaction of half the history (--physical)', (r) => r.compactSeconds, sec],
+  ];
+  const e = rows.etcd;
+  const k = rows.kvstore;
+  const out = [`${o.keys} keys, ${o.keySize}-byte keys, ${o.valueSize}-byte values, ${o.clients} clients, loader: ${loader.name}`, '', '| | etcd 3.4 | kvstore | ratio |', '|---|---|---|---|'];
+  for (const [label, get, fmt] of lines) {
+    const ev = e === undefined ? undefined : get(e);
+    const kv = k === undefined ? undefined : get(k);
+    const ratio = ev !== undefined && kv !== undefined && ev > 0 ? `${(kv / ev).toFixed(2)}×` : '';
+    out.push(`| ${label} | ${ev === undefined ? '' : fmt(ev)} | ${kv === undefined ? '' : fmt(kv)} | ${ratio} |`);
+  }
+  return out.join('\n');
+}
+
+async function main(): Promise<void> {
+  const o = parseArgs(process.argv.slice(2));
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+  const workDir = o.workDir ?? (await mkdtemp(join(tmpdir(), 'kvstore-scale-')));
+  try {
+    const loader = (o.nodeLoader ? undefined : await buildGoLoader(root, workDir)) ?? nodeLoader;
+    const rows: Partial<Record<'etcd' | 'kvstore', Row>> = {};
+    for (const name of o.servers) rows[name] = await measure(o, name, root, workDir, loader);
+    const text = table(o, loader, rows);
+    process.stdout.write(`${text}\n`);
+    await writeFile(join(workDir, 'scale-result.json'), JSON.stringify({ options: o, loader: loader.name, rows }, null, 2));
+  } finally {
+    if (!o.keep && o.workDir === undefined) await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,120 @@
+/**
+ * Values live in the backend: once flushed, records are read back from it (ranges through
+ * getMany, write transactions through getSync); counts and keys-only reads at the current
+ * revision are answered from the key index alone; recovery rebuilds create revision, version
+ * and lease from the records without decoding values.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { KeyValue } from '../../../proto/gen/etcd/kv.js';
+import type { Backend, Bucket } from '../../../server/storage/backend.js';
+import { createMemoryBackend, type MemoryBackend } from '../../../server/storage/memory-backend.js';
+import { openMvccStore } from '../../../server/mvcc/store.js';
+import { decodeKeyValue, peekRecordMeta } from '../../../server/mvcc/kv-codec.js';
+import { ALL, b, params, put, rangeShow, show, unwrap } from './helpers.js';
+
+/** A memory backend that counts the record reads made through it. */
+function counting(inner: MemoryBackend): { backend: Backend; reads: () => number; reset: () => void } {
+  let reads = 0;
+  const backend: Backend = Object.create(inner) as Backend;
+  backend.getSync = (bucket: Bucket, key: Buffer) => {
+    reads++;
+    return inner.getSync(bucket, key);
+  };
+  backend.getMany = (bucket: Bucket, keys: readonly Buffer[]) => {
+    reads += keys.length;
+    return inner.getMany(bucket, keys);
+  };
+  backend.get = (bucket: Bucket, key: Buffer) => {
+    reads++;
+    return inner.get(bucket, key);
+  };
+  return { backend, reads: () => reads, reset: () => (reads = 0) };
+}
+
+void describe('values in the backend', () => {
+  void it('flushed records are read from the backend; counts and keys-only reads are not', async () => {
+    const c = counting(createMemoryBackend());
+    const store = await openMvccStore(c.backend);
+    c.reset();
+    put(store, 'a', 'one', 7n);
+    put(store, 'b', 'two');
+    // Unflushed: served from the unflushed map.
+    assert.deepEqual(await rangeShow(store, params(ALL)), ['a=one@2/2/1+7', 'b=two@3/3/1']);
+    assert.equal(c.reads(), 0);
+    await store.flush(1n);
+    await store.settle();
+    assert.equal(store.hasUnflushed, false);
+    assert.deepEqual(await rangeShow(store, params(ALL)), ['a=one@2/2/1+7', 'b=two@3/3/1']);
+    assert.equal(c.reads(), 2);
+    const keysOnly = unwrap(await store.range(params({ ...ALL, keysOnly: true })));
+    assert.deepEqual(keysOnly.kvs.map(show), ['a=@2/2/1+7', 'b=@3/3/1']);
+    assert.equal(unwrap(await store.range(params({ ...ALL, countOnly: true }))).count, 2n);
+    assert.equal(c.reads(), 2);
+    // Sorting by value needs the values even when keys_only.
+    const byValue = unwrap(await store.range(params({ ...ALL, keysOnly: true, sortTarget: 4, sortOrder: 2 })));
+    assert.deepEqual(byValue.kvs.map((kv) => kv.key.toString()), ['b', 'a']);
+    assert.equal(c.reads(), 4);
+  });
+
+  void it('a write transaction reads the previous record of a flushed key synchronously', async () => {
+    const c = counting(createMemoryBackend());
+    const store = await openMvccStore(c.backend);
+    put(store, 'a', 'one', 7n);
+    await store.flush(1n);
+    await store.settle();
+    c.reset();
+    const txn = store.beginWrite();
+    assert.equal(show(txn.get(b('a'))!), 'a=one@2/2/1+7');
+    const { kv, prev } = txn.put(b('a'), b('two'), 0n);
+    assert.equal(show(prev!), 'a=one@2/2/1+7');
+    assert.equal(show(kv), 'a=two@2/3/2');
+    const { events } = txn.end();
+    assert.equal(show(events[0]!.prevKv!), 'a=one@2/2/1+7');
+    assert.ok(c.reads() >= 1);
+  });
+
+  void it('recovery rebuilds create revision, version and lease from the records', async () => {
+    const backend = createMemoryBackend();
+    const store = await openMvccStore(backend);
+    put(store, 'a', 'one', -5n);
+    put(store, 'a', 'two', -5n);
+    put(store, 'b', 'x'.repeat(70000), 0x7fffffffffffffffn);
+    await store.flush(3n);
+    await store.settle();
+    const again = await openMvccStore(backend.copy());
+    assert.equal(again.keyCount, 2);
+    const keysOnly = unwrap(await again.range(params({ ...ALL, keysOnly: true })));
+    assert.deepEqual(keysOnly.kvs.map(show), ['a=@2/3/2+-5', `b=@4/4/1+${0x7fffffffffffffffn}`]);
+    const txn = again.beginWrite();
+    assert.equal(show(txn.put(b('a'), b('three'), 0n).kv), 'a=three@2/5/3');
+    txn.end();
+  });
+
+  void it('peekRecordMeta reads the fields a marshalled record holds, whatever their order', () => {
+    const kv = { key: b('k'), createRevision: 3n, modRevision: 9n, version: 4n, value: Buffer.alloc(300, 1), lease: -2n };
+    const m = peekRecordMeta(Buffer.from(KeyValue.encode(kv).finish()));
+    assert.deepEqual([m.key.toString(), m.createRevision, m.version, m.lease], ['k', 3, 4, -2n]);
+    // Fields out of order (lease first) and an unknown field 9 (varint) are tolerated.
+    const odd = Buffer.from([0x30, 0x05, 0x48, 0x01, 0x0a, 0x01, 0x6b, 0x10, 0x02]);
+    const o = peekRecordMeta(odd);
+    assert.deepEqual([o.key.toString(), o.createRevision, o.version, o.lease], ['k', 2, 0, 5n]);
+    assert.throws(() => peekRecordMeta(Buffer.from([0x0a, 0x05, 0x6b])));
+  });
+});
+
+void describe('record decoding', () => {
+  void it('decodes what the generic decoder decodes, with views into the record', () => {
+    const cases = [
+      { key: b('k'), createRevision: 3n, modRevision: 9n, version: 4n, value: Buffer.alloc(300, 1), lease: 0n },
+      { key: b('k'), createRevision: 3n, modRevision: 9n, version: 4n, value: b('v'), lease: 0x1234567n },
+      { key: b('k'), createRevision: 1n, modRevision: 1n, version: 1n, value: b(''), lease: -2n },
+      { key: b('k'), createRevision: 2n ** 60n, modRevision: 2n ** 60n, version: 1n, value: b('v'), lease: 2n ** 62n },
+      { key: b(''), createRevision: 0n, modRevision: 0n, version: 0n, value: b(''), lease: 0n },
+    ];
+    for (const kv of cases) {
+      const rec = Buffer.from(KeyValue.encode(kv).finish());
+      assert.deepEqual(decodeKeyValue(rec), KeyValue.decode(rec));
+    }
+  });
+});
