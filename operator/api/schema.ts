@@ -13,6 +13,7 @@ import { KvstoreClusterSpecSchema } from './schema-spec.js';
 import { KvstoreClusterStatusSchema } from './schema-status.js';
 
 export * from './schema-spec.js';
+export * from './schema-security.js';
 export * from './schema-status.js';
 
 export const ObjectMetaSchema = Type.Object({ name: Type.String({ minLength: 1 }) });

@@ -18,6 +18,8 @@ import type {
   MemberStatusSchema,
   ServerOptionsSchema,
   SnapshotRecordSchema,
+  AuthSpecSchema,
+  TlsSpecSchema,
   SnapshotSpecSchema,
   StorageSpecSchema,
   UpgradeSpecSchema,
@@ -57,6 +59,8 @@ export type StorageSpec = DeepReadonly<Static<typeof StorageSpecSchema>>;
 export type ServerOptions = DeepReadonly<Static<typeof ServerOptionsSchema>>;
 export type SnapshotSpec = DeepReadonly<Static<typeof SnapshotSpecSchema>>;
 export type UpgradeSpec = DeepReadonly<Static<typeof UpgradeSpecSchema>>;
+export type TlsSpec = DeepReadonly<Static<typeof TlsSpecSchema>>;
+export type AuthSpec = DeepReadonly<Static<typeof AuthSpecSchema>>;
 export type KvstoreClusterSpec = DeepReadonly<Static<typeof KvstoreClusterSpecSchema>>;
 
 export type Condition = DeepReadonly<Static<typeof ConditionSchema>>;

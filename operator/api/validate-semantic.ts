@@ -64,8 +64,36 @@ export function specErrors(spec: KvstoreClusterSpec, target: Target): Validation
   if (/^0*(\.0*)?([KMGTPE]i|[numkMGTPE])?$/.test(spec.storage.size)) {
     out.push({ path: 'spec.storage.size', message: 'must be more than zero' });
   }
+  out.push(...securityErrors(spec, target));
   if (target === 'kubernetes' && !(DNS_1123_SUBDOMAIN.test(spec.upgrade.snapshot.volume) && spec.upgrade.snapshot.volume.length <= 253)) {
     out.push({ path: 'spec.upgrade.snapshot.volume', message: 'must be a PersistentVolumeClaim name (lower-case letters, digits, "-" and ".")' });
+  }
+  return out;
+}
+
+/** spec.tls / spec.auth: Secrets named where Kubernetes needs them, none where local mode makes its own. */
+export function securityErrors(spec: KvstoreClusterSpec, target: Target): ValidationError[] {
+  const out: ValidationError[] = [];
+  const tls = spec.tls;
+  if (tls?.operator !== undefined && tls.client === undefined) {
+    out.push({ path: 'spec.tls.operator', message: 'is only used with spec.tls.client (the operator presents it to TLS client listeners)' });
+  }
+  for (const key of ['client', 'peer', 'operator'] as const) {
+    const part = tls?.[key];
+    const name = part?.secretName;
+    if (target === 'kubernetes') {
+      if (part !== undefined && name === undefined) out.push({ path: `spec.tls.${key}.secretName`, message: 'is required (a Secret with tls.crt, tls.key and ca.crt)' });
+      if (name !== undefined && !DNS_1123_SUBDOMAIN.test(name)) out.push({ path: `spec.tls.${key}.secretName`, message: 'must be a Secret name (lower-case letters, digits, "-" and ".")' });
+    } else if (name !== undefined) {
+      out.push({ path: `spec.tls.${key}.secretName`, message: 'is for Kubernetes: local mode generates the CA and certificates in its state directory' });
+    }
+  }
+  if (target === 'kubernetes' && tls?.client !== undefined && tls.operator === undefined) {
+    out.push({ path: 'spec.tls.operator.secretName', message: "is required with spec.tls.client: the members ask for a client certificate (the operator's, signed by the client CA)" });
+  }
+  const auth = spec.auth?.secretName;
+  if (target === 'kubernetes' && auth !== undefined && !DNS_1123_SUBDOMAIN.test(auth)) {
+    out.push({ path: 'spec.auth.secretName', message: 'must be a Secret name (lower-case letters, digits, "-" and ".")' });
   }
   return out;
 }

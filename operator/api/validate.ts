@@ -6,7 +6,7 @@
  */
 import { API_VERSION, KIND } from './constants.js';
 import { defaultSpec } from './defaults.js';
-import { KvstoreClusterSpecSchema, KvstoreClusterStatusSchema, KvstoreClusterSchema, STORAGE_IMMUTABLE } from './schema.js';
+import { KvstoreClusterSpecSchema, KvstoreClusterStatusSchema, KvstoreClusterSchema, STORAGE_IMMUTABLE, TLS_IMMUTABLE } from './schema.js';
 import { nameErrors, specErrors, type Target } from './validate-semantic.js';
 import { schemaErrors, unknownFields } from './validate-schema.js';
 import type { KvstoreCluster, KvstoreClusterSpec } from './types.js';
@@ -50,8 +50,8 @@ export function validateCluster(doc: unknown, options: ValidateOptions = {}): re
 
 /**
  * validateCluster plus what may not change from `previous` (the cluster as the operator last
- * accepted it) to `next`: spec.storage (the CRD enforces it with a CEL transition rule; local mode
- * has no API server to do it).
+ * accepted it) to `next`: spec.storage and spec.tls (the CRD enforces them with CEL transition
+ * rules; local mode has no API server to do it, and there adding or removing spec.tls is refused too).
  */
 export function validateClusterUpdate(previous: KvstoreCluster, next: unknown, options: ValidateOptions = {}): readonly ValidationError[] {
   const errors = validateCluster(next, options);
@@ -60,5 +60,6 @@ export function validateClusterUpdate(previous: KvstoreCluster, next: unknown, o
   const a = previous.spec.storage;
   const b = spec.storage;
   if (a.size !== b.size || a.storageClassName !== b.storageClassName) return [{ path: 'spec.storage', message: STORAGE_IMMUTABLE }];
+  if (JSON.stringify(previous.spec.tls ?? null) !== JSON.stringify(spec.tls ?? null)) return [{ path: 'spec.tls', message: TLS_IMMUTABLE }];
   return [];
 }

@@ -5,11 +5,13 @@
  * holds a WAL). The data dir comes from KVSTORE_DATA_DIR (a flag given too would shadow it, which
  * is fatal from 3.4). spec.options become flags the pod's version line accepts: options a line
  * predates are left out (validation refuses them for spec.version; the template may run an older
- * version during a rollback), and logLevel before 3.4 becomes `--debug` for `debug`.
+ * version during a rollback), and logLevel before 3.4 becomes `--debug` for `debug`. With spec.tls
+ * the secured listeners get https URLs and the certificate flags of member-tls.ts.
  */
 import type { KvstoreCluster, ServerOptions } from '../../api/types.js';
 import type { MemberTemplate } from './member-template.js';
-import { clusterToken, CLIENT_PORT, memberName, memberPeerURL, PEER_PORT, memberClientURL } from './names.js';
+import { tlsFlags } from './member-tls.js';
+import { clientScheme, clusterToken, CLIENT_PORT, memberName, memberPeerURL, PEER_PORT, memberClientURL, peerScheme } from './names.js';
 
 /** The env var holding the pod name (downward API), referenced as `$(POD_NAME)`. */
 export const POD_NAME_ENV = 'POD_NAME';
@@ -35,7 +37,7 @@ export function optionFlags(options: ServerOptions, version: string): string[] {
   return out;
 }
 
-/** `demo-0=http://demo-0.demo-peer.ns.svc:2380,…` for ordinals 0 … members-1. */
+/** `demo-0=http(s)://demo-0.demo-peer.ns.svc:2380,…` for ordinals 0 … members-1. */
 export function initialCluster(cluster: KvstoreCluster, members: number): string {
   return Array.from({ length: members }, (_, i) => memberName(cluster, i))
     .map((m) => `${m}=${memberPeerURL(cluster, m)}`)
@@ -46,12 +48,13 @@ export function memberArgs(cluster: KvstoreCluster, template: MemberTemplate): s
   return [
     `--name=${SELF}`,
     `--initial-advertise-peer-urls=${memberPeerURL(cluster, SELF)}`,
-    `--listen-peer-urls=http://0.0.0.0:${PEER_PORT}`,
-    `--listen-client-urls=http://0.0.0.0:${CLIENT_PORT}`,
+    `--listen-peer-urls=${peerScheme(cluster)}://0.0.0.0:${PEER_PORT}`,
+    `--listen-client-urls=${clientScheme(cluster)}://0.0.0.0:${CLIENT_PORT}`,
     `--advertise-client-urls=${memberClientURL(cluster, SELF)}`,
     `--initial-cluster=${initialCluster(cluster, template.members)}`,
     `--initial-cluster-token=${clusterToken(cluster)}`,
     `--initial-cluster-state=${template.initialClusterState ?? 'new'}`,
+    ...tlsFlags(cluster),
     ...optionFlags(cluster.spec.options, template.version),
   ];
 }

@@ -1,7 +1,8 @@
 /**
  * Names, ports, paths and DNS of the objects a KvstoreCluster owns. Member `i` of cluster `demo`
  * in namespace `ns` is pod `demo-i`, reachable (ready or not) through the headless peer Service
- * as `demo-i.demo-peer.ns.svc`; its URLs depend on nothing else, so a replaced pod gets them back.
+ * as `demo-i.demo-peer.ns.svc`; its URLs depend on nothing else (the scheme on spec.tls, which is
+ * immutable), so a replaced pod gets them back.
  */
 import type { KvstoreCluster } from '../../api/types.js';
 
@@ -44,13 +45,29 @@ export function memberHost(cluster: KvstoreCluster, member: string): string {
   return `${member}.${peerServiceName(cluster)}.${namespaceOf(cluster)}.svc`;
 }
 
+/** `https` when spec.tls secures the peer listener, else `http`. */
+export function peerScheme(cluster: KvstoreCluster): 'http' | 'https' {
+  return cluster.spec.tls?.peer === undefined ? 'http' : 'https';
+}
+
+/** `https` when spec.tls secures the client listener, else `http`. */
+export function clientScheme(cluster: KvstoreCluster): 'http' | 'https' {
+  return cluster.spec.tls?.client === undefined ? 'http' : 'https';
+}
+
 export function memberPeerURL(cluster: KvstoreCluster, member: string): string {
-  return `http://${memberHost(cluster, member)}:${PEER_PORT}`;
+  return `${peerScheme(cluster)}://${memberHost(cluster, member)}:${PEER_PORT}`;
 }
 
 export function memberClientURL(cluster: KvstoreCluster, member: string): string {
-  return `http://${memberHost(cluster, member)}:${CLIENT_PORT}`;
+  return `${clientScheme(cluster)}://${memberHost(cluster, member)}:${CLIENT_PORT}`;
 }
+
+/** Where a TLS Secret is mounted in a member pod (`tls.crt`, `tls.key`, `ca.crt` inside). */
+export const TLS_MOUNT_ROOT = '/etc/kvstore/tls';
+/** Volume names of the mounted TLS Secrets. */
+export const CLIENT_TLS_VOLUME = 'tls-client';
+export const PEER_TLS_VOLUME = 'tls-peer';
 
 /** `--initial-cluster-token`: the name plus the first 8 characters of the uid (when known), so a
  * cluster re-created under the same name never accepts the old one's members. */

@@ -36,6 +36,8 @@ interface KvstoreClusterSpec {
   nodeSelector?: Record<string, string>;
   options: ServerOptions;
   upgrade: UpgradeSpec;
+  tls?: { client?: { secretName?: string }; peer?: { secretName?: string }; operator?: { secretName?: string } };
+  auth?: { secretName: string };
   paused: boolean;
 }
 interface Condition {
