@@ -81,7 +81,7 @@ export function createTlsSource(o: TlsSourceOptions): TlsSource {
           const s = await stat(files[k]);
           return `${s.ino}:${s.size}:${s.mtimeMs}`;
         } catch (err) {
-          throw new TlsLoadError(`cannot read ${flags[k]} ${files[k]}: ${(err as Error).message}`, { cause: err });
+          throw new TlsLoadError(openFailure(flags[k], files[k], err), { cause: err });
         }
       }),
     );
@@ -93,7 +93,7 @@ export function createTlsSource(o: TlsSourceOptions): TlsSource {
     try {
       return await readFile(files[k]);
     } catch (err) {
-      throw new TlsLoadError(`cannot read ${flags[k]} ${files[k]}: ${(err as Error).message}`, { cause: err });
+      throw new TlsLoadError(openFailure(flags[k], files[k], err), { cause: err });
     }
   };
 
@@ -152,4 +152,16 @@ export function createTlsSource(o: TlsSourceOptions): TlsSource {
       };
     },
   };
+}
+
+const ERRNO_TEXT: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EISDIR: 'is a directory',
+};
+
+/** `--cert-file: open /x: no such file or directory` (etcd's Go text, with the flag). */
+function openFailure(flag: string, path: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  return `${flag}: open ${path}: ${ERRNO_TEXT[code] ?? (err as Error).message}`;
 }
