@@ -5,6 +5,7 @@
  * its own --initial-advertise-peer-urls.
  */
 import { getPeerJson, stringField } from '../peer/peer-get.js';
+import type { PeerDialTls } from '../peer/peer-request.js';
 import type { ServerConfig } from '../config/types.js';
 import { parseId } from '../config/index.js';
 import { majorMinor } from '../clusterversion/versions.js';
@@ -19,8 +20,8 @@ interface PeerMember {
   readonly peerURLs: readonly string[];
 }
 
-async function fetchMembers(url: string, timeoutMs: number): Promise<{ clusterId: string | undefined; members: PeerMember[] } | undefined> {
-  const doc = await getPeerJson(url, '/members', timeoutMs);
+async function fetchMembers(url: string, timeoutMs: number, tls: PeerDialTls): Promise<{ clusterId: string | undefined; members: PeerMember[] } | undefined> {
+  const doc = await getPeerJson(url, '/members', timeoutMs, tls);
   if (doc === undefined || !Array.isArray(doc.body)) return undefined;
   const header = doc.headers['x-etcd-cluster-id'];
   const members = (doc.body as { id: string; peerURLs: string[] }[]).map((m) => ({ id: BigInt(m.id), peerURLs: m.peerURLs }));
@@ -28,13 +29,13 @@ async function fetchMembers(url: string, timeoutMs: number): Promise<{ clusterId
 }
 
 /** Asks the other initial members until one answers; undefined when none does within `deadlineMs`. */
-export async function discoverIdentity(config: ServerConfig, deadlineMs: number): Promise<ClusterIdentity | undefined> {
+export async function discoverIdentity(config: ServerConfig, deadlineMs: number, tls: PeerDialTls): Promise<ClusterIdentity | undefined> {
   const mine = new Set(config.initialAdvertisePeerUrls);
   const urls = config.initialCluster.filter((m) => m.name !== config.name).flatMap((m) => m.peerUrls);
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
     for (const url of urls) {
-      const got = await fetchMembers(url, 1000);
+      const got = await fetchMembers(url, 1000, tls);
       const clusterId = got?.clusterId === undefined ? undefined : parseId(got.clusterId);
       const self = got?.members.find((m) => m.peerURLs.some((u) => mine.has(u)));
       if (clusterId !== undefined && self) return { memberId: self.id, clusterId };
@@ -45,10 +46,10 @@ export async function discoverIdentity(config: ServerConfig, deadlineMs: number)
 }
 
 /** The cluster version (major.minor) the other initial members report on their peer /version, if any does. */
-export async function clusterVersionOfPeers(config: ServerConfig): Promise<string | undefined> {
+export async function clusterVersionOfPeers(config: ServerConfig, tls: PeerDialTls): Promise<string | undefined> {
   const urls = config.initialCluster.filter((m) => m.name !== config.name).flatMap((m) => m.peerUrls);
   for (const url of urls) {
-    const reported = stringField((await getPeerJson(url, '/version', 1000))?.body, 'etcdcluster');
+    const reported = stringField((await getPeerJson(url, '/version', 1000, tls))?.body, 'etcdcluster');
     const v = reported === undefined ? undefined : majorMinor(reported);
     if (v !== undefined) return v;
   }

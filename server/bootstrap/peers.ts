@@ -16,6 +16,7 @@ import { decodeMessage } from '../member/message-codec.js';
 import type { Membership } from '../membership/membership.js';
 import type { MvccStore } from '../mvcc/types.js';
 import { createPeerTransport, type PeerTransport, type VersionInfo } from '../peer/index.js';
+import type { PeerTls } from '../peer/types.js';
 import type { Result } from '../errors/domain-error.js';
 
 export interface PeersDeps {
@@ -32,6 +33,7 @@ export interface PeersDeps {
   readonly now: () => number;
   readonly logger: Logger;
   readonly registry: Registry;
+  readonly tls?: PeerTls;
   /** This member was removed from the cluster. */
   readonly onRemoved: () => void;
   /** Receives a state image from the leader (see snapshot-exchange.ts). */
@@ -61,6 +63,7 @@ export async function startPeers(d: PeersDeps): Promise<Peers> {
     advertiseUrls: d.advertiseUrls,
     serverVersion: d.serverVersion,
     minClusterVersion: '3.0.0',
+    tls: d.tls,
     handlers: {
       onFrames: (_from, frames) => {
         for (const f of frames) {

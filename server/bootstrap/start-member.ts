@@ -31,6 +31,8 @@ import { openMvccStore } from '../mvcc/store.js';
 import { Bucket } from '../storage/backend.js';
 import { openLevelBackend } from '../storage/level-backend.js';
 import { listenClients } from '../transport/listen-clients.js';
+import { prepareMemberTls } from '../tls/member-tls.js';
+import { TlsLoadError } from '../tls/tls-source.js';
 import { capableOf, profileFor, profileOf, responseLimitBytes } from '../version/profile.js';
 import { MINOR_VERSIONS, type MinorVersion } from '../version/minor.js';
 import { ClusterVersionState } from '../clusterversion/cluster-version-state.js';
@@ -101,16 +103,19 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         'a member must not start on v2-only data (a cluster migrated from v2 writes v3 data before it is upgraded); restore the v3 database or a snapshot',
     );
   }
+  const tls = await prepareMemberTls(config, logger).catch((e: unknown) => {
+    throw e instanceof TlsLoadError ? new ConfigProblem(e.message) : e;
+  });
   let fresh = initialIds(config);
   if (!(await walExists(layout.walDir))) {
     const problem = verifyBootstrap(config);
     if (problem !== undefined) throw new ConfigProblem(problem);
     if (config.initialClusterState === 'existing') {
-      const joined = await discoverIdentity(config, 10_000);
+      const joined = await discoverIdentity(config, 10_000, tls.peer?.dial);
       if (joined === undefined) {
         throw new ConfigProblem('could not retrieve cluster information from the given URLs (--initial-cluster): no member answered with this member in its list; add it with MemberAdd first');
       }
-      const remote = await clusterVersionOfPeers(config);
+      const remote = await clusterVersionOfPeers(config, tls.peer?.dial);
       const problem = remote === undefined ? undefined : joinProblem(profile.minor, remote);
       if (problem !== undefined) throw new ConfigProblem(`incompatible with current running cluster: ${problem}`);
       fresh = joined;
@@ -292,6 +297,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     now,
     logger: log,
     registry,
+    tls: tls.peer,
     onSnapshot: (from, meta, body) => snapshots.receive(from, meta, body),
     onRemoved: () => {
       if (removed) return;
@@ -404,8 +410,8 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   http.switchTo = (minor) => {
     if (MINOR_VERSIONS.includes(minor as MinorVersion)) http.handler = appFor(minor);
   };
-  const listeners = await listenClients(config.listenClientUrls, grpcServer, (req, res) => http.handler(req, res), log);
-  const bound = listeners.listeners.map((l) => `http://${l.address.family === 'IPv6' ? `[${l.address.address}]` : l.address.address}:${l.address.port}`);
+  const listeners = await listenClients(config.listenClientUrls, grpcServer, (req, res) => http.handler(req, res), log, { tls: tls.client });
+  const bound = listeners.listeners.map((l) => `${l.url.protocol}//${l.address.family === 'IPv6' ? `[${l.address.address}]` : l.address.address}:${l.address.port}`);
 
   const housekeeping = startHousekeeping({
     member,
@@ -440,6 +446,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     propose: (ver) => member.propose({ $case: 'clusterVersionSet', value: { ver } }),
     intervalMs: 4000,
     logger: log,
+    peerTls: tls.peer?.dial,
   });
   const stopV2 = startV2Upkeep({ v2, member, registry, now, logger: log });
   checkVersions = () => versions.check();

@@ -12,6 +12,7 @@
 import type { Logger } from 'pino';
 import { formatId } from '../config/index.js';
 import { getPeerJson, stringField } from '../peer/peer-get.js';
+import type { PeerDialTls } from '../peer/peer-request.js';
 import type { Result } from '../errors/domain-error.js';
 import type { ClusterVersionState } from './cluster-version-state.js';
 import { compareVersions, majorMinor, nextClusterVersion } from './versions.js';
@@ -26,16 +27,18 @@ export interface VersionMonitorDeps {
   readonly propose: (version: string) => Promise<Result<unknown>>;
   readonly intervalMs: number;
   readonly logger: Logger;
+  /** Options for asking https peer URLs. */
+  readonly peerTls?: PeerDialTls;
 }
 
 /** GET <peerUrl>/version → its `etcdserver` field, or undefined. */
-export async function fetchServerVersion(peerUrl: string, timeoutMs: number): Promise<string | undefined> {
-  return stringField((await getPeerJson(peerUrl, '/version', timeoutMs))?.body, 'etcdserver');
+export async function fetchServerVersion(peerUrl: string, timeoutMs: number, tls?: PeerDialTls): Promise<string | undefined> {
+  return stringField((await getPeerJson(peerUrl, '/version', timeoutMs, tls))?.body, 'etcdserver');
 }
 
-async function versionOf(urls: readonly string[]): Promise<string | undefined> {
+async function versionOf(urls: readonly string[], tls: PeerDialTls): Promise<string | undefined> {
   for (const u of urls) {
-    const v = await fetchServerVersion(u, 2000);
+    const v = await fetchServerVersion(u, 2000, tls);
     if (v !== undefined) return v;
   }
   return undefined;
@@ -50,7 +53,7 @@ export function startVersionMonitor(d: VersionMonitorDeps): { stop(): void; chec
 
   const round = async (): Promise<void> => {
     const peers = d.peers();
-    const remote = await Promise.all(peers.map(async (p) => ({ id: p.id, started: p.started, version: await versionOf(p.peerURLs) })));
+    const remote = await Promise.all(peers.map(async (p) => ({ id: p.id, started: p.started, version: await versionOf(p.peerURLs, d.peerTls) })));
     if (stopped) return;
     const current = d.state.current;
     if (current !== undefined && compareVersions(local, current) > 0) {

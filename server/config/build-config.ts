@@ -10,6 +10,7 @@ import { resolveClusterUrls } from './cluster-config.js';
 import { DEFAULT_LEASE_CHECKPOINT_INTERVAL_MS } from './lease-checkpoint.js';
 import { resolveLogging } from './logging-config.js';
 import { checkSupport } from './support-warnings.js';
+import { checkTls } from './tls-config.js';
 import type { ClusterState, ServerConfig, TransportSecurity } from './types.js';
 import type { Values } from './values.js';
 
@@ -80,6 +81,22 @@ export function buildConfig(values: Values, ctx: BuildContext): BuildResult {
     progressMs = MIN_PROGRESS_NOTIFY_MS;
   }
 
+  const clientTransportSecurity = transportSecurity(values, '');
+  const peerTransportSecurity = transportSecurity(values, 'peer-');
+  const cipherSuites = values.list('cipher-suites');
+  const tls = checkTls({
+    minor: ctx.profile.minor,
+    client: clientTransportSecurity,
+    peer: peerTransportSecurity,
+    listenClientUrls: urls.listenClientUrls,
+    listenPeerUrls: urls.listenPeerUrls,
+    cipherSuites,
+    tlsMinVersion: values.str('tls-min-version'),
+    tlsMaxVersion: values.str('tls-max-version'),
+  });
+  if (!tls.ok) return fail(tls.message);
+  warnings.push(...tls.warnings);
+
   const dataDir = values.str('data-dir') === '' ? `${name}.kvstore` : values.str('data-dir');
   const walDir = values.str('wal-dir');
   const { ok: _ok, ...urlFields } = urls;
@@ -127,9 +144,11 @@ export function buildConfig(values: Values, ctx: BuildContext): BuildResult {
     hostWhitelist: values.list('host-whitelist'),
     metrics: values.str('metrics') as 'basic' | 'extensive',
     enablePprof: values.bool('enable-pprof'),
-    clientTransportSecurity: transportSecurity(values, ''),
-    peerTransportSecurity: transportSecurity(values, 'peer-'),
-    cipherSuites: values.list('cipher-suites'),
+    clientTransportSecurity,
+    peerTransportSecurity,
+    cipherSuites,
+    tlsProtocol: tls.protocol,
+    selfSignedCertValidityYears: values.num('self-signed-cert-validity'),
   };
   return { ok: true, config, warnings };
 }

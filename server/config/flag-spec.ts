@@ -22,7 +22,7 @@ export type ValueType =
   | { readonly kind: 'enum'; readonly values: readonly string[] }
   /**
    * Comma-separated URLs (http, https, unix, unixs; `host:port`; no path). `bind`: listener URLs, whose
-   * host must be an IP or `localhost` and whose scheme must not be https/unixs (kvstore serves no TLS).
+   * host must be an IP or `localhost` and whose scheme must not be unixs (not served).
    * `required`: an empty list is an error.
    */
   | { readonly kind: 'urls'; readonly bind: boolean; readonly required: boolean }
@@ -40,10 +40,9 @@ export type FlagValue = string | boolean | number | readonly string[] | readonly
  * How far kvstore honours a flag:
  * - `yes`: implemented;
  * - `ignored`: accepted for compatibility, has no effect (warning when set);
- * - `tls`: a TLS setting, recorded but unused (warning when set);
  * - `unsupported`: setting it to anything but its default is an error.
  */
-export type Support = 'yes' | 'ignored' | 'tls' | 'unsupported';
+export type Support = 'yes' | 'ignored' | 'unsupported';
 
 export const FlagGroup = {
   Member: 'Member',

@@ -1,25 +1,25 @@
 /**
- * Flag table, part 3: TLS (recorded but not implemented: setting one warns), HTTP edge
- * options and auth. In YAML the TLS settings are nested under `client-transport-security`
- * and `peer-transport-security`.
+ * Flag table, part 3: TLS (checked by tls-config.ts, served by server/tls), HTTP edge options
+ * and auth. In YAML the TLS settings are nested under `client-transport-security` and
+ * `peer-transport-security`.
  */
 import type { MinorVersion } from '../version/minor.js';
-import { BOOL, FlagGroup, LIST, STRING, UINT, type FlagSpec, type ValueType } from './flag-spec.js';
+import { BOOL, FlagGroup, LIST, STRING, UINT, type FlagSpec, type Support, type ValueType } from './flag-spec.js';
 
 const G = FlagGroup.Security;
 const CLIENT = 'client-transport-security';
 const PEER = 'peer-transport-security';
 
-function tls(name: string, type: ValueType, help: string, yaml: readonly string[] | null, since?: MinorVersion): FlagSpec {
-  const spec: FlagSpec = { name, type, default: type.kind === 'bool' ? 'false' : '', help, group: G, support: 'tls', yaml };
+function tls(name: string, type: ValueType, help: string, yaml: readonly string[] | null, since?: MinorVersion, support: Support = 'yes'): FlagSpec {
+  const spec: FlagSpec = { name, type, default: type.kind === 'bool' ? 'false' : '', help, group: G, support, yaml };
   return since === undefined ? spec : { ...spec, since };
 }
 
 export const SECURITY_FLAGS: readonly FlagSpec[] = [
   tls('cert-file', STRING, 'Path to the client server TLS cert file.', [CLIENT, 'cert-file']),
   tls('key-file', STRING, 'Path to the client server TLS key file.', [CLIENT, 'key-file']),
-  tls('client-cert-file', STRING, 'Path to an explicit peer client TLS cert file otherwise cert file will be used when client auth is required.', [CLIENT, 'client-cert-file'], '3.5'),
-  tls('client-key-file', STRING, 'Path to an explicit peer client TLS key file otherwise key file will be used when client auth is required.', [CLIENT, 'client-key-file'], '3.5'),
+  tls('client-cert-file', STRING, 'Path to an explicit peer client TLS cert file otherwise cert file will be used when client auth is required.', [CLIENT, 'client-cert-file'], '3.5', 'ignored'),
+  tls('client-key-file', STRING, 'Path to an explicit peer client TLS key file otherwise key file will be used when client auth is required.', [CLIENT, 'client-key-file'], '3.5', 'ignored'),
   tls('client-cert-auth', BOOL, 'Enable client cert authentication.', [CLIENT, 'client-cert-auth']),
   tls('client-crl-file', STRING, 'Path to the client certificate revocation list file.', [CLIENT, 'crl-file']),
   tls('client-cert-allowed-hostname', STRING, 'Allowed TLS hostname for client cert authentication.', [CLIENT, 'allowed-hostname']),
@@ -38,9 +38,9 @@ export const SECURITY_FLAGS: readonly FlagSpec[] = [
   tls('cipher-suites', LIST, 'Comma-separated list of supported TLS cipher suites between client/server and peers (empty will be auto-populated by Go).', ['cipher-suites']),
   tls('tls-min-version', STRING, 'Minimum TLS version supported by kvstore.', ['tls-min-version'], '3.5'),
   tls('tls-max-version', STRING, 'Maximum TLS version supported by kvstore.', ['tls-max-version'], '3.5'),
-  tls('experimental-peer-skip-client-san-verification', BOOL, 'Skip verification of SAN field in client certificate for peer connections.', ['experimental-peer-skip-client-san-verification']),
+  tls('experimental-peer-skip-client-san-verification', BOOL, 'Skip verification of SAN field in client certificate for peer connections.', ['experimental-peer-skip-client-san-verification'], undefined, 'ignored'),
   {
-    name: 'self-signed-cert-validity', type: UINT, default: '1', group: G, support: 'ignored', since: '3.5',
+    name: 'self-signed-cert-validity', type: UINT, default: '1', group: G, support: 'yes', since: '3.5',
     help: 'The validity period of the client and peer certificates, unit is year.',
   },
   {

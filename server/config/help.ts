@@ -46,7 +46,6 @@ function describe(spec: FlagSpec, profile: VersionProfile): string {
   const notes: string[] = [];
   if (spec.since !== undefined) notes.push(`since ${spec.since}`);
   if (spec.support === 'ignored') notes.push('no effect in kvstore');
-  if (spec.support === 'tls') notes.push('TLS is not supported: ignored');
   if (spec.support === 'unsupported') notes.push('not supported');
   const suffix = notes.length > 0 ? ` [${notes.join('; ')}]` : '';
   return `${head}\n    ${spec.help}${suffix}\n`;

@@ -1,6 +1,6 @@
 /**
  * What setting a flag means for this build and version line, per the row's metadata:
- * deprecated and no-effect flags warn, TLS flags warn when they ask for TLS, flags newer than
+ * deprecated and no-effect flags warn, flags newer than
  * the presented version warn, unsupported modes fail. Pure: looks only at the given values.
  */
 import { minorAtLeast } from '../version/minor.js';
@@ -26,9 +26,6 @@ export function checkSupport(values: Values, profile: VersionProfile): SupportCh
       warnings.push(`flag --${name} is deprecated: ${deprecated.advice}${spec.support === 'ignored' ? ' (ignored)' : ''}`);
     } else if (spec.support === 'ignored') {
       warnings.push(`flag --${name} is accepted for compatibility but has no effect in kvstore`);
-    }
-    if (spec.support === 'tls' && asksForSomething(current)) {
-      warnings.push(`TLS is not supported by kvstore: --${name} is ignored`);
     }
     if (spec.support === 'unsupported' && !isDefault) {
       return { ok: false, message: `flag --${name} is not supported by kvstore (value ${JSON.stringify(current)})` };
@@ -62,10 +59,4 @@ function defaultValue(name: string, profile: VersionProfile): unknown {
   const spec = flag(name);
   const parsed = parseText(spec.type, defaultText(spec, profile));
   return parsed.ok ? parsed.value : undefined;
-}
-
-function asksForSomething(v: unknown): boolean {
-  if (typeof v === 'boolean') return v;
-  if (typeof v === 'string') return v !== '';
-  return Array.isArray(v) && v.length > 0;
 }

@@ -10,6 +10,7 @@
  * Durations are in milliseconds, sizes in bytes.
  */
 import type { MinorVersion } from '../version/minor.js';
+import type { TlsProtocol } from './tls-config.js';
 
 export const LogLevel = {
   Debug: 'debug',
@@ -39,7 +40,10 @@ export type AutoCompaction =
   | { readonly mode: 'periodic'; readonly retentionMs: number }
   | { readonly mode: 'revision'; readonly retention: bigint };
 
-/** TLS settings as given. kvstore does not implement TLS: these are recorded, not used. */
+/**
+ * TLS settings of one side (client or peer) as given. Served by server/tls on the side's
+ * https URLs; on the peer side also used to dial other members' https peer URLs.
+ */
 export interface TransportSecurity {
   readonly certFile: string;
   readonly keyFile: string;
@@ -131,10 +135,14 @@ export interface ServerConfig {
   readonly metrics: 'basic' | 'extensive';
   readonly enablePprof: boolean;
 
-  // security (recorded only, see TransportSecurity)
+  // security (checked by tls-config.ts)
   readonly clientTransportSecurity: TransportSecurity;
   readonly peerTransportSecurity: TransportSecurity;
+  /** Go names as given; `tlsProtocol.ciphers` holds the OpenSSL string. */
   readonly cipherSuites: readonly string[];
+  readonly tlsProtocol: TlsProtocol;
+  /** --self-signed-cert-validity: years an --auto-tls certificate is valid. */
+  readonly selfSignedCertValidityYears: number;
 }
 
 /** What `loadConfig` decided the process should do. */

@@ -7,12 +7,12 @@
 export type UrlListResult = { readonly ok: true; readonly urls: readonly string[] } | { readonly ok: false; readonly reason: string };
 
 const SCHEMES = ['http', 'https', 'unix', 'unixs'];
-const TLS_SCHEMES = ['https', 'unixs'];
+const TCP_SCHEMES = ['http', 'https'];
 /** `host:port` or `[ipv6]:port`. */
 const HOST_PORT = /^(\[[0-9A-Fa-f:.]+(?:%[^\]]+)?\]|[^:[\]]*):([0-9]+)$/;
 
 export interface UrlRules {
-  /** Listener URL: host must be an IP or `localhost`, and TLS schemes are refused. */
+  /** Listener URL: host must be an IP or `localhost` (http, https); `unixs` is refused (not served). */
   readonly bind: boolean;
 }
 
@@ -27,9 +27,9 @@ export function checkUrl(text: string, rules: UrlRules): string | undefined {
   if (hostPort === null || authority.includes('@')) return `URL address does not have the form "host:port": ${text}`;
   if (tail !== '') return `URL must not contain a path: ${text}`;
   if (rules.bind) {
-    if (TLS_SCHEMES.includes(scheme)) return `TLS is not supported by kvstore, use http or unix instead: ${text}`;
+    if (scheme === 'unixs') return `TLS over unix sockets is not supported by kvstore, use https or unix instead: ${text}`;
     const host = (hostPort[1] ?? '').replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-    if (scheme === 'http' && host !== 'localhost' && !isIp(host)) return `expected IP in URL for binding (${text})`;
+    if (TCP_SCHEMES.includes(scheme) && host !== 'localhost' && !isIp(host)) return `expected IP in URL for binding (${text})`;
   }
   return undefined;
 }

@@ -9,10 +9,11 @@
  * `abort()` settles a pending dial as `Failed` and resolves once the dial's connection is
  * closed (at once after an `Upgraded` outcome: that socket is the caller's).
  */
-import { request, type IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import { parseId } from '../config/identity.js';
 import { header, PeerHeader } from './handshake.js';
+import { peerRequest, type PeerDialTls } from './peer-request.js';
 
 export const STREAM_UPGRADE = 'kvstore-raft-frames';
 export const STREAM_PATH_PREFIX = '/raft/stream/frames/';
@@ -30,27 +31,15 @@ export interface Dial {
 
 const MAX_REJECTION_BODY = 1024;
 
-/** Host and port of a peer URL, or an error text. */
-export function peerAddress(url: string): { host: string; port: number } | string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch (e) {
-    return `invalid peer URL ${url} (${(e as Error).message})`;
-  }
-  if (u.protocol !== 'http:') return `unsupported peer URL scheme ${u.protocol} in ${url}`;
-  const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
-  return { host, port: u.port === '' ? 80 : Number(u.port) };
-}
-
-export function dialStream(url: string, path: string, headers: Record<string, string>, expectCluster: bigint, timeoutMs: number): Dial {
+/** `tls`: options for an `https:` URL (the stream then runs over TLS). */
+export function dialStream(url: string, path: string, headers: Record<string, string>, expectCluster: bigint, timeoutMs: number, tls: PeerDialTls): Dial {
   let settle: (o: DialOutcome) => void = () => undefined;
   const promise = new Promise<DialOutcome>((resolve) => {
     settle = resolve;
   });
-  const address = peerAddress(url);
-  if (typeof address === 'string') {
-    settle({ kind: 'Failed', message: address });
+  const req = peerRequest(url, { method: 'GET', path, agent: false, headers: { ...headers, connection: 'Upgrade', upgrade: STREAM_UPGRADE } }, tls);
+  if (typeof req === 'string') {
+    settle({ kind: 'Failed', message: req });
     return { promise, abort: () => Promise.resolve() };
   }
   let done = false;
@@ -62,14 +51,6 @@ export function dialStream(url: string, path: string, headers: Record<string, st
     clearTimeout(timer);
     settle(o);
   };
-  const req = request({
-    host: address.host,
-    port: address.port,
-    method: 'GET',
-    path,
-    agent: false,
-    headers: { ...headers, connection: 'Upgrade', upgrade: STREAM_UPGRADE },
-  });
   // `finish` runs only from events and `abort`, both after this assignment.
   const timer = setTimeout(() => {
     finish({ kind: 'Failed', message: `dial timeout after ${timeoutMs}ms` });

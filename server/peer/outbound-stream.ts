@@ -18,6 +18,7 @@ import type { Counter, Histogram } from 'prom-client';
 import { formatId } from '../config/identity.js';
 import { backoffDelay } from './backoff.js';
 import { dialStream, STREAM_PATH_PREFIX, type Dial, type DialOutcome } from './dial.js';
+import type { PeerDialTls } from './peer-request.js';
 import { logDialFailure } from './dial-failure-log.js';
 import { encodeBatch, encodeControl, FRAME_HEADER_BYTES, FrameDecoder, FrameType } from './frame-codec.js';
 import { requestHeaders, type LocalIdentity } from './handshake.js';
@@ -37,6 +38,8 @@ export interface OutboundContext {
   readonly schedule: (stream: OutboundStream) => void;
   readonly onUnreachable: (to: bigint) => void;
   readonly onRejected: (to: bigint, status: number, reason: string) => void;
+  /** Options for dialling https peer URLs. */
+  readonly dialTls: PeerDialTls;
 }
 
 const STREAM_TYPE = 'stream Frames';
@@ -187,6 +190,7 @@ export class OutboundStream {
       requestHeaders(local, this.peerId),
       local.clusterId,
       tuning.dialTimeoutMs,
+      this.#ctx.dialTls,
     );
     this.#dial = dial;
     void dial.promise.then((outcome) => {

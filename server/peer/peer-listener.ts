@@ -2,16 +2,27 @@
  * The peer HTTP listener: one node:http server per `--listen-peer-urls` URL, all feeding one
  * PeerRouter (plain requests, `Expect: 100-continue` requests, and upgrades).
  *
- * Contract: only `http:` URLs with an explicit port (0 = any free port). `listenPeers` binds
+ * An `https:` URL accepts TCP connections on a plain `net.Server` and runs the TLS handshake
+ * (server/tls/tls-acceptor.ts: files checked at every accept, so a rotated peer certificate
+ * needs no restart; with `requireClientCert` a certificate from the trusted CA is required,
+ * optionally with an allowed CN or hostname) before the HTTP server sees the connection.
+ *
+ * Contract: `http:` URLs, and `https:` URLs when `tls` is given, with an explicit port (0 = any
+ * free port). `listenPeers` binds
  * all URLs or none (a failure closes what was bound and rejects with the cause). `close()`
  * stops accepting and destroys every socket still open (upgraded ones included); it resolves
  * when every server has closed.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Logger } from 'pino';
+import { createTlsAcceptor, type TlsAcceptor } from '../tls/tls-acceptor.js';
 import { answerRaw } from './plain-answer.js';
 import type { PeerRouter } from './routes.js';
+import type { PeerTlsAccept } from './types.js';
+
+/** A TLS handshake must complete within this time. */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 export interface PeerListener {
   /** Bound URLs (port 0 resolved), in the order given. */
@@ -19,18 +30,20 @@ export interface PeerListener {
   close(): Promise<void>;
 }
 
-export async function listenPeers(urls: readonly string[], router: PeerRouter, log: Logger): Promise<PeerListener> {
-  const servers: Server[] = [];
+export async function listenPeers(urls: readonly string[], router: PeerRouter, log: Logger, tls?: PeerTlsAccept): Promise<PeerListener> {
+  const servers: (Server | NetServer)[] = [];
+  const acceptors: TlsAcceptor[] = [];
   const sockets = new Set<Socket>();
   const bound: string[] = [];
   const close = async (): Promise<void> => {
     const closing = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
+    for (const a of acceptors) a.close();
     for (const s of sockets) s.destroy();
     await Promise.all(closing);
   };
   try {
     for (const text of urls) {
-      const { host, port, display } = listenAddress(text);
+      const { host, port, display, secure } = listenAddress(text, tls !== undefined);
       const server = createServer({ requestTimeout: 0, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, (req, res) =>
         router.dispatch(req, res, false),
       );
@@ -48,19 +61,31 @@ export async function listenPeers(urls: readonly string[], router: PeerRouter, l
         if (socket.writable) answerRaw(socket, 400, 'Bad Request');
         else socket.destroy();
       });
+      let listening: Server | NetServer = server;
+      if (secure && tls !== undefined) {
+        const acceptor = createTlsAcceptor(
+          { ...tls, alpn: ['http/1.1'], handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS },
+          {
+            onSecure: (socket) => server.emit('connection', socket),
+            onRefused: (reason, remote) => log.warn({ remote, reason }, 'rejected peer connection'),
+          },
+        );
+        acceptors.push(acceptor);
+        listening = createNetServer({ noDelay: true }, (raw) => acceptor.accept(raw));
+      }
       await new Promise<void>((resolve, reject) => {
         const onError = (err: Error): void => reject(new Error(`cannot listen on peer URL ${text}`, { cause: err }));
-        server.once('error', onError);
-        server.listen({ host, port }, () => {
-          server.removeListener('error', onError);
+        listening.once('error', onError);
+        listening.listen({ host, port }, () => {
+          listening.removeListener('error', onError);
           resolve();
         });
       });
-      servers.push(server);
-      server.on('error', (err) => log.error({ error: err.message, url: text }, 'peer listener error'));
-      const actual = (server.address() as AddressInfo).port;
-      bound.push(`http://${display}:${actual}`);
-      log.info({ address: `${display}:${actual}` }, 'serving peer traffic');
+      servers.push(listening);
+      listening.on('error', (err) => log.error({ error: err.message, url: text }, 'peer listener error'));
+      const actual = (listening.address() as AddressInfo).port;
+      bound.push(`${secure ? 'https' : 'http'}://${display}:${actual}`);
+      log.info({ address: `${display}:${actual}`, tls: secure }, 'serving peer traffic');
     }
   } catch (e) {
     await close();
@@ -70,10 +95,12 @@ export async function listenPeers(urls: readonly string[], router: PeerRouter, l
 }
 
 /** Where to listen for a peer URL; throws on URLs this listener cannot serve (a configuration error). */
-export function listenAddress(text: string): { host: string; port: number; display: string } {
+export function listenAddress(text: string, tls = false): { host: string; port: number; display: string; secure: boolean } {
   const url = new URL(text);
-  if (url.protocol !== 'http:') throw new Error(`unsupported peer URL scheme ${url.protocol} in ${text} (TLS is not served)`);
+  const secure = url.protocol === 'https:';
+  if (secure && !tls) throw new Error(`no TLS certificate for peer URL ${text}`);
+  if (url.protocol !== 'http:' && !secure) throw new Error(`unsupported peer URL scheme ${url.protocol} in ${text}`);
   if (url.port === '') throw new Error(`peer URL ${text} must have a port`);
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  return { host, port: Number(url.port), display: url.hostname };
+  return { host, port: Number(url.port), display: url.hostname, secure };
 }

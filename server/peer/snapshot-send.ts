@@ -11,9 +11,10 @@
  * (connect failure, broken or idle connection), `Stopped` (aborted by `signal`),
  * `SourceFailed` (the body iterable threw).
  */
-import { request, type ClientRequest } from 'node:http';
-import { peerAddress, SNAPSHOT_PATH } from './dial.js';
+import type { ClientRequest } from 'node:http';
+import { SNAPSHOT_PATH } from './dial.js';
 import { peerFail, peerOk, type PeerResult } from './errors.js';
+import { peerRequest, type PeerDialTls } from './peer-request.js';
 
 export interface SnapshotSendArgs {
   readonly url: string;
@@ -22,6 +23,8 @@ export interface SnapshotSendArgs {
   readonly body: AsyncIterable<Buffer>;
   readonly idleTimeoutMs: number;
   readonly signal: AbortSignal;
+  /** Options for an `https:` URL. */
+  readonly tls: PeerDialTls;
 }
 
 type Answer = { readonly status: number; readonly body: string } | { readonly error: Error };
@@ -29,18 +32,15 @@ type Answer = { readonly status: number; readonly body: string } | { readonly er
 const MAX_ANSWER_BODY = 4096;
 
 export async function streamSnapshot(args: SnapshotSendArgs): Promise<PeerResult<number>> {
-  const address = peerAddress(args.url);
-  if (typeof address === 'string') return peerFail({ kind: 'Unreachable', message: address });
   if (args.signal.aborted) return peerFail({ kind: 'Stopped' });
-  const req = request({
-    host: address.host,
-    port: address.port,
+  const req = peerRequest(args.url, {
     method: 'POST',
     path: SNAPSHOT_PATH,
     agent: false,
     signal: args.signal,
     headers: { ...args.headers, 'content-type': 'application/octet-stream', expect: '100-continue' },
-  });
+  }, args.tls);
+  if (typeof req === 'string') return peerFail({ kind: 'Unreachable', message: req });
   req.setTimeout(args.idleTimeoutMs, () => req.destroy(new Error(`snapshot connection idle for ${args.idleTimeoutMs}ms`)));
   const answer = awaitAnswer(req);
   let answered = false;

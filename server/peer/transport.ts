@@ -91,6 +91,7 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
     },
     onUnreachable: (to) => guard('onUnreachable', () => handlers.onUnreachable(to)),
     onRejected: (to, status, reason) => guard('onRejected', () => handlers.onRejected?.(to, status, reason)),
+    dialTls: options.tls?.dial,
   };
 
   const accepted = (from: bigint, socket: Socket, head: Buffer): void => {
@@ -164,6 +165,7 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
       body,
       idleTimeoutMs: tuning.snapshotIdleTimeoutMs,
       signal: snapshotAbort.signal,
+      tls: options.tls?.dial,
     });
     track(sending);
     const result = await sending;
@@ -183,7 +185,7 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
   return {
     async start() {
       if (listener !== undefined || closed !== undefined) return;
-      listener = await listenPeers(options.listenUrls, router, log);
+      listener = await listenPeers(options.listenUrls, router, log, options.tls?.accept);
       if (options.advertiseUrls === undefined) advertise = listener.urls;
     },
     boundUrls: () => listener?.urls ?? [],

@@ -16,6 +16,8 @@ import type { Registry } from 'prom-client';
 import type { Result } from '../errors/domain-error.js';
 import type { BackoffPolicy } from './backoff.js';
 import type { PeerResult } from './errors.js';
+import type { TlsSource } from '../tls/tls-source.js';
+import type { PeerDialTls } from './peer-request.js';
 
 export interface PeerHandlers {
   /** Frames from one sender, in order; one call per received chunk. Must not throw (a throw is logged). */
@@ -132,7 +134,7 @@ export const DEFAULT_PEER_TUNING: PeerTuning = {
 export interface PeerTransportOptions {
   readonly localId: bigint;
   readonly clusterId: bigint;
-  /** `--listen-peer-urls`: `http://host:port` (port 0 picks a free port). */
+  /** `--listen-peer-urls`: `http://host:port` or `https://host:port` (port 0 picks a free port). */
   readonly listenUrls: readonly string[];
   /** `--initial-advertise-peer-urls`, sent as `X-PeerURLs`. Defaults to the bound URLs. */
   readonly advertiseUrls?: readonly string[];
@@ -150,4 +152,22 @@ export interface PeerTransportOptions {
   readonly now?: () => number;
   /** Random source in [0, 1) for backoff jitter. Default `Math.random`. */
   readonly random?: () => number;
+  /** Peer TLS: serving https listen URLs and dialling https peer URLs. */
+  readonly tls?: PeerTls;
+}
+
+/** The peer side's TLS (server/tls builds it from the --peer-* flags). */
+export interface PeerTls {
+  /** Serves `https:` listen URLs; required when one is given. */
+  readonly accept?: PeerTlsAccept;
+  /** Options for dialling `https:` peer URLs (the peer certificate as the client certificate). */
+  readonly dial: PeerDialTls;
+}
+
+export interface PeerTlsAccept {
+  readonly source: TlsSource;
+  /** `--peer-client-cert-auth` or a `--peer-trusted-ca-file`: a certificate from the trusted CA is required. */
+  readonly requireClientCert: boolean;
+  readonly allowedCn: string;
+  readonly allowedHostname: string;
 }

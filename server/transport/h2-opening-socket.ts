@@ -25,7 +25,8 @@ export interface OpeningLimits {
 }
 
 export interface OpeningCallbacks {
-  onPlain(reason: string): void;
+  /** `firstRequestGrpc`: whether the first request is a gRPC call; undefined when none was read. */
+  onPlain(reason: string, firstRequestGrpc: boolean | undefined): void;
   onRelay(bytes: Buffer, decision: Extract<OpeningDecision, { route: 'relay' }>): void;
   onDropped(reason: string): void;
 }
@@ -38,7 +39,7 @@ export function awaitH2Opening(socket: Socket, limits: OpeningLimits, cb: Openin
     reading.end();
     if (decision.route === 'plain') {
       socket.unshift(decision.bytes);
-      cb.onPlain(decision.reason);
+      cb.onPlain(decision.reason, decision.firstRequestGrpc);
     } else {
       cb.onRelay(all, decision);
     }

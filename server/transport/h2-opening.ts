@@ -28,7 +28,13 @@ import { HTTP2_PREFACE } from './protocol-sniff.js';
 
 export type OpeningDecision =
   | { readonly route: 'wait' }
-  | { readonly route: 'plain'; readonly bytes: Buffer; readonly reason: string }
+  | {
+      readonly route: 'plain';
+      readonly bytes: Buffer;
+      readonly reason: string;
+      /** Whether the first request is a gRPC call (`content-type: application/grpc…`); undefined when none was read. */
+      readonly firstRequestGrpc: boolean | undefined;
+    }
   | { readonly route: 'relay'; readonly authority: string | undefined; readonly reason: string };
 
 /** Frames a client may send before its first request without waiting for an answer. */
@@ -36,7 +42,7 @@ const QUIET_FRAMES: ReadonlySet<number> = new Set([FrameType.Settings, FrameType
 
 type FirstBlock =
   | { readonly state: 'none' }
-  | { readonly state: 'complete'; readonly authority: string | undefined }
+  | { readonly state: 'complete'; readonly authority: string | undefined; readonly contentType: string | undefined }
   | { readonly state: 'unusable'; readonly reason: string };
 
 interface Scan {
@@ -77,7 +83,7 @@ function scan(bytes: Buffer): Scan {
     const decoded = createHeaderBlockDecoder().decode(Buffer.concat(fragments));
     if (decoded.kind === 'malformed') return { ack, firstBlock: { state: 'unusable', reason: decoded.reason }, loud: undefined };
     // Later frames matter only for finding the ACK.
-    return { ack: ack ?? findAck(bytes, offset), firstBlock: { state: 'complete', authority: fieldValue(decoded.fields, ':authority') }, loud: undefined };
+    return { ack: ack ?? findAck(bytes, offset), firstBlock: { state: 'complete', authority: fieldValue(decoded.fields, ':authority'), contentType: fieldValue(decoded.fields, 'content-type') }, loud: undefined };
   }
   return { ack, firstBlock: { state: 'none' }, loud: undefined };
 }
@@ -103,10 +109,11 @@ export function inspectOpening(bytes: Buffer, final: boolean): OpeningDecision {
     return { route: 'relay', authority: firstBlock.authority, reason: 'first request carries a refused :authority' };
   }
   if (ack !== undefined) {
-    if (firstBlock.state === 'complete') return { route: 'plain', bytes: withoutAck(bytes, ack), reason: 'first request is acceptable' };
-    if (firstBlock.state === 'unusable') return { route: 'plain', bytes: withoutAck(bytes, ack), reason: firstBlock.reason };
-    if (loud !== undefined) return { route: 'plain', bytes: withoutAck(bytes, ack), reason: loud };
-    if (final) return { route: 'plain', bytes: withoutAck(bytes, ack), reason: 'no request yet' };
+    const plain = (reason: string, firstRequestGrpc?: boolean): OpeningDecision => ({ route: 'plain', bytes: withoutAck(bytes, ack), reason, firstRequestGrpc });
+    if (firstBlock.state === 'complete') return plain('first request is acceptable', (firstBlock.contentType ?? '').startsWith('application/grpc'));
+    if (firstBlock.state === 'unusable') return plain(firstBlock.reason);
+    if (loud !== undefined) return plain(loud);
+    if (final) return plain('no request yet');
     return { route: 'wait' };
   }
   if (final || loud !== undefined || firstBlock.state === 'unusable') {

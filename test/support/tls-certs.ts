@@ -2,6 +2,8 @@
  * TLS material for tests, made with the `openssl` command in a fresh temp dir (owned by the
  * registry): a self-signed CA, a server certificate for the given IP addresses (as IP SANs) and
  * a client certificate, both signed by the CA. Files are PEM; keys are unencrypted EC P-256.
+ * `issueCertificate` signs more certificates with the same CA (certificate rotation, members'
+ * own certificates).
  */
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -59,4 +61,11 @@ export async function makeTlsFiles(ips: readonly string[]): Promise<TlsFiles> {
     clientCert: join(dir, 'client.crt'),
     clientKey: join(dir, 'client.key'),
   };
+}
+
+/** A further certificate from `files`' CA: serverAuth and clientAuth, valid for `ips` and `localhost`. */
+export async function issueCertificate(files: TlsFiles, name: string, cn: string, ips: readonly string[]): Promise<{ cert: string; key: string }> {
+  const san = ['DNS:localhost', ...ips.map((ip) => `IP:${ip}`)].join(',');
+  await signed(files.dir, name, cn, `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth,clientAuth\nsubjectAltName=${san}\n`);
+  return { cert: join(files.dir, `${name}.crt`), key: join(files.dir, `${name}.key`) };
 }

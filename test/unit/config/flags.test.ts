@@ -167,7 +167,7 @@ const ROWS: ReadonlyArray<readonly [readonly string[], keyof ServerConfig, unkno
   [['--host-whitelist=a,b'], 'hostWhitelist', ['a', 'b']],
   [['--metrics=extensive'], 'metrics', 'extensive'],
   [['--enable-pprof'], 'enablePprof', true],
-  [['--cipher-suites=TLS_A,TLS_B'], 'cipherSuites', ['TLS_A', 'TLS_B']],
+  [['--cipher-suites=TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_AES_128_GCM_SHA256'], 'cipherSuites', ['TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256', 'TLS_AES_128_GCM_SHA256']],
 ];
 
 for (const [argv, field, expected] of ROWS) {
@@ -190,15 +190,15 @@ void test('listener URLs become URL objects; texts are deduplicated and sorted',
   assert.deepEqual(config.listenClientHttpUrls.map((u) => u.protocol), ['unix:']);
 });
 
-void test('TLS client and peer settings are recorded (with warnings)', () => {
+void test('TLS client and peer settings are recorded (http URLs warn that they ignore them)', () => {
   const { config, warnings } = run(['--cert-file=s.crt', '--key-file=s.key', '--peer-client-cert-auth', '--peer-cert-allowed-cn=etcd', '--client-crl-file=c.crl']);
   assert.equal(config.clientTransportSecurity.certFile, 's.crt');
   assert.equal(config.clientTransportSecurity.keyFile, 's.key');
   assert.equal(config.clientTransportSecurity.crlFile, 'c.crl');
   assert.equal(config.peerTransportSecurity.clientCertAuth, true);
   assert.equal(config.peerTransportSecurity.allowedCn, 'etcd');
-  assert.ok(warnings.includes('TLS is not supported by kvstore: --cert-file is ignored'));
-  assert.ok(warnings.includes('TLS is not supported by kvstore: --peer-client-cert-auth is ignored'));
+  assert.ok(warnings.includes('scheme is HTTP while key and cert files are present; ignoring key and cert files (client url http://localhost:2379)'));
+  assert.ok(warnings.includes('scheme is HTTP while --peer-client-cert-auth is enabled; ignoring client cert auth for this URL (peer url http://localhost:2380)'));
   // Setting a TLS flag to its "off" value does not warn.
   assert.deepEqual(run(['--client-cert-auth=false']).warnings, []);
 });
@@ -210,7 +210,15 @@ const CROSS_ERRORS: ReadonlyArray<readonly [readonly string[], string]> = [
   [['--election-timeout=50001'], '--election-timeout[50001ms] is too long, and should be set less than 50000ms'],
   [['--listen-client-urls=http://127.0.0.1:2379'], '--advertise-client-urls is required when --listen-client-urls is set explicitly'],
   [['--listen-client-urls=http://example.com:2379', '--advertise-client-urls=http://a:1'], 'invalid value "http://example.com:2379" for flag --listen-client-urls: expected IP in URL for binding (http://example.com:2379)'],
-  [['--listen-peer-urls=https://127.0.0.1:2380'], 'invalid value "https://127.0.0.1:2380" for flag --listen-peer-urls: TLS is not supported by kvstore, use http or unix instead: https://127.0.0.1:2380'],
+  [['--listen-peer-urls=https://127.0.0.1:2380'], 'cannot listen on TLS for 127.0.0.1:2380: KeyFile and CertFile are not presented (--peer-cert-file, --peer-key-file or --peer-auto-tls)'],
+  [['--listen-client-urls=https://127.0.0.1:2379', '--advertise-client-urls=https://127.0.0.1:2379'], 'TLS key/cert (--cert-file, --key-file) must be provided for client url https://127.0.0.1:2379 with HTTPS scheme'],
+  [['--listen-client-urls=https://127.0.0.1:2379', '--advertise-client-urls=https://127.0.0.1:2379', '--cert-file=a.crt'], '--cert-file, --key-file: KeyFile and CertFile must both be present[key: , cert: a.crt]'],
+  [['--listen-peer-urls=unixs://localhost:2380'], 'invalid value "unixs://localhost:2380" for flag --listen-peer-urls: TLS over unix sockets is not supported by kvstore, use https or unix instead: unixs://localhost:2380'],
+  [['--cipher-suites=TLS_NOPE'], 'invalid value "TLS_NOPE" for flag --cipher-suites: unexpected TLS cipher suite "TLS_NOPE"'],
+  [['--tls-min-version=TLS1.1'], '--tls-min-version: unexpected TLS version "TLS1.1" (must be one of: TLS1.2, TLS1.3)'],
+  [['--tls-min-version=TLS1.3', '--tls-max-version=TLS1.2'], '--tls-min-version: min version (TLS1.3) is greater than max version (TLS1.2)'],
+  [['--tls-min-version=TLS1.3', '--cipher-suites=TLS_RSA_WITH_AES_128_CBC_SHA'], '--cipher-suites: cipher suites cannot be configured when only TLS1.3 is enabled'],
+  [['--peer-cert-allowed-cn=a', '--peer-cert-allowed-hostname=b'], '--peer-cert-allowed-cn, --peer-cert-allowed-hostname: AllowedCN and AllowedHostname are mutually exclusive (cn="a", hostname="b")'],
   [['--listen-peer-urls='], 'invalid value "" for flag --listen-peer-urls: at least one URL is required'],
   [['--advertise-client-urls=ftp://a:1'], 'invalid value "ftp://a:1" for flag --advertise-client-urls: URL scheme must be http, https, unix, or unixs: ftp://a:1'],
   [['--advertise-client-urls=localhost:2379'], 'invalid value "localhost:2379" for flag --advertise-client-urls: URL scheme must be http, https, unix, or unixs: localhost:2379'],

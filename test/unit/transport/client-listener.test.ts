@@ -167,7 +167,7 @@ void test('listenClients binds several URLs; a bad URL fails the whole set', asy
   }
   await assert.rejects(
     listenClients([new URL('http://127.0.0.1:0'), new URL('https://127.0.0.1:0')], grpcServer, echoHandler, logger),
-    /unsupported client URL scheme/,
+    /no TLS certificate for client URL https:/,
   );
   grpcServer.forceShutdown();
 });
@@ -177,6 +177,8 @@ void test('listenAddress accepts http URLs with a port, IPv6 literals included',
   assert.deepEqual(listenAddress(new URL('http://[::1]:0')), { host: '::1', port: 0 });
   assert.throws(() => listenAddress(new URL('http://localhost')), /must have a port/);
   assert.throws(() => listenAddress(new URL('unix://x')), /unsupported/);
+  assert.throws(() => listenAddress(new URL('https://127.0.0.1:2379')), /unsupported/);
+  assert.deepEqual(listenAddress(new URL('https://127.0.0.1:2379'), true), { host: '127.0.0.1', port: 2379 });
 });
 
 void test('close() resolves while a gRPC client still holds its connection (GOAWAY, then grace)', async () => {

@@ -1,0 +1,114 @@
+/**
+ * Server-side TLS for sockets accepted by a plain `net.Server`: each socket is handed to an
+ * internal `tls.Server` (never listening) right after the side's files were checked, so every
+ * handshake runs with the material current at its accept (see tls-source.ts).
+ *
+ * Contract:
+ * - `accept(raw)`: the TLS handshake runs on `raw`; `onSecure(socket)` gets the `TLSSocket` once
+ *   it is established and its client certificate passed the policy; otherwise the socket is
+ *   destroyed and `onRefused(reason)` says why (handshake error or timeout, no or unverified
+ *   certificate when one is required, CN or hostname not allowed);
+ * - a client certificate is required and verified against the trusted CA (and CRL) when
+ *   `requireClientCert` (etcd: `--client-cert-auth` or a `--trusted-ca-file`);
+ * - `allowedCn` (exact CN) or `allowedHostname` (the certificate must be valid for that name)
+ *   further restrict verified client certificates (`--peer-cert-allowed-cn`, …-hostname);
+ * - ALPN offers `alpn` in order (a client without ALPN is still served);
+ * - `close()` refuses later sockets and destroys those still in their handshake.
+ */
+import type { Socket } from 'node:net';
+import { checkServerIdentity, createServer, type PeerCertificate, type TLSSocket } from 'node:tls';
+import type { TlsSource } from './tls-source.js';
+
+export interface TlsAcceptPolicy {
+  readonly source: TlsSource;
+  readonly requireClientCert: boolean;
+  readonly allowedCn: string;
+  readonly allowedHostname: string;
+  readonly alpn: readonly string[];
+  readonly handshakeTimeoutMs: number;
+}
+
+export interface TlsAcceptCallbacks {
+  onSecure(socket: TLSSocket): void;
+  onRefused(reason: string, remote: string | undefined): void;
+}
+
+export interface TlsAcceptor {
+  accept(raw: Socket): void;
+  close(): void;
+}
+
+export function createTlsAcceptor(policy: TlsAcceptPolicy, cb: TlsAcceptCallbacks): TlsAcceptor {
+  const server = createServer({
+    requestCert: policy.requireClientCert,
+    rejectUnauthorized: policy.requireClientCert,
+    ALPNProtocols: [...policy.alpn],
+    handshakeTimeout: policy.handshakeTimeoutMs,
+  });
+  let applied = 0;
+  let closed = false;
+  /** Sockets in their handshake, by remote address and port (a TLSSocket reports its TCP socket's). */
+  const pending = new Map<string, Socket>();
+  const keyOf = (s: Socket): string => `${s.remoteAddress ?? ''}|${s.remotePort ?? ''}`;
+
+  server.on('secureConnection', (socket: TLSSocket) => {
+    pending.delete(keyOf(socket));
+    const problem = policy.requireClientCert ? certificateProblem(socket.getPeerCertificate(), policy) : undefined;
+    if (problem !== undefined) {
+      socket.destroy();
+      cb.onRefused(problem, socket.remoteAddress);
+      return;
+    }
+    cb.onSecure(socket);
+  });
+  server.on('tlsClientError', (err: Error, socket: TLSSocket) => {
+    pending.delete(keyOf(socket));
+    socket.destroy();
+    cb.onRefused(`TLS handshake failed: ${err.message.trim()}`, socket.remoteAddress);
+  });
+
+  return {
+    accept(raw) {
+      if (closed) {
+        raw.destroy();
+        return;
+      }
+      const key = keyOf(raw);
+      pending.set(key, raw);
+      raw.on('error', () => undefined);
+      raw.once('close', () => {
+        if (pending.get(key) === raw) pending.delete(key);
+      });
+      policy.source.current().then(
+        (material) => {
+          if (closed || raw.destroyed) return;
+          if (material.generation !== applied) {
+            server.setSecureContext(material.options);
+            applied = material.generation;
+          }
+          server.emit('connection', raw);
+        },
+        (err: unknown) => {
+          pending.delete(key);
+          raw.destroy();
+          cb.onRefused(`no TLS material: ${(err as Error).message}`, raw.remoteAddress);
+        },
+      );
+    },
+    close() {
+      closed = true;
+      for (const raw of pending.values()) raw.destroy();
+      pending.clear();
+    },
+  };
+}
+
+function certificateProblem(cert: PeerCertificate, policy: TlsAcceptPolicy): string | undefined {
+  if (policy.allowedCn !== '' && cert.subject?.CN !== policy.allowedCn) {
+    return `client certificate authentication failed: CN ${JSON.stringify(cert.subject?.CN ?? '')} is not ${JSON.stringify(policy.allowedCn)}`;
+  }
+  if (policy.allowedHostname !== '' && checkServerIdentity(policy.allowedHostname, cert) !== undefined) {
+    return `client certificate authentication failed: not valid for ${policy.allowedHostname}`;
+  }
+  return undefined;
+}
