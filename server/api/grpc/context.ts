@@ -8,6 +8,7 @@
  */
 import type { Metadata } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
+import type { AuthGate } from '../../auth/gate.js';
 import type { NoLeaderMonitor } from './leader-monitor.js';
 import type { GrpcMetrics } from './metrics.js';
 
@@ -21,6 +22,8 @@ export interface EdgeContext {
   readonly metrics: GrpcMetrics;
   /** Cancels require-leader streams after 3 election timeouts without a leader (one per member). */
   readonly noLeader: NoLeaderMonitor;
+  /** Auth checks (auth-gate.ts); absent: none. Consulted only while auth is enabled. */
+  readonly auth?: AuthGate;
 }
 
 export const REQUIRE_LEADER_KEY = 'hasleader';
