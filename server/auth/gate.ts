@@ -14,7 +14,7 @@
 import type { ResponseHeader, WatchCreateRequest } from '../../proto/gen/etcd/rpc.js';
 import type { DomainError } from '../errors/domain-error.js';
 import type { AuthInfo, AuthStore } from './auth-store.js';
-import { requirementsOf, watchNeeds, type LeaseKeys, type Need } from './requirements.js';
+import { requirementsOf, watchNeeds, type LeaseKeys, type Need, type RequirementOptions } from './requirements.js';
 import { identityOf, type Tokens } from './tokens.js';
 
 /** What an edge knows about the caller. */
@@ -30,6 +30,7 @@ export interface AuthGateDeps {
   readonly store: AuthStore;
   readonly tokens: Tokens;
   readonly leaseKeys: LeaseKeys;
+  readonly requirements: RequirementOptions;
   /** `--client-cert-auth`: a certificate's common name identifies a caller without token. */
   readonly clientCertAuth: boolean;
   /** The member's current response header (for answers the edge builds itself). */
@@ -65,7 +66,7 @@ export class AuthGate {
   /** Undefined when the call may proceed, else the error to answer with. */
   async check(path: string, request: unknown, caller: Caller): Promise<DomainError | undefined> {
     if (!this.active()) return undefined;
-    const needs = requirementsOf(path, request, this.#d.leaseKeys);
+    const needs = requirementsOf(path, request, this.#d.leaseKeys, this.#d.requirements);
     if (needs === undefined) return undefined;
     const id = await this.identify(caller);
     const e = id.ok ? this.#verify(needs, id.info) : id.error;

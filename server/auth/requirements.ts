@@ -9,7 +9,8 @@
  *   delete: as DeleteRange; a nested txn: its own compares and requests (etcd 3.4 leaves
  *   nested txns unchecked; kvstore checks them); Compact: nothing;
  * - Lease: LeaseRevoke needs write on every key attached to the lease (none attached, or
- *   an unknown lease: nothing); LeaseTimeToLive with `keys` needs read on every attached key;
+ *   an unknown lease: nothing); LeaseTimeToLive with `keys` needs read on every attached key
+ *   on the 3.5 line (RequirementOptions; 3.4 answers anyone);
  * - Maintenance Defragment, Snapshot, Hash, HashKV and every membership change: admin
  *   (role `root`); the Maintenance refusals are etcd's raw auth errors (code Unknown,
  *   message `auth: permission denied` etc.), as its Maintenance server sends them;
@@ -69,7 +70,13 @@ function txnNeeds(r: pb.TxnRequest): Need[] {
   return [...r.compare.map((c) => read(c.key, c.rangeEnd)), ...opNeeds(r.success), ...opNeeds(r.failure)];
 }
 
-type Rule = (req: never, leaseKeys: LeaseKeys) => readonly Need[];
+/** Per release line (the version profile). */
+export interface RequirementOptions {
+  /** LeaseTimeToLive with `keys` needs read on every attached key (3.5). */
+  readonly leaseTimeToLiveKeys: boolean;
+}
+
+type Rule = (req: never, leaseKeys: LeaseKeys, opts: RequirementOptions) => readonly Need[];
 
 const RULES: Readonly<Record<string, Rule>> = {
   '/etcdserverpb.KV/Range': (r: pb.RangeRequest) => [read(r.key, r.rangeEnd)],
@@ -77,7 +84,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   '/etcdserverpb.KV/DeleteRange': (r: pb.DeleteRangeRequest) => deleteNeeds(r),
   '/etcdserverpb.KV/Txn': (r: pb.TxnRequest) => txnNeeds(r),
   '/etcdserverpb.Lease/LeaseRevoke': (r: pb.LeaseRevokeRequest, lk) => lk(r.ID).map((k) => write(k)),
-  '/etcdserverpb.Lease/LeaseTimeToLive': (r: pb.LeaseTimeToLiveRequest, lk) => (r.keys ? lk(r.ID).map((k) => read(k)) : NOTHING),
+  '/etcdserverpb.Lease/LeaseTimeToLive': (r: pb.LeaseTimeToLiveRequest, lk, o) => (r.keys && o.leaseTimeToLiveKeys ? lk(r.ID).map((k) => read(k)) : NOTHING),
   '/etcdserverpb.Maintenance/Defragment': () => ADMIN_RAW,
   '/etcdserverpb.Maintenance/Snapshot': () => ADMIN_RAW,
   '/etcdserverpb.Maintenance/Hash': () => ADMIN_RAW,
@@ -104,9 +111,9 @@ const RULES: Readonly<Record<string, Rule>> = {
 };
 
 /** What the call at `path` with `request` needs, in check order; undefined: not checked at all. */
-export function requirementsOf(path: string, request: unknown, leaseKeys: LeaseKeys): readonly Need[] | undefined {
+export function requirementsOf(path: string, request: unknown, leaseKeys: LeaseKeys, opts: RequirementOptions): readonly Need[] | undefined {
   const rule = RULES[path];
-  return rule === undefined ? undefined : rule(request as never, leaseKeys);
+  return rule === undefined ? undefined : rule(request as never, leaseKeys, opts);
 }
 
 /** The watch create check: read on the watched range (`\0` end checked as a single key, as etcd does). */

@@ -17,6 +17,7 @@ import type { LeaseKeys } from '../auth/requirements.js';
 import { SimpleTokens } from '../auth/simple-tokens.js';
 import type { Tokens } from '../auth/tokens.js';
 import type { Backend } from '../storage/backend.js';
+import type { VersionProfile } from '../version/profile.js';
 
 export interface AuthParts {
   readonly store: AuthStore;
@@ -58,6 +59,13 @@ export async function reloadAuth(store: AuthStore, backend: Backend): Promise<vo
   store.replace(await loadAuthSnapshot(backend));
 }
 
-export function authGate(parts: AuthParts, leaseKeys: LeaseKeys, clientCertAuth: boolean, header: () => ResponseHeader): AuthGate {
-  return new AuthGate({ store: parts.store, tokens: parts.tokens, leaseKeys, clientCertAuth, header });
+export function authGate(
+  parts: AuthParts,
+  profile: VersionProfile,
+  leaseKeys: LeaseKeys,
+  clientCertAuth: boolean,
+  header: () => ResponseHeader,
+): AuthGate {
+  const requirements = { leaseTimeToLiveKeys: profile.authLeaseTimeToLiveKeys };
+  return new AuthGate({ store: parts.store, tokens: parts.tokens, leaseKeys, requirements, clientCertAuth, header });
 }

@@ -374,7 +374,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     capable: (path) => capableOf(clusterVersion.current, path),
     maxSendBytes: responseLimitBytes(config.serverVersion),
     logger: log,
-    auth: authGate(auth, (id) => lessor.timeToLive(id, now())?.keys ?? [], config.clientTransportSecurity.clientCertAuth, () => member.header(store.currentRevision)),
+    auth: authGate(auth, profile, (id) => lessor.timeToLive(id, now())?.keys ?? [], config.clientTransportSecurity.clientCertAuth, () => member.header(store.currentRevision)),
   });
   // The gateway speaks the cluster version's interface (prefix), switched when it changes.
   const port = v2Port({ v2, member, membership, cluster: services.cluster, now });

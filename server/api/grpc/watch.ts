@@ -19,7 +19,7 @@
 import type { handleBidiStreamingCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { WatchService as WatchDef, type WatchRequest, type WatchResponse } from '../../../proto/gen/etcd/rpc.js';
 import type { WatchService } from '../services.js';
-import { GrpcCode } from './codes.js';
+import { codeName, GrpcCode } from './codes.js';
 import { lacksRequiredLeader, messageOf, requiresLeader, refusedOnLearner, type EdgeContext } from './context.js';
 import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard.js';
 import { toStatus } from './error-table.js';
@@ -30,13 +30,15 @@ import type { DomainError } from '../../errors/domain-error.js';
 /** etcd's answer to a create refused by auth: created and canceled at once, watch id -1. */
 function deniedCreate(ctx: EdgeContext, e: DomainError): WatchResponse {
   const reason = e.kind === 'InvalidAuthToken' || e.kind === 'AuthOldRevision' || e.kind === 'UserEmpty' ? e : ({ kind: 'PermissionDenied' } as const);
+  const status = toStatus(reason);
   return {
     header: ctx.auth!.header(),
     watchId: -1n,
     created: true,
     canceled: true,
     compactRevision: 0n,
-    cancelReason: toStatus(reason).message,
+    // etcd sends the text of the gRPC status error: `rpc error: code = <Code> desc = <message>`.
+    cancelReason: `rpc error: code = ${codeName(status.code)} desc = ${status.message}`,
     fragment: false,
     events: [],
   };

@@ -19,7 +19,7 @@ function setup(clientCertAuth = false) {
   store.roleGrantPermission('r', { permType: Permission_Type.READ, key: b('k'), rangeEnd: b('') });
   store.userGrantRole('alice', 'r');
   const simple = new SimpleTokens(60_000, () => 0);
-  const gate = new AuthGate({ store, tokens: { kind: 'simple', simple }, leaseKeys: () => [b('lk')], clientCertAuth, header: () => header });
+  const gate = new AuthGate({ store, tokens: { kind: 'simple', simple }, leaseKeys: () => [b('lk')], requirements: { leaseTimeToLiveKeys: true }, clientCertAuth, header: () => header });
   return { store, simple, gate };
 }
 

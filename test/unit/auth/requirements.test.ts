@@ -30,7 +30,7 @@ void test('KV calls', () => {
       ['R c..', 'W p..', 'R r..', 'R n..'],
     ],
   ];
-  for (const [path, req, want] of rows) assert.deepEqual(show(requirementsOf(path, req, leaseKeys)), want, path);
+  for (const [path, req, want] of rows) assert.deepEqual(show(requirementsOf(path, req, leaseKeys, { leaseTimeToLiveKeys: true })), want, path);
 });
 
 void test('lease, maintenance, cluster and auth calls', () => {
@@ -52,10 +52,14 @@ void test('lease, maintenance, cluster and auth calls', () => {
     ['/etcdserverpb.Auth/UserGet', { name: 'u' }, ['adminOrSelf']],
     ['/etcdserverpb.Auth/RoleGet', { role: 'r' }, ['adminOrRole']],
   ];
-  for (const [path, req, want] of rows) assert.deepEqual(show(requirementsOf(path, req, leaseKeys)), want, path);
+  for (const [path, req, want] of rows) assert.deepEqual(show(requirementsOf(path, req, leaseKeys, { leaseTimeToLiveKeys: true })), want, path);
 });
 
 void test('a watch on `key` with range end \\0 is checked as the single key (as etcd does)', () => {
   assert.deepEqual(show([watchNeeds({ key: b('k'), rangeEnd: Buffer.from([0]) } as never)]), ['R k..']);
   assert.deepEqual(show([watchNeeds({ key: b('a'), rangeEnd: b('b') } as never)]), ['R a..b']);
+});
+
+void test('LeaseTimeToLive with keys is checked only where the release line does (3.5)', () => {
+  assert.deepEqual(show(requirementsOf('/etcdserverpb.Lease/LeaseTimeToLive', { ID: 7n, keys: true }, leaseKeys, { leaseTimeToLiveKeys: false })), []);
 });
