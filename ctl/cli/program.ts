@@ -32,7 +32,7 @@ function groupOf(program: Command, name: string): Command {
 
 function booleanFlags(cmd: Command, into: Set<string>): Set<string> {
   for (const o of cmd.options as readonly Option[]) {
-    if (!o.required && !o.optional && o.long !== undefined && !o.negate) into.add(o.long);
+    if (!o.required && !o.optional && o.long !== undefined) into.add(o.long);
   }
   for (const c of cmd.commands) booleanFlags(c, into);
   return into;

@@ -32,6 +32,22 @@ import { snapshotStatusCommand } from './snapshot/status.js';
 import { txnCommand } from './txn.js';
 import { versionCommand } from './version.js';
 import { watchCommand } from './watch.js';
+import { authDisableCommand } from './auth/disable.js';
+import { authEnableCommand } from './auth/enable.js';
+import { authStatusCommand } from './auth/status.js';
+import { roleAddCommand } from './role/add.js';
+import { roleDeleteCommand } from './role/delete.js';
+import { roleGetCommand } from './role/get.js';
+import { roleGrantPermissionCommand } from './role/grant-permission.js';
+import { roleListCommand } from './role/list.js';
+import { roleRevokePermissionCommand } from './role/revoke-permission.js';
+import { userAddCommand } from './user/add.js';
+import { userDeleteCommand } from './user/delete.js';
+import { userGetCommand } from './user/get.js';
+import { userGrantRoleCommand } from './user/grant-role.js';
+import { userListCommand } from './user/list.js';
+import { userPasswdCommand } from './user/passwd.js';
+import { userRevokeRoleCommand } from './user/revoke-role.js';
 
 export const COMMANDS: readonly CommandSpec[] = [
   putCommand,
@@ -64,4 +80,20 @@ export const COMMANDS: readonly CommandSpec[] = [
   lockCommand,
   electCommand,
   checkPerfCommand,
+  authEnableCommand,
+  authDisableCommand,
+  authStatusCommand,
+  userAddCommand,
+  userDeleteCommand,
+  userGetCommand,
+  userListCommand,
+  userPasswdCommand,
+  userGrantRoleCommand,
+  userRevokeRoleCommand,
+  roleAddCommand,
+  roleDeleteCommand,
+  roleGetCommand,
+  roleListCommand,
+  roleGrantPermissionCommand,
+  roleRevokePermissionCommand,
 ];

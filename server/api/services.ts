@@ -67,6 +67,26 @@ export interface MaintenanceService {
   moveLeader(req: pb.MoveLeaderRequest): Promise<Result<pb.MoveLeaderResponse>>;
 }
 
+export interface AuthService {
+  authEnable(req: pb.AuthEnableRequest): Promise<Result<pb.AuthEnableResponse>>;
+  authDisable(req: pb.AuthDisableRequest): Promise<Result<pb.AuthDisableResponse>>;
+  authStatus(req: pb.AuthStatusRequest): Promise<Result<pb.AuthStatusResponse>>;
+  authenticate(req: pb.AuthenticateRequest): Promise<Result<pb.AuthenticateResponse>>;
+  userAdd(req: pb.AuthUserAddRequest): Promise<Result<pb.AuthUserAddResponse>>;
+  userGet(req: pb.AuthUserGetRequest): Promise<Result<pb.AuthUserGetResponse>>;
+  userList(req: pb.AuthUserListRequest): Promise<Result<pb.AuthUserListResponse>>;
+  userDelete(req: pb.AuthUserDeleteRequest): Promise<Result<pb.AuthUserDeleteResponse>>;
+  userChangePassword(req: pb.AuthUserChangePasswordRequest): Promise<Result<pb.AuthUserChangePasswordResponse>>;
+  userGrantRole(req: pb.AuthUserGrantRoleRequest): Promise<Result<pb.AuthUserGrantRoleResponse>>;
+  userRevokeRole(req: pb.AuthUserRevokeRoleRequest): Promise<Result<pb.AuthUserRevokeRoleResponse>>;
+  roleAdd(req: pb.AuthRoleAddRequest): Promise<Result<pb.AuthRoleAddResponse>>;
+  roleGet(req: pb.AuthRoleGetRequest): Promise<Result<pb.AuthRoleGetResponse>>;
+  roleList(req: pb.AuthRoleListRequest): Promise<Result<pb.AuthRoleListResponse>>;
+  roleDelete(req: pb.AuthRoleDeleteRequest): Promise<Result<pb.AuthRoleDeleteResponse>>;
+  roleGrantPermission(req: pb.AuthRoleGrantPermissionRequest): Promise<Result<pb.AuthRoleGrantPermissionResponse>>;
+  roleRevokePermission(req: pb.AuthRoleRevokePermissionRequest): Promise<Result<pb.AuthRoleRevokePermissionResponse>>;
+}
+
 /** What the member's HTTP endpoints need besides the RPCs. */
 export interface MemberInfo {
   /** Binary version, e.g. "3.5.0". */
@@ -83,5 +103,7 @@ export interface Services {
   readonly lease: LeaseService;
   readonly cluster: ClusterService;
   readonly maintenance: MaintenanceService;
+  /** Absent: the Auth service answers Unimplemented. */
+  readonly auth?: AuthService;
   readonly info: MemberInfo;
 }

@@ -21,6 +21,8 @@ import type { AlarmSet } from './alarms.js';
 import { applyDeleteRange, applyPut, type TxnView } from './kv-ops.js';
 import { AlarmType, type LeasePort } from './ports.js';
 import { applyTxn, checkPutAgainstState, txnHasPut } from './txn.js';
+import { AuthStore } from '../auth/auth-store.js';
+import { applyAuth, isAuthRequest, type AuthApplyPort } from './auth-apply.js';
 
 export interface ApplierDeps {
   readonly store: MvccStore;
@@ -30,6 +32,8 @@ export interface ApplierDeps {
   readonly clusterVersion: ClusterVersionState;
   /** The v2 key space (persisted as one JSON record when it changed); default: a new empty one. */
   readonly v2?: V2Store;
+  /** The auth store and this member's simple tokens; default: a new store, no tokens. */
+  readonly auth?: AuthApplyPort;
   /** The cluster version changed (from undefined on the first decision), as major.minor. */
   readonly onClusterVersion?: (from: string | undefined, to: string) => void;
   /** A member published its attributes, or a membership change was applied. */
@@ -53,12 +57,12 @@ const ALARM_ACTIVATE = 1;
 const ALARM_DEACTIVATE = 2;
 
 export class Applier {
-  readonly #deps: ApplierDeps & { readonly v2: V2Store };
+  readonly #deps: ApplierDeps & { readonly v2: V2Store; readonly auth: AuthApplyPort };
   #backendOps: BackendOp[] = [];
   #v2Dirty = false;
 
   constructor(deps: ApplierDeps) {
-    this.#deps = { ...deps, v2: deps.v2 ?? new V2Store() };
+    this.#deps = { ...deps, v2: deps.v2 ?? new V2Store(), auth: deps.auth ?? { store: new AuthStore() } };
   }
 
   /** Lease and alarm records changed since the last call. */
@@ -78,6 +82,12 @@ export class Applier {
     const { alarms } = this.#deps;
     if (alarms.has(AlarmType.Corrupt) && r.$case !== 'alarm') return err('Corrupt');
     const capped = alarms.has(AlarmType.NoSpace);
+    if (isAuthRequest(r)) {
+      const res = applyAuth(this.#deps.auth, r, header(this.#deps.store.currentRevision));
+      if (!res.ok) return res;
+      this.#backendOps.push(...res.value.ops);
+      return ok({ response: res.value.response });
+    }
     switch (r.$case) {
       case 'put':
         if (capped) return err('NoSpace');

@@ -1,7 +1,7 @@
 /**
  * After a snapshot image replaced the backend's contents: rebuilds every in-memory view of
  * the applied state from the backend — MVCC index, leases (with key attachments), alarms,
- * members, cluster version and the v2 key space. The one place that knows the full list.
+ * members, cluster version, the v2 key space and the auth store. The one place that knows the full list.
  */
 import type { AlarmSet } from '../apply/alarms.js';
 import { V2_KEY } from '../apply/applier.js';
@@ -12,6 +12,8 @@ import type { MvccStoreImpl } from '../mvcc/store.js';
 import { Bucket, type Backend } from '../storage/backend.js';
 import { V2Store } from '../v2store/index.js';
 import { restoreLeases } from './lease-port.js';
+import type { AuthStore } from '../auth/auth-store.js';
+import { reloadAuth } from './auth.js';
 
 export interface AppliedState {
   readonly backend: Backend;
@@ -21,6 +23,7 @@ export interface AppliedState {
   readonly membership: Membership;
   readonly clusterVersion: ClusterVersionState;
   readonly v2: V2Store;
+  readonly auth?: AuthStore;
 }
 
 export async function reloadAppliedState(s: AppliedState): Promise<void> {
@@ -38,4 +41,5 @@ export async function reloadAppliedState(s: AppliedState): Promise<void> {
   await s.clusterVersion.reload(s.backend);
   const v2 = await s.backend.get(Bucket.Cluster, V2_KEY);
   s.v2.restore(v2 === undefined ? new V2Store().toJSON() : JSON.parse(v2.toString('utf8')));
+  if (s.auth) await reloadAuth(s.auth, s.backend);
 }

@@ -63,6 +63,8 @@ import { bootstrapEntries } from './bootstrap-entries.js';
 import { loadV2Store, startV2Upkeep, v2Port } from './v2.js';
 import { createV2Router } from '../api/http/v2/router.js';
 import { clusterVersionOfPeers, discoverIdentity } from './join.js';
+import { authGate, openAuth } from './auth.js';
+import { createAuthService } from '../api/service/auth-service.js';
 
 export interface RunningMember {
   readonly memberId: bigint;
@@ -175,6 +177,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const alarms = AlarmSet.restore(alarmKeys);
   const membership = await loadMembership(backend, config);
   const v2 = await loadV2Store(backend);
+  const auth = await openAuth(backend, config, now);
 
   // The hub and applier are built before the member; their callbacks reach it only after startup.
   let checkVersions: () => void = () => undefined;
@@ -193,6 +196,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     membership,
     clusterVersion,
     v2,
+    auth: auth.apply,
     onClusterVersion: (from, to) => {
       const ids = { 'cluster-id': formatId(clusterId) };
       if (from === undefined) log.info({ ...ids, 'cluster-version': to }, 'set initial cluster version');
@@ -279,6 +283,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     membership,
     clusterVersion,
     v2,
+    auth: auth.store,
     snapDir: layout.snapDir,
     logger: log,
   });
@@ -361,6 +366,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     lease: createLeaseService(ctx),
     cluster: createClusterService(ctx),
     maintenance: createMaintenanceService(ctx),
+    auth: createAuthService(ctx, auth),
     info: gatedMemberInfo(createMemberInfo(ctx, () => clusterVersion.reported), () => clusterVersion.current),
   };
 
@@ -385,6 +391,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     capable: (path) => capableOf(clusterVersion.current, path),
     maxSendBytes: responseLimitBytes(config.serverVersion),
     logger: log,
+    auth: authGate(auth, profile, (id) => lessor.timeToLive(id, now())?.keys ?? [], config.clientTransportSecurity.clientCertAuth, () => member.header(store.currentRevision)),
   });
   // The gateway speaks the cluster version's interface (prefix), switched when it changes.
   const port = v2Port({ v2, member, membership, cluster: services.cluster, now });

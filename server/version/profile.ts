@@ -57,6 +57,8 @@ export interface VersionProfile {
   readonly introducedRpcs: readonly string[];
   /** PUT /config/local/log still works but is reported as deprecated (SPEC: 3.5). */
   readonly configLogDeprecated: boolean;
+  /** With auth on, LeaseTimeToLive with `keys` needs read permission on every attached key (3.5; 3.4 lists them to anyone). */
+  readonly authLeaseTimeToLiveKeys: boolean;
 }
 
 const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
@@ -78,6 +80,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     metricNames: 'debugging',
     introducedRpcs: [],
     configLogDeprecated: false,
+    authLeaseTimeToLiveKeys: false,
   },
   '3.3': {
     minor: '3.3',
@@ -97,6 +100,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     metricNames: 'debugging',
     introducedRpcs: ['/etcdserverpb.Lease/LeaseLeases'],
     configLogDeprecated: false,
+    authLeaseTimeToLiveKeys: false,
   },
   '3.4': {
     minor: '3.4',
@@ -116,6 +120,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     metricNames: 'debugging',
     introducedRpcs: ['/etcdserverpb.Cluster/MemberPromote'],
     configLogDeprecated: false,
+    authLeaseTimeToLiveKeys: false,
   },
   '3.5': {
     minor: '3.5',
@@ -135,6 +140,7 @@ const PROFILES: Readonly<Record<MinorVersion, VersionProfile>> = {
     metricNames: 'promoted',
     introducedRpcs: ['/etcdserverpb.Maintenance/Downgrade', '/etcdserverpb.Auth/AuthStatus'],
     configLogDeprecated: true,
+    authLeaseTimeToLiveKeys: true,
   },
 };
 

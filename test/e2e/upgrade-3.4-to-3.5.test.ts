@@ -36,6 +36,6 @@ rollingUpgradeSuite({
     before: { present: [...DEBUGGING_NAMES, ...PROMOTED_NAMES], absent: [] },
     after: { present: PROMOTED_NAMES, absent: DEBUGGING_NAMES },
   },
-  // kvstore has no auth store yet (Auth answers Unimplemented): only the capability gate is checked.
+  // AuthStatus is refused as not capable until the cluster runs 3.5, then answered.
   newRpc: { name: 'Auth.AuthStatus', call: (m) => authStatus(m) },
 });

@@ -8,6 +8,17 @@
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import {
   AlarmRequest,
+  AuthDisableRequest,
+  AuthEnableRequest,
+  AuthRoleAddRequest,
+  AuthRoleDeleteRequest,
+  AuthRoleGrantPermissionRequest,
+  AuthRoleRevokePermissionRequest,
+  AuthUserAddRequest,
+  AuthUserChangePasswordRequest,
+  AuthUserDeleteRequest,
+  AuthUserGrantRoleRequest,
+  AuthUserRevokeRoleRequest,
   CompactionRequest,
   DeleteRangeRequest,
   LeaseCheckpointRequest,
@@ -57,7 +68,36 @@ export interface InternalRequest {
     | //
     /** The leader's clock (ms since the epoch): v2 keys whose TTL ran out by then expire. */
     { $case: "v2Sync"; value: bigint }
+    | //
+    /**
+     * Auth requests (server/auth). Passwords travel only as bcrypt hashes (hashedPassword),
+     * hashed by the proposing member; the plain password field is left empty.
+     */
+    { $case: "authEnable"; value: AuthEnableRequest }
+    | { $case: "authDisable"; value: AuthDisableRequest }
+    | { $case: "authenticate"; value: InternalAuthenticateRequest }
+    | { $case: "authUserAdd"; value: AuthUserAddRequest }
+    | { $case: "authUserDelete"; value: AuthUserDeleteRequest }
+    | { $case: "authUserChangePassword"; value: AuthUserChangePasswordRequest }
+    | { $case: "authUserGrantRole"; value: AuthUserGrantRoleRequest }
+    | { $case: "authUserRevokeRole"; value: AuthUserRevokeRoleRequest }
+    | { $case: "authRoleAdd"; value: AuthRoleAddRequest }
+    | { $case: "authRoleDelete"; value: AuthRoleDeleteRequest }
+    | { $case: "authRoleGrantPermission"; value: AuthRoleGrantPermissionRequest }
+    | { $case: "authRoleRevokePermission"; value: AuthRoleRevokePermissionRequest }
     | undefined;
+}
+
+/**
+ * A successful password check, made by the proposing member: every member records the
+ * simple token (when simple tokens are in use) for the user as of the auth revision checked.
+ */
+export interface InternalAuthenticateRequest {
+  name: string;
+  /** The whole simple token the proposer chose (empty with jwt tokens). */
+  simpleToken: string;
+  /** The auth revision at which the password was checked. */
+  authRevision: bigint;
 }
 
 /** Sets the cluster version (major.minor.0), decided by the leader from every member's version. */
@@ -221,6 +261,42 @@ export const InternalRequest: MessageFns<InternalRequest> = {
         }
         writer.uint32(120).int64(message.request.value);
         break;
+      case "authEnable":
+        AuthEnableRequest.encode(message.request.value, writer.uint32(130).fork()).join();
+        break;
+      case "authDisable":
+        AuthDisableRequest.encode(message.request.value, writer.uint32(138).fork()).join();
+        break;
+      case "authenticate":
+        InternalAuthenticateRequest.encode(message.request.value, writer.uint32(146).fork()).join();
+        break;
+      case "authUserAdd":
+        AuthUserAddRequest.encode(message.request.value, writer.uint32(154).fork()).join();
+        break;
+      case "authUserDelete":
+        AuthUserDeleteRequest.encode(message.request.value, writer.uint32(162).fork()).join();
+        break;
+      case "authUserChangePassword":
+        AuthUserChangePasswordRequest.encode(message.request.value, writer.uint32(170).fork()).join();
+        break;
+      case "authUserGrantRole":
+        AuthUserGrantRoleRequest.encode(message.request.value, writer.uint32(178).fork()).join();
+        break;
+      case "authUserRevokeRole":
+        AuthUserRevokeRoleRequest.encode(message.request.value, writer.uint32(186).fork()).join();
+        break;
+      case "authRoleAdd":
+        AuthRoleAddRequest.encode(message.request.value, writer.uint32(194).fork()).join();
+        break;
+      case "authRoleDelete":
+        AuthRoleDeleteRequest.encode(message.request.value, writer.uint32(202).fork()).join();
+        break;
+      case "authRoleGrantPermission":
+        AuthRoleGrantPermissionRequest.encode(message.request.value, writer.uint32(210).fork()).join();
+        break;
+      case "authRoleRevokePermission":
+        AuthRoleRevokePermissionRequest.encode(message.request.value, writer.uint32(218).fork()).join();
+        break;
     }
     return writer;
   },
@@ -361,6 +437,120 @@ export const InternalRequest: MessageFns<InternalRequest> = {
             message.request = { $case: "v2Sync", value: reader.int64() as bigint };
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.request = { $case: "authEnable", value: AuthEnableRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.request = { $case: "authDisable", value: AuthDisableRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.request = {
+              $case: "authenticate",
+              value: InternalAuthenticateRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.request = { $case: "authUserAdd", value: AuthUserAddRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.request = { $case: "authUserDelete", value: AuthUserDeleteRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.request = {
+              $case: "authUserChangePassword",
+              value: AuthUserChangePasswordRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.request = {
+              $case: "authUserGrantRole",
+              value: AuthUserGrantRoleRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.request = {
+              $case: "authUserRevokeRole",
+              value: AuthUserRevokeRoleRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.request = { $case: "authRoleAdd", value: AuthRoleAddRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.request = { $case: "authRoleDelete", value: AuthRoleDeleteRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.request = {
+              $case: "authRoleGrantPermission",
+              value: AuthRoleGrantPermissionRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.request = {
+              $case: "authRoleRevokePermission",
+              value: AuthRoleRevokePermissionRequest.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -422,6 +612,70 @@ export const InternalRequest: MessageFns<InternalRequest> = {
         ? { $case: "v2Sync", value: BigInt(object.v2Sync) }
         : isSet(object.v2_sync)
         ? { $case: "v2Sync", value: BigInt(object.v2_sync) }
+        : isSet(object.authEnable)
+        ? { $case: "authEnable", value: AuthEnableRequest.fromJSON(object.authEnable) }
+        : isSet(object.auth_enable)
+        ? { $case: "authEnable", value: AuthEnableRequest.fromJSON(object.auth_enable) }
+        : isSet(object.authDisable)
+        ? { $case: "authDisable", value: AuthDisableRequest.fromJSON(object.authDisable) }
+        : isSet(object.auth_disable)
+        ? { $case: "authDisable", value: AuthDisableRequest.fromJSON(object.auth_disable) }
+        : isSet(object.authenticate)
+        ? { $case: "authenticate", value: InternalAuthenticateRequest.fromJSON(object.authenticate) }
+        : isSet(object.authUserAdd)
+        ? { $case: "authUserAdd", value: AuthUserAddRequest.fromJSON(object.authUserAdd) }
+        : isSet(object.auth_user_add)
+        ? { $case: "authUserAdd", value: AuthUserAddRequest.fromJSON(object.auth_user_add) }
+        : isSet(object.authUserDelete)
+        ? { $case: "authUserDelete", value: AuthUserDeleteRequest.fromJSON(object.authUserDelete) }
+        : isSet(object.auth_user_delete)
+        ? { $case: "authUserDelete", value: AuthUserDeleteRequest.fromJSON(object.auth_user_delete) }
+        : isSet(object.authUserChangePassword)
+        ? {
+          $case: "authUserChangePassword",
+          value: AuthUserChangePasswordRequest.fromJSON(object.authUserChangePassword),
+        }
+        : isSet(object.auth_user_change_password)
+        ? {
+          $case: "authUserChangePassword",
+          value: AuthUserChangePasswordRequest.fromJSON(object.auth_user_change_password),
+        }
+        : isSet(object.authUserGrantRole)
+        ? { $case: "authUserGrantRole", value: AuthUserGrantRoleRequest.fromJSON(object.authUserGrantRole) }
+        : isSet(object.auth_user_grant_role)
+        ? { $case: "authUserGrantRole", value: AuthUserGrantRoleRequest.fromJSON(object.auth_user_grant_role) }
+        : isSet(object.authUserRevokeRole)
+        ? { $case: "authUserRevokeRole", value: AuthUserRevokeRoleRequest.fromJSON(object.authUserRevokeRole) }
+        : isSet(object.auth_user_revoke_role)
+        ? { $case: "authUserRevokeRole", value: AuthUserRevokeRoleRequest.fromJSON(object.auth_user_revoke_role) }
+        : isSet(object.authRoleAdd)
+        ? { $case: "authRoleAdd", value: AuthRoleAddRequest.fromJSON(object.authRoleAdd) }
+        : isSet(object.auth_role_add)
+        ? { $case: "authRoleAdd", value: AuthRoleAddRequest.fromJSON(object.auth_role_add) }
+        : isSet(object.authRoleDelete)
+        ? { $case: "authRoleDelete", value: AuthRoleDeleteRequest.fromJSON(object.authRoleDelete) }
+        : isSet(object.auth_role_delete)
+        ? { $case: "authRoleDelete", value: AuthRoleDeleteRequest.fromJSON(object.auth_role_delete) }
+        : isSet(object.authRoleGrantPermission)
+        ? {
+          $case: "authRoleGrantPermission",
+          value: AuthRoleGrantPermissionRequest.fromJSON(object.authRoleGrantPermission),
+        }
+        : isSet(object.auth_role_grant_permission)
+        ? {
+          $case: "authRoleGrantPermission",
+          value: AuthRoleGrantPermissionRequest.fromJSON(object.auth_role_grant_permission),
+        }
+        : isSet(object.authRoleRevokePermission)
+        ? {
+          $case: "authRoleRevokePermission",
+          value: AuthRoleRevokePermissionRequest.fromJSON(object.authRoleRevokePermission),
+        }
+        : isSet(object.auth_role_revoke_permission)
+        ? {
+          $case: "authRoleRevokePermission",
+          value: AuthRoleRevokePermissionRequest.fromJSON(object.auth_role_revoke_permission),
+        }
         : undefined,
     };
   },
@@ -459,6 +713,131 @@ export const InternalRequest: MessageFns<InternalRequest> = {
       obj.v2Request = base64FromBytes(message.request.value);
     } else if (message.request?.$case === "v2Sync") {
       obj.v2Sync = message.request.value.toString();
+    } else if (message.request?.$case === "authEnable") {
+      obj.authEnable = AuthEnableRequest.toJSON(message.request.value);
+    } else if (message.request?.$case === "authDisable") {
+      obj.authDisable = AuthDisableRequest.toJSON(message.request.value);
+    } else if (message.request?.$case === "authenticate") {
+      obj.authenticate = InternalAuthenticateRequest.toJSON(message.request.value);
+    } else if (message.request?.$case === "authUserAdd") {
+      obj.authUserAdd = AuthUserAddRequest.toJSON(message.request.value);
+    } else if (message.request?.$case === "authUserDelete") {
+      obj.authUserDelete = AuthUserDeleteRequest.toJSON(message.request.value);
+    } else if (message.request?.$case === "authUserChangePassword") {
+      obj.authUserChangePassword = AuthUserChangePasswordRequest.toJSON(message.request.value);
+    } else if (message.request?.$case === "authUserGrantRole") {
+      obj.authUserGrantRole = AuthUserGrantRoleRequest.toJSON(message.request.value);
+    } else if (message.request?.$case === "authUserRevokeRole") {
+      obj.authUserRevokeRole = AuthUserRevokeRoleRequest.toJSON(message.request.value);
+    } else if (message.request?.$case === "authRoleAdd") {
+      obj.authRoleAdd = AuthRoleAddRequest.toJSON(message.request.value);
+    } else if (message.request?.$case === "authRoleDelete") {
+      obj.authRoleDelete = AuthRoleDeleteRequest.toJSON(message.request.value);
+    } else if (message.request?.$case === "authRoleGrantPermission") {
+      obj.authRoleGrantPermission = AuthRoleGrantPermissionRequest.toJSON(message.request.value);
+    } else if (message.request?.$case === "authRoleRevokePermission") {
+      obj.authRoleRevokePermission = AuthRoleRevokePermissionRequest.toJSON(message.request.value);
+    }
+    return obj;
+  },
+};
+
+function createBaseInternalAuthenticateRequest(): InternalAuthenticateRequest {
+  return { name: "", simpleToken: "", authRevision: 0n };
+}
+
+export const InternalAuthenticateRequest: MessageFns<InternalAuthenticateRequest> = {
+  encode(message: InternalAuthenticateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.simpleToken !== "") {
+      writer.uint32(18).string(message.simpleToken);
+    }
+    if (message.authRevision !== 0n) {
+      if (BigInt.asUintN(64, message.authRevision) !== message.authRevision) {
+        throw new globalThis.Error("value provided for field message.authRevision of type uint64 too large");
+      }
+      writer.uint32(24).uint64(message.authRevision);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InternalAuthenticateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInternalAuthenticateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.simpleToken = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.authRevision = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InternalAuthenticateRequest {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      simpleToken: isSet(object.simpleToken)
+        ? globalThis.String(object.simpleToken)
+        : isSet(object.simple_token)
+        ? globalThis.String(object.simple_token)
+        : "",
+      authRevision: isSet(object.authRevision)
+        ? BigInt(object.authRevision)
+        : isSet(object.auth_revision)
+        ? BigInt(object.auth_revision)
+        : 0n,
+    };
+  },
+
+  toJSON(message: InternalAuthenticateRequest): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.simpleToken !== "") {
+      obj.simpleToken = message.simpleToken;
+    }
+    if (message.authRevision !== 0n) {
+      obj.authRevision = message.authRevision.toString();
     }
     return obj;
   },

@@ -8,6 +8,7 @@
  */
 import type { MetadataValue } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
+import type { AuthGate } from '../../auth/gate.js';
 import type { NoLeaderMonitor } from './leader-monitor.js';
 import type { GrpcMetrics } from './metrics.js';
 
@@ -23,6 +24,8 @@ export interface EdgeContext {
   readonly noLeader: NoLeaderMonitor;
   /** Paths of unary methods whose handlers read only the call's request and metadata (unary-fast-path.ts). */
   readonly plainUnary: Set<string>;
+  /** Auth checks (auth-gate.ts); absent: none. Consulted only while auth is enabled. */
+  readonly auth?: AuthGate;
 }
 
 /** The part of a call's metadata the adapters read (grpc-js's Metadata has it). */

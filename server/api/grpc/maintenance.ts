@@ -20,6 +20,7 @@ import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard
 import { toStatus } from './error-table.js';
 import { StreamCall } from './stream-call.js';
 import { unary } from './unary.js';
+import { callerOf, gateOf } from './auth-gate.js';
 import { unimplemented } from './unimplemented.js';
 
 export function maintenanceHandlers(ctx: EdgeContext, m: MaintenanceService): UntypedServiceImplementation {
@@ -47,6 +48,8 @@ function snapshotHandler(
     if (req instanceof MalformedRequest) return stream.fail(malformedStatus(req));
     if (lacksRequiredLeader(ctx, call.metadata)) return stream.fail(toStatus({ kind: 'NoLeader' }));
     const pump = async (): Promise<void> => {
+      const denied = await gateOf(ctx)?.check(MaintenanceDef.snapshot.path, req, callerOf(call));
+      if (denied !== undefined) return stream.fail(toStatus(denied));
       for await (const chunk of m.snapshot(req)) {
         if (!stream.open) break;
         if (!stream.write(chunk)) await stream.drained();

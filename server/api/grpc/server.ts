@@ -2,8 +2,8 @@
  * The client-facing gRPC server: every etcd service adapted onto grpc-js.
  *
  * Registered (ETCD-FACTS §0): etcdserverpb.{KV,Watch,Lease,Cluster,Maintenance,Auth},
- * v3lockpb.Lock, v3electionpb.Election, grpc.health.v1.Health. Auth, Lock, Election and
- * Maintenance.Downgrade answer Unimplemented for now.
+ * v3lockpb.Lock, v3electionpb.Election, grpc.health.v1.Health. Lock, Election and
+ * Maintenance.Downgrade answer Unimplemented for now (Auth too when no auth service is given).
  *
  * Transport settings: max receive = `maxRecvBytes` (etcd: max-request-bytes + 512 KiB;
  * a larger frame is refused by grpc-js with ResourceExhausted), max send 2^31−1, max
@@ -33,6 +33,7 @@ import {
   MaintenanceService,
   WatchService,
 } from '../../../proto/gen/etcd/rpc.js';
+import type { AuthGate } from '../../auth/gate.js';
 import type { Services } from '../services.js';
 import { authHandlers } from './auth.js';
 import { clusterHandlers } from './cluster.js';
@@ -70,6 +71,8 @@ export interface GrpcServerOptions {
   /** Clock of the no-leader monitor (default: real intervals). */
   readonly scheduler?: Scheduler;
   readonly logger: Logger;
+  /** Auth checks of every call while auth is enabled (default: none). */
+  readonly auth?: AuthGate;
 }
 
 const DEFAULT_ELECTION_TIMEOUT_MS = 1000;
@@ -108,6 +111,7 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
     metrics: createGrpcMetrics(options.registry),
     noLeader: new NoLeaderMonitor(options.hasLeader, options.electionTimeoutMs ?? DEFAULT_ELECTION_TIMEOUT_MS, options.scheduler),
     plainUnary: new Set(),
+    auth: options.auth,
   };
   const server = new grpc.Server(grpcServerChannelOptions(options.maxRecvBytes, options.maxSendBytes));
   const add = (def: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void =>
@@ -118,7 +122,7 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
   add(LeaseService, leaseHandlers(ctx, services.lease));
   add(ClusterService, clusterHandlers(ctx, services.cluster));
   add(MaintenanceService, maintenanceHandlers(ctx, services.maintenance));
-  add(AuthService, authHandlers(ctx));
+  add(AuthService, authHandlers(ctx, services.auth));
   add(LockService, lockHandlers(ctx));
   add(ElectionService, electionHandlers(ctx));
   add(HealthService, healthHandlers(ctx));

@@ -26,6 +26,7 @@
  */
 import type { Server, ServerErrorResponse } from '@grpc/grpc-js';
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
+import { TLSSocket, type PeerCertificate } from 'node:tls';
 import { GrpcCode } from './codes.js';
 import type { MetadataReader } from './context.js';
 
@@ -42,6 +43,8 @@ interface RegisteredHandler {
 export interface FastUnaryCall {
   readonly request: unknown;
   readonly metadata: MetadataReader;
+  /** The verified client certificate of a TLS connection, as grpc-js's call reports it. */
+  getAuthContext(): { readonly sslPeerCertificate?: PeerCertificate } | null;
 }
 export type FastUnaryCallback = (error: ServerErrorResponse | { code: number; details: string } | null, value?: unknown) => void;
 export type FastUnaryFunc = (call: FastUnaryCall, callback: FastUnaryCallback) => void;
@@ -135,7 +138,7 @@ function serveUnary(handler: RegisteredHandler, stream: ServerHttp2Stream, heade
     } catch {
       return sendStatus(stream, GrpcCode.Internal, 'Error deserializing request');
     }
-    const call: FastUnaryCall = { request, metadata: headerReader(headers) };
+    const call: FastUnaryCall = { request, metadata: headerReader(headers), getAuthContext: () => tlsAuthContext(stream) };
     try {
       (handler.func as unknown as FastUnaryFunc)(call, (error, value) => {
         if (error) return sendStatus(stream, errorCode(error), errorDetails(error));
@@ -145,6 +148,13 @@ function serveUnary(handler: RegisteredHandler, stream: ServerHttp2Stream, heade
       sendStatus(stream, GrpcCode.Unknown, 'Unknown error');
     }
   });
+}
+
+/** The peer certificate of the stream's connection when it is TLS and verified (grpc-js reports the same). */
+function tlsAuthContext(stream: ServerHttp2Stream): { readonly sslPeerCertificate?: PeerCertificate } | null {
+  const socket = stream.session?.socket;
+  if (!(socket instanceof TLSSocket)) return null;
+  return socket.authorized ? { sslPeerCertificate: socket.getPeerCertificate() } : {};
 }
 
 /** Why `bytes` is not exactly one length-prefixed message (grpc-js's texts), or undefined. */

@@ -2,8 +2,8 @@
  * Unary call adapter: request → service function → reply or status.
  *
  * Order per call: count start + received message; malformed request → Internal;
- * a method the cluster version does not enable → NotCapable; a learner refuses what it does not serve; `hasleader` without a leader → NoLeader; then
- * the service. A domain error goes through
+ * a method the cluster version does not enable → NotCapable; a learner refuses what it does not serve; `hasleader` without a leader → NoLeader;
+ * while auth is enabled, the auth gate (auth-gate.ts); then the service. A domain error goes through
  * the error table; a rejected promise (a bug, not an expected failure) is logged and sent
  * as Unknown with its message. Exactly one `handled` count per call.
  */
@@ -13,6 +13,7 @@ import { GrpcCode, type GrpcStatus } from './codes.js';
 import { lacksRequiredLeader, messageOf, refusedOnLearner, type EdgeContext } from './context.js';
 import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard.js';
 import { toStatus } from './error-table.js';
+import { callerOf, gateOf } from './auth-gate.js';
 
 /** A reply decided at the edge itself (health, unimplemented): a value or a status. */
 export type Reply<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly status: GrpcStatus };
@@ -67,13 +68,18 @@ function serve<Req, Res, O>(
       ctx.logger.error({ err: e, method: def.path }, 'unary handler failed');
       fail({ code: GrpcCode.Unknown, message: messageOf(e) });
     };
-    let pending: Promise<O>;
-    try {
-      pending = fn(req);
-    } catch (e) {
-      return onThrow(e);
-    }
-    pending.then(onOutcome, onThrow);
+    const run = (): void => {
+      let pending: Promise<O>;
+      try {
+        pending = fn(req);
+      } catch (e) {
+        return onThrow(e);
+      }
+      pending.then(onOutcome, onThrow);
+    };
+    const gate = gateOf(ctx);
+    if (gate === undefined) return run();
+    gate.check(def.path, req, callerOf(call)).then((e) => (e === undefined ? run() : fail(toStatus(e))), onThrow);
   };
   // Reads only call.request and call.metadata: the fast path may serve it.
   ctx.plainUnary.add(def.path);

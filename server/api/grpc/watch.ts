@@ -11,16 +11,38 @@
  *   the client cancels;
  * - `hasleader: true` without a leader fails the stream at start with NoLeader; with it, the
  *   stream is cancelled with NoLeader once the member has had no leader for 3 election
- *   timeouts (the member's no-leader monitor).
+ *   timeouts (the member's no-leader monitor);
+ * - while auth is enabled, each create request is checked (read on its range) before it
+ *   reaches the session; a refused one is answered `created` + `canceled` with watch id -1
+ *   and etcd's reason, and the stream stays open.
  */
 import type { handleBidiStreamingCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { WatchService as WatchDef, type WatchRequest, type WatchResponse } from '../../../proto/gen/etcd/rpc.js';
 import type { WatchService } from '../services.js';
-import { GrpcCode } from './codes.js';
+import { codeName, GrpcCode } from './codes.js';
 import { lacksRequiredLeader, messageOf, requiresLeader, refusedOnLearner, type EdgeContext } from './context.js';
 import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard.js';
 import { toStatus } from './error-table.js';
 import { StreamCall } from './stream-call.js';
+import { callerOf, gateOf } from './auth-gate.js';
+import type { DomainError } from '../../errors/domain-error.js';
+
+/** etcd's answer to a create refused by auth: created and canceled at once, watch id -1. */
+function deniedCreate(ctx: EdgeContext, e: DomainError): WatchResponse {
+  const reason = e.kind === 'InvalidAuthToken' || e.kind === 'AuthOldRevision' || e.kind === 'UserEmpty' ? e : ({ kind: 'PermissionDenied' } as const);
+  const status = toStatus(reason);
+  return {
+    header: ctx.auth!.header(),
+    watchId: -1n,
+    created: true,
+    canceled: true,
+    compactRevision: 0n,
+    // etcd sends the text of the gRPC status error: `rpc error: code = <Code> desc = <message>`.
+    cancelReason: `rpc error: code = ${codeName(status.code)} desc = ${status.message}`,
+    fragment: false,
+    events: [],
+  };
+}
 
 export function watchHandlers(ctx: EdgeContext, watch: WatchService): UntypedServiceImplementation {
   const tally = ctx.metrics.method(WatchDef.watch);
@@ -41,17 +63,30 @@ export function watchHandlers(ctx: EdgeContext, watch: WatchService): UntypedSer
         call.once('close', done);
       });
     const session = watch.openWatch((resp) => stream.write(resp), { drained });
+    let authChecks: Promise<void> | undefined;
     stream.onClose(() => session.close());
     call.on('data', (req: Incoming<WatchRequest>) => {
       stream.received();
       if (!stream.open) return;
       if (req instanceof MalformedRequest) return stream.fail(malformedStatus(req));
-      try {
-        session.request(req);
-      } catch (e) {
-        ctx.logger.error({ err: e }, 'watch session failed on a request');
-        stream.fail({ code: GrpcCode.Unknown, message: messageOf(e) });
-      }
+      const forward = (): void => {
+        if (!stream.open) return;
+        try {
+          session.request(req);
+        } catch (e) {
+          ctx.logger.error({ err: e }, 'watch session failed on a request');
+          stream.fail({ code: GrpcCode.Unknown, message: messageOf(e) });
+        }
+      };
+      const gate = gateOf(ctx);
+      // While auth is enabled, requests of the stream are handled in order behind the checks.
+      if (gate === undefined && authChecks === undefined) return forward();
+      authChecks = (authChecks ?? Promise.resolve()).then(async () => {
+        const create = req.requestUnion?.$case === 'createRequest' ? req.requestUnion.value : undefined;
+        const denied = create && gate ? await gate.checkWatch(create, callerOf(call)) : undefined;
+        if (denied === undefined) return forward();
+        if (stream.open) stream.write(deniedCreate(ctx, denied));
+      });
     });
   };
   return { watch: handler } satisfies Record<keyof typeof WatchDef, unknown>;

@@ -1,0 +1,123 @@
+/**
+ * The auth check every client call passes while auth is enabled (the edges call it; with
+ * auth disabled `active()` is false and they skip it entirely).
+ *
+ * Identity (as etcd's AuthInfoFromCtx): the call's token (gRPC metadata `token`, else
+ * `authorization`) — an unknown, expired or forged token fails with InvalidAuthToken; with
+ * no token and `--client-cert-auth`, the verified client certificate's common name is the
+ * user; otherwise the call is anonymous (checks then fail with UserEmpty).
+ *
+ * Then every requirement of the call (requirements.ts) is checked in order against the
+ * member's applied auth state; the first failure is the answer. Calls whose path needs
+ * nothing are not even identified.
+ */
+import type { ResponseHeader, WatchCreateRequest } from '../../proto/gen/etcd/rpc.js';
+import type { DomainError } from '../errors/domain-error.js';
+import type { AuthInfo, AuthStore } from './auth-store.js';
+import { requirementsOf, watchNeeds, type LeaseKeys, type Need, type RequirementOptions } from './requirements.js';
+import { identityOf, type Tokens } from './tokens.js';
+
+/** What an edge knows about the caller. */
+export interface Caller {
+  readonly token?: string;
+  /** Common name of the verified client certificate, when there is one. */
+  readonly commonName?: string;
+}
+
+export type Identity = { readonly ok: true; readonly info: AuthInfo | undefined } | { readonly ok: false; readonly error: DomainError };
+
+export interface AuthGateDeps {
+  readonly store: AuthStore;
+  readonly tokens: Tokens;
+  readonly leaseKeys: LeaseKeys;
+  readonly requirements: RequirementOptions;
+  /** `--client-cert-auth`: a certificate's common name identifies a caller without token. */
+  readonly clientCertAuth: boolean;
+  /** The member's current response header (for answers the edge builds itself). */
+  readonly header: () => ResponseHeader;
+}
+
+export class AuthGate {
+  readonly #d: AuthGateDeps;
+
+  constructor(deps: AuthGateDeps) {
+    this.#d = deps;
+  }
+
+  header(): ResponseHeader {
+    return this.#d.header();
+  }
+
+  /** False while auth is disabled: nothing is checked then. */
+  active(): boolean {
+    return this.#d.store.enabled;
+  }
+
+  async identify(caller: Caller): Promise<Identity> {
+    const { store, tokens } = this.#d;
+    if (caller.token !== undefined) {
+      const info = await identityOf(tokens, store, caller.token);
+      return info === undefined ? { ok: false, error: { kind: 'InvalidAuthToken' } } : { ok: true, info };
+    }
+    if (this.#d.clientCertAuth && caller.commonName) return { ok: true, info: { username: caller.commonName, revision: store.revision } };
+    return { ok: true, info: undefined };
+  }
+
+  /** Undefined when the call may proceed, else the error to answer with. */
+  async check(path: string, request: unknown, caller: Caller): Promise<DomainError | undefined> {
+    if (!this.active()) return undefined;
+    const needs = requirementsOf(path, request, this.#d.leaseKeys, this.#d.requirements);
+    if (needs === undefined) return undefined;
+    const id = await this.identify(caller);
+    const e = id.ok ? this.#verify(needs, id.info) : id.error;
+    return e !== undefined && needs.some((n) => n.kind === 'admin' && n.raw) ? rawAuthError(e) : e;
+  }
+
+  /** The check of one watch create request (read on its range). */
+  async checkWatch(create: WatchCreateRequest, caller: Caller): Promise<DomainError | undefined> {
+    if (!this.active()) return undefined;
+    const id = await this.identify(caller);
+    if (!id.ok) return id.error;
+    return this.#verify([watchNeeds(create)], id.info);
+  }
+
+  #verify(needs: readonly Need[], info: AuthInfo | undefined): DomainError | undefined {
+    const { store } = this.#d;
+    for (const need of needs) {
+      const e = checkNeed(store, need, info);
+      if (e !== undefined) return e;
+    }
+    return undefined;
+  }
+}
+
+function checkNeed(store: AuthStore, need: Need, info: AuthInfo | undefined): DomainError | undefined {
+  switch (need.kind) {
+    case 'keys':
+      return store.checkKeys(info, need.key, need.rangeEnd, need.type);
+    case 'admin':
+      return store.checkAdmin(info);
+    case 'adminOrSelf': {
+      const e = store.checkAdmin(info);
+      return e !== undefined && need.user !== info?.username ? e : undefined;
+    }
+    case 'adminOrRole': {
+      const e = store.checkAdmin(info);
+      return e !== undefined && !store.hasRole(info?.username ?? '', need.role) ? e : undefined;
+    }
+  }
+}
+
+/** etcd's auth errors as its auth package words them (sent unconverted by its Maintenance server). */
+const RAW: Partial<Record<DomainError['kind'], string>> = {
+  PermissionDenied: 'auth: permission denied',
+  UserEmpty: 'auth: user name is empty',
+  UserNotFound: 'auth: user not found',
+  InvalidAuthToken: 'auth: invalid auth token',
+  AuthOldRevision: 'auth: revision in header is old',
+};
+
+function rawAuthError(e: DomainError): DomainError {
+  const message = RAW[e.kind];
+  return message === undefined ? e : { kind: 'Internal', message };
+}
