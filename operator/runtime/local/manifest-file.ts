@@ -72,9 +72,8 @@ export class ManifestFile {
         doc.set('status', doc.createNode(JSON.parse(JSON.stringify(status)) as unknown));
         const next = doc.toString({ lineWidth: 0 });
         if (next === text) return portOk(undefined);
-        if ((await readFile(this.path, 'utf8')) !== text) continue; // edited meanwhile: start over from the new text
-        await writeFileAtomic(this.path, next);
-        return portOk(undefined);
+        // Edited meanwhile (checked once the new text is on disk, just before the rename): start over from the new text.
+        if (await writeFileAtomic(this.path, next, async () => (await readFile(this.path, 'utf8')) === text)) return portOk(undefined);
       }
       return portFail(`${this.path} keeps changing; status not written`);
     } catch (err) {

@@ -2,7 +2,7 @@
  * The local process table (FORMAT.md "state.json"): addresses, versions, replicas. Read once
  * at start, written atomically after every change. Missing file = empty table.
  */
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { portFail, portOk, type PortResult } from '../../controller/ports.js';
 
 export interface SlotRecord {
@@ -42,8 +42,13 @@ export async function readState(file: string): Promise<PortResult<LocalState>> {
   }
 }
 
-/** Atomic write: `<file>.tmp`, fsync, rename. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+/**
+ * Atomic write: `<file>.tmp`, fsync, rename. `stillCurrent`, when given, is asked once the new
+ * text is on disk, right before the rename: false leaves the file as it is (the temp file is
+ * removed) and the call returns false. Asking it last keeps the window in which a concurrent
+ * writer's change could be replaced to one read and one rename.
+ */
+export async function writeFileAtomic(file: string, text: string, stillCurrent?: () => Promise<boolean>): Promise<boolean> {
   const dir = file.slice(0, file.lastIndexOf('/'));
   await mkdir(dir, { recursive: true });
   const tmp = `${file}.tmp`;
@@ -54,7 +59,12 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
   } finally {
     await f.close();
   }
+  if (stillCurrent !== undefined && !(await stillCurrent())) {
+    await rm(tmp, { force: true });
+    return false;
+  }
   await rename(tmp, file);
+  return true;
 }
 
 export async function writeState(file: string, state: LocalState): Promise<PortResult<void>> {
