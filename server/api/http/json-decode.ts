@@ -7,7 +7,8 @@
  *   no rounding of numbers; an empty (all-whitespace) body and `null` are the empty message;
  * - the value is converted field by field from the message's table (jsonpb-decode.ts), then
  *   built by the generated `fromJSON` (which only ever sees exact decimal strings for 64-bit
- *   integers, canonical base64 for bytes and numbers for enums);
+ *   integers, canonical base64 for bytes and numbers for enums; enum numbers it does not know
+ *   are put back afterwards, as jsonpb keeps them);
  * - malformed JSON or a value jsonpb refuses → a status with Go's text (`unexpected EOF`,
  *   `invalid character …`, `json: cannot unmarshal …`, `illegal base64 data at input byte N`)
  *   and the code the caller gives (InvalidArgument for unary calls).
@@ -15,7 +16,7 @@
 import type { GatewayStatus } from './gateway-status.js';
 import { scanJson } from './go-json-scan.js';
 import { GatewayCode } from './http-status.js';
-import { convertMessage } from './jsonpb-decode.js';
+import { convertMessage, restoreEnumNumbers } from './jsonpb-decode.js';
 import type { MessageSchema } from './jsonpb-schema.js';
 
 export interface JsonMessageFns<T> {
@@ -43,5 +44,7 @@ export function decodeJsonText<T>(
   if (scanned.value === undefined) return { ok: true, value: codec.fns.fromJSON({}) };
   const converted = convertMessage(codec.schema, scanned.value);
   if (!converted.ok) return fail(converted.message);
-  return { ok: true, value: codec.fns.fromJSON(converted.value) };
+  const message = codec.fns.fromJSON(converted.value);
+  restoreEnumNumbers(codec.schema, converted.value, message);
+  return { ok: true, value: message };
 }
