@@ -7,6 +7,9 @@
  */
 import { gatewaySuite, type GwCase } from './gateway-diff.js';
 
+/** A put of a value of `n` base64 characters. */
+const bigPut = (n: number): string => `{"key":"Ymln","value":"${'A'.repeat(n)}"}`;
+
 // base64: a=YQ==, b=Yg==, k1=azE=, k2=azI=, k3=azM=, v=dg==, t=dA==, t1=dDE=, t9=dDk=, z=eg==
 const CASES: readonly GwCase[] = [
   {
@@ -128,6 +131,15 @@ const CASES: readonly GwCase[] = [
       { post: '/kv/range', body: '\ufeff{}' },
       { post: '/kv/range', body: '{"key":"YQ=="}{' },
       { post: '/kv/put', body: '{"key":"YQ==","value":"dg=="', method: 'GET' },
+    ],
+  },
+  {
+    name: 'large requests: within max-request-bytes, above it, above the gRPC receive limit',
+    steps: [
+      { post: '/kv/put', body: bigPut(1_600_000) },
+      { post: '/kv/put', body: bigPut(2_200_000) },
+      { post: '/kv/put', body: bigPut(3_300_000) },
+      { post: '/kv/range', body: '{"key":"Ymln","count_only":true}' },
     ],
   },
   {

@@ -89,6 +89,12 @@ function substitute(text: string, vars: ReadonlyMap<string, string>): string {
   return text.replace(/\{(\w+)\}/g, (all, name: string) => vars.get(name) ?? all);
 }
 
+/** A body as the transcript shows it (long ones by their length). */
+function shown(body: string | undefined): string {
+  const b = body ?? '';
+  return b.length > 300 ? `<${b.length} chars>` : b;
+}
+
 function url(member: Member, path: string): string {
   return path.startsWith('//') ? `${member.clientUrl}${path.slice(1)}` : `${member.clientUrl}/v3${path}`;
 }
@@ -206,7 +212,7 @@ export async function gatewayTranscript(member: Member, c: GwCase, vars: Map<str
     for (const step of c.steps) {
       if ('open' in step) {
         calls.set(step.open, new OpenCall(url(member, step.post), substitute(step.body, vars)));
-        out.push(`> [${step.open}] POST ${step.post} ${step.body}\n`);
+        out.push(`> [${step.open}] POST ${step.post} ${shown(step.body)}\n`);
       } else if ('post' in step) {
         const a = await post(url(member, step.post), substitute(step.body ?? '', vars), step.method);
         for (const [name, fieldName] of Object.entries(step.capture ?? {})) {
@@ -218,10 +224,10 @@ export async function gatewayTranscript(member: Member, c: GwCase, vars: Map<str
             // not JSON: nothing captured (the transcript shows the answer)
           }
         }
-        out.push(`> ${step.method ?? 'POST'} ${step.post} ${step.body ?? ''}\n< ${a.status} ${a.contentType}\n${m(a.body)}\n`);
+        out.push(`> ${step.method ?? 'POST'} ${step.post} ${shown(step.body)}\n< ${a.status} ${a.contentType}\n${m(a.body)}\n`);
       } else if ('send' in step) {
         calls.get(step.send)?.send(substitute(step.body, vars));
-        out.push(`> [${step.send}] ${step.body}\n`);
+        out.push(`> [${step.send}] ${shown(step.body)}\n`);
       } else if ('await' in step) {
         const call = calls.get(step.await);
         if (call === undefined) throw new Error(`no open call ${step.await}`);
