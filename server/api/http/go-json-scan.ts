@@ -87,6 +87,9 @@ export function scanJson(text: string, mode: ScanMode): Scanned {
 
 class Reader {
   private i = 0;
+  /** A run of string characters that need no attention (no quote, backslash or control char). */
+  // eslint-disable-next-line no-control-regex -- JSON forbids raw control characters in strings: the run must stop at them
+  private readonly plainRun = /[^"\\\u0000-\u001f]*/y;
   constructor(
     private readonly text: string,
     private readonly mode: ScanMode,
@@ -187,6 +190,9 @@ class Reader {
     let value = '';
     let plainFrom = start;
     for (;;) {
+      this.plainRun.lastIndex = this.i;
+      this.plainRun.test(this.text);
+      this.i = this.plainRun.lastIndex;
       const c = this.text[this.i];
       if (c === undefined) throw this.eof();
       if (c === '"') {

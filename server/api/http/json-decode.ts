@@ -58,7 +58,9 @@ export function decodeJsonText<T>(codec: RequestCodec<T>, text: string, options:
   const message = codec.fns.fromJSON(converted.value);
   restoreEnumNumbers(codec.schema, converted.value, message);
   const limit = options.maxMessageBytes;
-  if (limit !== undefined) {
+  // The encoding is at most 3 bytes per character of the JSON text (UTF-8 of one UTF-16 unit;
+  // everything else shrinks), so only texts above a third of the limit need measuring.
+  if (limit !== undefined && text.length * 3 > limit) {
     const size = codec.fns.encode(message).finish().length;
     if (size > limit) {
       return {

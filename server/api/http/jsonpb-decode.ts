@@ -19,7 +19,7 @@
  * generated `fromJSON` would read it as UNRECOGNIZED): `restoreEnumNumbers` puts the numbers back
  * into the built message.
  */
-import { decodeGoBase64 } from './go-base64.js';
+import { decodeGoBase64, WELL_FORMED_BASE64 } from './go-base64.js';
 import { scanJson, type JsonValue } from './go-json-scan.js';
 import type { FieldKind, FieldSchema, MessageSchema } from './jsonpb-schema.js';
 
@@ -151,6 +151,7 @@ function integerLiteral(text: string, type: keyof typeof RANGES, goType: string)
 
 function readBytes(v: JsonValue): string {
   if (v.kind === 'string') {
+    if (WELL_FORMED_BASE64.test(v.value)) return v.value; // read alike by Go and by fromJSON
     const decoded = decodeGoBase64(v.value);
     if (!decoded.ok) throw new JsonpbError(decoded.message);
     return decoded.bytes.toString('base64');
