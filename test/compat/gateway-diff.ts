@@ -27,6 +27,7 @@ import assert from 'node:assert/strict';
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { diffSubject } from '../support/differential.js';
+import { eventually } from '../support/eventually.js';
 import { etcdVersion, startMember } from '../support/members.js';
 import type { Member, ServerKind } from '../support/server-process.js';
 
@@ -249,9 +250,19 @@ export async function gatewayTranscript(member: Member, c: GwCase, vars: Map<str
   return out.join('');
 }
 
+/**
+ * Starts a member and waits until it has published its name and client URLs (both servers
+ * answer before that; a member list taken earlier would show an unnamed member).
+ */
 async function startSide(kind: ServerKind, version: string): Promise<Member> {
   const env: Record<string, string> = kind === 'kvstore' ? { KVSTORE_SERVER_VERSION: version } : {};
-  return startMember(kind, { name: 'gw', env });
+  const member = await startMember(kind, { name: 'gw', env });
+  await eventually(`${kind} member published`, async () => {
+    const a = await post(url(member, '/cluster/member/list'), '{}');
+    const list = JSON.parse(a.body) as { members?: Array<{ name?: string; clientURLs?: string[] }> };
+    return list.members?.length === 1 && list.members[0]?.name && list.members[0].clientURLs?.length ? true : undefined;
+  });
+  return member;
 }
 
 /**
