@@ -33,34 +33,9 @@ export type Scanned =
   | { readonly ok: true; readonly value: JsonValue | undefined }
   | { readonly ok: false; readonly message: string };
 
+import { goQuoteChar } from './go-quote.js';
+
 const MAX_DEPTH = 10000;
-
-/** Go's `quoteChar` of the byte the scanner stopped at (the first UTF-8 byte of a non-ASCII char). */
-export function goQuoteChar(ch: string): string {
-  if (ch === "'") return `'\\''`;
-  if (ch === '"') return `'"'`;
-  const code = ch.charCodeAt(0);
-  const byte = code < 0x80 ? code : Buffer.from(ch, 'utf8')[0]!;
-  return `'${goQuoteRune(byte)}'`;
-}
-
-/** The inside of `strconv.Quote(string(rune(c)))` for c < 256. */
-function goQuoteRune(c: number): string {
-  switch (c) {
-    case 0x07: return '\\a';
-    case 0x08: return '\\b';
-    case 0x0c: return '\\f';
-    case 0x0a: return '\\n';
-    case 0x0d: return '\\r';
-    case 0x09: return '\\t';
-    case 0x0b: return '\\v';
-    case 0x5c: return '\\\\';
-    case 0x22: return '\\"';
-  }
-  if (c < 0x20 || c === 0x7f) return `\\x${c.toString(16).padStart(2, '0')}`;
-  if (c >= 0x80 && (c < 0xa0 || c === 0xa0 || c === 0xad)) return `\\u${c.toString(16).padStart(4, '0')}`;
-  return String.fromCharCode(c);
-}
 
 class ScanError extends Error {}
 

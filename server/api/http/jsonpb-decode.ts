@@ -21,6 +21,7 @@
  */
 import { decodeGoBase64, WELL_FORMED_BASE64 } from './go-base64.js';
 import { scanJson, type JsonValue } from './go-json-scan.js';
+import { goQuote } from './go-quote.js';
 import type { FieldKind, FieldSchema, MessageSchema } from './jsonpb-schema.js';
 
 export type Converted = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
@@ -167,29 +168,6 @@ function readBytes(v: JsonValue): string {
     return Buffer.from(bytes).toString('base64');
   }
   throw cannot(kindName(v), '[]uint8');
-}
-
-/** Go's `%q` of a byte string (enough for error texts: quotes, backslashes, control chars). */
-function goQuote(s: string): string {
-  const named: Readonly<Record<string, string>> = {
-    '\\': '\\\\',
-    '"': '\\"',
-    '\n': '\\n',
-    '\r': '\\r',
-    '\t': '\\t',
-    '\b': '\\b',
-    '\f': '\\f',
-    '\u0007': '\\a',
-    '\u000b': '\\v',
-  };
-  let out = '';
-  for (const c of s) {
-    const code = c.charCodeAt(0);
-    if (named[c] !== undefined) out += named[c];
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else out += c;
-  }
-  return `"${out}"`;
 }
 
 /**
