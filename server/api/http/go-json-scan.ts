@@ -18,6 +18,7 @@
  *   surrogate escape becomes U+FFFD as in Go). Object keys are decoded; duplicates are all kept in
  *   order (the reader of the object decides: Go's map keeps the last).
  */
+import { goQuoteChar } from './go-quote.js';
 
 export type JsonValue =
   | { readonly kind: 'object'; readonly entries: ReadonlyArray<readonly [string, JsonValue]> }
@@ -32,8 +33,6 @@ export type ScanMode = 'decoder' | 'document';
 export type Scanned =
   | { readonly ok: true; readonly value: JsonValue | undefined }
   | { readonly ok: false; readonly message: string };
-
-import { goQuoteChar } from './go-quote.js';
 
 const MAX_DEPTH = 10000;
 
