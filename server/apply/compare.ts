@@ -2,6 +2,8 @@
  * Evaluation of txn compares against a write transaction's view.
  * A compare over a range holds only if it holds for every key in the range; over a range
  * with no live key, a VALUE compare is false and other targets compare against zero.
+ * Enum numbers outside the proto's names are read as the reference server reads them: an
+ * unknown target compares as equal, an unknown result holds.
  */
 import type * as pb from '../../proto/gen/etcd/rpc.js';
 import type { KeyValue, WriteTxn } from '../mvcc/types.js';
@@ -49,7 +51,7 @@ function compareOne(c: pb.Compare, kv: KeyValue): boolean {
       order = cmp(kv.lease, typeof want === 'bigint' ? want : 0n);
       break;
     default:
-      return false;
+      order = 0;
   }
   switch (c.result) {
     case Outcome.Equal:
@@ -61,7 +63,7 @@ function compareOne(c: pb.Compare, kv: KeyValue): boolean {
     case Outcome.NotEqual:
       return order !== 0;
     default:
-      return false;
+      return true;
   }
 }
 

@@ -404,6 +404,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       gatewayAliases: p.gatewayAliases,
       gatewayRedirects: p.gatewayRedirects,
       gatewayAbsentPaths: p.gatewayAbsentPaths,
+      maxMessageBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
       toStatus,
       logger: log,
       healthBody: healthBodyFor(profile),

@@ -1,9 +1,14 @@
 /**
  * Differential: the KV routes of the JSON gateway (`/v3/kv/range|put|deleterange|txn|compaction`)
  * answer raw HTTP requests as a real etcd 3.4 does — valid bodies, 64-bit integers as strings and
- * as JSON numbers (around 2^53, 2^63-1, negative), malformed JSON, bad base64, nested txns.
+ * as JSON numbers (around 2^53, 2^63-1, negative), malformed JSON, bad base64, nested txns, enum
+ * numbers outside the enum (kept as numbers, as jsonpb does; an unknown sort_target makes the
+ * reference's gateway fail without an answer, so it is not sent).
  */
 import { gatewaySuite, type GwCase } from './gateway-diff.js';
+
+/** A put of a value of `n` base64 characters. */
+const bigPut = (n: number): string => `{"key":"Ymln","value":"${'A'.repeat(n)}"}`;
 
 // base64: a=YQ==, b=Yg==, k1=azE=, k2=azI=, k3=azM=, v=dg==, t=dA==, t1=dDE=, t9=dDk=, z=eg==
 const CASES: readonly GwCase[] = [
@@ -26,6 +31,7 @@ const CASES: readonly GwCase[] = [
       { post: '/kv/range', body: '{"key":"YQ==","range_end":"eg==","min_mod_revision":"3","max_mod_revision":3}' },
       { post: '/kv/range', body: '{"key":"YQ==","range_end":"eg==","sort_order":"DESCEND","sort_target":"MOD"}' },
       { post: '/kv/range', body: '{"key":"YQ==","range_end":"eg==","sort_order":2,"sort_target":1}' },
+      { post: '/kv/range', body: '{"key":"YQ==","range_end":"eg==","sort_order":7,"sort_target":1}' },
       { post: '/kv/range', body: '{"key":"YQ==","keys_only":true,"keysOnly":false}' },
       { post: '/kv/range', body: '{"key":"YQ==","limit":5,"limit":1,"range_end":"eg=="}' },
       { post: '/kv/range', body: '{"key":"YQ==","unknown_field":[1,{"x":"y"}]}' },
@@ -128,6 +134,15 @@ const CASES: readonly GwCase[] = [
     ],
   },
   {
+    name: 'large requests: within max-request-bytes, above it, above the gRPC receive limit',
+    steps: [
+      { post: '/kv/put', body: bigPut(1_600_000) },
+      { post: '/kv/put', body: bigPut(2_200_000) },
+      { post: '/kv/put', body: bigPut(3_300_000) },
+      { post: '/kv/range', body: '{"key":"Ymln","count_only":true}' },
+    ],
+  },
+  {
     name: 'deleterange and compaction with revisions as numbers and strings',
     steps: [
       { post: '/kv/put', body: '{"key":"azE=","value":"dg=="}' },
@@ -169,6 +184,9 @@ const CASES: readonly GwCase[] = [
       { post: '/kv/txn', body: '{"compare":[{"key":"dDE=","target":"LEASE","lease":-1,"result":"GREATER"}],"success":[]}' },
       { post: '/kv/txn', body: '{"compare":[{"key":"dDE=","target":"MOD","mod_revision":1e2}]}' },
       { post: '/kv/txn', body: '{"compare":[{"key":"dDE=","target":"BAD"}]}' },
+      { post: '/kv/txn', body: '{"compare":[{"key":"dDE=","target":"VERSION","result":9,"version":1}],"success":[{"request_range":{"key":"dDE="}}]}' },
+      { post: '/kv/txn', body: '{"compare":[{"key":"dDE=","target":9,"version":1}],"success":[{"request_range":{"key":"dDE="}}]}' },
+      { post: '/kv/txn', body: '{"compare":[{"key":"bm8=","range_end":"bnA=","target":9,"result":"GREATER"}],"success":[{"request_range":{"key":"dDE="}}]}' },
       { post: '/kv/txn', body: '{"compare":{"key":"dDE="}}' },
       { post: '/kv/txn', body: '{"success":[{"request_put":{"key":"dDE=","value":"x"}}]}' },
       { post: '/kv/txn', body: '{"success":[{"request_put":{"key":"dDE=","lease":"12x"}}]}' },

@@ -33,6 +33,7 @@ const CASES: readonly GwCase[] = [
       { post: '/maintenance/alarm', body: '{"action":"ACTIVATE","memberID":{self},"alarm":"NOSPACE"}' },
       { post: '/maintenance/alarm', body: '{"action":0,"alarm":1}' },
       { post: '/maintenance/alarm', body: '{"action":"GET","alarm":"NONE"}' },
+      { post: '/maintenance/alarm', body: '{"action":"GET","alarm":7}' },
       { post: '/kv/put', body: '{"key":"bTI=","value":"dg=="}' },
       { post: '/kv/range', body: '{"key":"bTE="}' },
       { post: '/maintenance/alarm', body: '{"action":"DEACTIVATE","memberID":"{self}","alarm":1}' },

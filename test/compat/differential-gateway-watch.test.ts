@@ -32,7 +32,7 @@ const CASES: readonly GwCase[] = [
         body: '{"create_request":{"key":"dzI=","watch_id":9007199254740993}}\n{"createRequest":{"key":"dzI=","range_end":"dzQ=","watchId":"7","filters":["NOPUT"]}}',
       },
       { await: 'w', lines: 2 },
-      { send: 'w', body: '{"create_request":{"key":"dzI=","range_end":"dzQ=","filters":[1],"start_revision":"9223372036854775807"}}' },
+      { send: 'w', body: '{"create_request":{"key":"dzI=","range_end":"dzQ=","filters":[1,7],"start_revision":"9223372036854775807"}}' },
       { await: 'w', lines: 1 },
       { post: '/kv/put', body: '{"key":"dzI=","value":"dg=="}' },
       { await: 'w', lines: 1 },

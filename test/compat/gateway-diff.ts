@@ -27,6 +27,7 @@ import assert from 'node:assert/strict';
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { diffSubject } from '../support/differential.js';
+import { eventually } from '../support/eventually.js';
 import { etcdVersion, startMember } from '../support/members.js';
 import type { Member, ServerKind } from '../support/server-process.js';
 
@@ -87,6 +88,12 @@ interface Answer {
 
 function substitute(text: string, vars: ReadonlyMap<string, string>): string {
   return text.replace(/\{(\w+)\}/g, (all, name: string) => vars.get(name) ?? all);
+}
+
+/** A body as the transcript shows it (long ones by their length). */
+function shown(body: string | undefined): string {
+  const b = body ?? '';
+  return b.length > 300 ? `<${b.length} chars>` : b;
 }
 
 function url(member: Member, path: string): string {
@@ -206,7 +213,7 @@ export async function gatewayTranscript(member: Member, c: GwCase, vars: Map<str
     for (const step of c.steps) {
       if ('open' in step) {
         calls.set(step.open, new OpenCall(url(member, step.post), substitute(step.body, vars)));
-        out.push(`> [${step.open}] POST ${step.post} ${step.body}\n`);
+        out.push(`> [${step.open}] POST ${step.post} ${shown(step.body)}\n`);
       } else if ('post' in step) {
         const a = await post(url(member, step.post), substitute(step.body ?? '', vars), step.method);
         for (const [name, fieldName] of Object.entries(step.capture ?? {})) {
@@ -218,10 +225,10 @@ export async function gatewayTranscript(member: Member, c: GwCase, vars: Map<str
             // not JSON: nothing captured (the transcript shows the answer)
           }
         }
-        out.push(`> ${step.method ?? 'POST'} ${step.post} ${step.body ?? ''}\n< ${a.status} ${a.contentType}\n${m(a.body)}\n`);
+        out.push(`> ${step.method ?? 'POST'} ${step.post} ${shown(step.body)}\n< ${a.status} ${a.contentType}\n${m(a.body)}\n`);
       } else if ('send' in step) {
         calls.get(step.send)?.send(substitute(step.body, vars));
-        out.push(`> [${step.send}] ${step.body}\n`);
+        out.push(`> [${step.send}] ${shown(step.body)}\n`);
       } else if ('await' in step) {
         const call = calls.get(step.await);
         if (call === undefined) throw new Error(`no open call ${step.await}`);
@@ -243,9 +250,19 @@ export async function gatewayTranscript(member: Member, c: GwCase, vars: Map<str
   return out.join('');
 }
 
+/**
+ * Starts a member and waits until it has published its name and client URLs (both servers
+ * answer before that; a member list taken earlier would show an unnamed member).
+ */
 async function startSide(kind: ServerKind, version: string): Promise<Member> {
   const env: Record<string, string> = kind === 'kvstore' ? { KVSTORE_SERVER_VERSION: version } : {};
-  return startMember(kind, { name: 'gw', env });
+  const member = await startMember(kind, { name: 'gw', env });
+  await eventually(`${kind} member published`, async () => {
+    const a = await post(url(member, '/cluster/member/list'), '{}');
+    const list = JSON.parse(a.body) as { members?: Array<{ name?: string; clientURLs?: string[] }> };
+    return list.members?.length === 1 && list.members[0]?.name && list.members[0].clientURLs?.length ? true : undefined;
+  });
+  return member;
 }
 
 /**

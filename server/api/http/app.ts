@@ -16,7 +16,7 @@ import type { Registry } from 'prom-client';
 import type { Services } from '../services.js';
 import { allowAnyOrigin } from './cors.js';
 import { createGatewayRouter } from './gateway.js';
-import { DEFAULT_MAX_BODY_BYTES } from './gateway-deps.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_MESSAGE_BYTES } from './gateway-deps.js';
 import { normalizePrefix, prefixRewrite, underPrefix } from './gateway-prefix.js';
 import type { ToStatus } from './gateway-status.js';
 import { healthHandler, type HealthBody } from './health-route.js';
@@ -45,6 +45,8 @@ export interface HttpAppOptions {
   readonly onHealthChecked?: (healthy: boolean) => void;
   /** Largest gateway request body / stream message in bytes. */
   readonly maxBodyBytes?: number;
+  /** The gRPC receive limit gateway requests are measured against (default etcd's 2 MiB). */
+  readonly maxMessageBytes?: number;
   /** etcd's default `--cors=*` headers and OPTIONS answers (cors.ts). Default true. */
   readonly cors?: boolean;
   /** Serves PUT /config/local/log when given. */
@@ -78,6 +80,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       toStatus: options.toStatus,
       logger,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     },
     options.gatewayAbsentPaths,
   );

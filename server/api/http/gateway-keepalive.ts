@@ -57,7 +57,7 @@ export function keepAliveHandler(deps: GatewayDeps): Middleware {
     const detach = readJsonStream(ctx.req, deps.maxBodyBytes, {
       value(v) {
         enqueue(async () => {
-          const decoded = decodeJsonText(CODEC, v, GatewayCode.Unknown);
+          const decoded = decodeJsonText(CODEC, v, { failureCode: GatewayCode.Unknown, maxMessageBytes: deps.maxMessageBytes });
           if (!decoded.ok) return unreadable(decoded.status);
           accepted++;
           try {

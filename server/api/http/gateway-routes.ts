@@ -12,7 +12,7 @@ import type { DomainError, Result } from '../../errors/domain-error.js';
 import type { Services } from '../services.js';
 import type { GatewayStatus } from './gateway-status.js';
 import * as rq from './gateway-request-schemas.js';
-import { decodeJsonText, type JsonMessageFns, type RequestCodec } from './json-decode.js';
+import { decodeJsonText, type JsonMessageFns, type RequestCodec, type RequestFns } from './json-decode.js';
 import type { MessageSchema } from './jsonpb-schema.js';
 
 export type RouteOutcome =
@@ -26,8 +26,11 @@ export interface UnaryRoute {
   readonly path: string;
   /** Full gRPC method name, e.g. `/etcdserverpb.KV/Range`. */
   readonly grpcMethod: string;
-  /** Decodes the body, calls the service, encodes the answer. Rejects only on broken invariants. */
-  run(services: Services, body: string): Promise<RouteOutcome>;
+  /**
+   * Decodes the body (refusing a message above `maxMessageBytes`), calls the service, encodes
+   * the answer. Rejects only on broken invariants.
+   */
+  run(services: Services, body: string, maxMessageBytes?: number): Promise<RouteOutcome>;
 }
 
 function unary<Req, Res>(
@@ -40,8 +43,8 @@ function unary<Req, Res>(
   return {
     path,
     grpcMethod,
-    async run(services, body) {
-      const decoded = decodeJsonText(request, body);
+    async run(services, body, maxMessageBytes) {
+      const decoded = decodeJsonText(request, body, { maxMessageBytes });
       if (!decoded.ok) return { kind: 'status', status: decoded.status };
       const result = await call(services, decoded.value);
       return result.ok ? { kind: 'ok', json: response.toJSON(result.value) } : { kind: 'domain', error: result.error };
@@ -50,7 +53,7 @@ function unary<Req, Res>(
 }
 
 /** A request's field table with its generated codec. */
-const c = <T>(schema: MessageSchema, fns: JsonMessageFns<T>): RequestCodec<T> => ({ schema, fns });
+const c = <T>(schema: MessageSchema, fns: RequestFns<T>): RequestCodec<T> => ({ schema, fns });
 
 const KV = '/etcdserverpb.KV/';
 const LEASE = '/etcdserverpb.Lease/';

@@ -26,7 +26,7 @@ export function snapshotHandler(deps: GatewayDeps): Middleware {
       ctx.res.destroy();
       return;
     }
-    const decoded = decodeJsonText({ schema: SnapshotRequest, fns: pb.SnapshotRequest }, body.text);
+    const decoded = decodeJsonText({ schema: SnapshotRequest, fns: pb.SnapshotRequest }, body.text, { maxMessageBytes: deps.maxMessageBytes });
     if (!decoded.ok) return sendGatewayError(ctx, decoded.status);
 
     ctx.respond = false;

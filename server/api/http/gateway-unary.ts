@@ -40,7 +40,7 @@ export function unaryHandler(route: UnaryRoute, deps: GatewayDeps): Middleware {
     }
     let outcome: RouteOutcome;
     try {
-      outcome = await route.run(deps.services, body.text);
+      outcome = await route.run(deps.services, body.text, deps.maxMessageBytes);
     } catch (err) {
       deps.logger.error({ err, method: route.grpcMethod }, 'gateway call failed unexpectedly');
       outcome = { kind: 'status', status: thrownStatus(err) };

@@ -18,7 +18,11 @@ export type Base64Decoded = { readonly ok: true; readonly bytes: Buffer } | { re
 
 const corrupt = (at: number): Base64Decoded => ({ ok: false, message: `illegal base64 data at input byte ${at}` });
 
+/** Well-formed padded base64 without line breaks: Node's decoder reads it exactly as Go's does. */
+export const WELL_FORMED_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
 export function decodeGoBase64(text: string): Base64Decoded {
+  if (WELL_FORMED_BASE64.test(text)) return { ok: true, bytes: Buffer.from(text, 'base64') };
   const src = Buffer.from(text, 'utf8');
   const out: number[] = [];
   let si = 0;
@@ -58,8 +62,9 @@ export function decodeGoBase64(text: string): Base64Decoded {
       break;
     }
     const val = (buf[0]! << 18) | (buf[1]! << 12) | (buf[2]! << 6) | buf[3]!;
-    const bytes = [(val >> 16) & 0xff, (val >> 8) & 0xff, val & 0xff];
-    out.push(...bytes.slice(0, dlen - 1));
+    if (dlen > 1) out.push((val >> 16) & 0xff);
+    if (dlen > 2) out.push((val >> 8) & 0xff);
+    if (dlen > 3) out.push(val & 0xff);
     if (trailing !== undefined) return corrupt(trailing);
   }
   return { ok: true, bytes: Buffer.from(out) };

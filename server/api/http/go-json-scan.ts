@@ -18,6 +18,7 @@
  *   surrogate escape becomes U+FFFD as in Go). Object keys are decoded; duplicates are all kept in
  *   order (the reader of the object decides: Go's map keeps the last).
  */
+import { goQuoteChar } from './go-quote.js';
 
 export type JsonValue =
   | { readonly kind: 'object'; readonly entries: ReadonlyArray<readonly [string, JsonValue]> }
@@ -34,33 +35,6 @@ export type Scanned =
   | { readonly ok: false; readonly message: string };
 
 const MAX_DEPTH = 10000;
-
-/** Go's `quoteChar` of the byte the scanner stopped at (the first UTF-8 byte of a non-ASCII char). */
-export function goQuoteChar(ch: string): string {
-  if (ch === "'") return `'\\''`;
-  if (ch === '"') return `'"'`;
-  const code = ch.charCodeAt(0);
-  const byte = code < 0x80 ? code : Buffer.from(ch, 'utf8')[0]!;
-  return `'${goQuoteRune(byte)}'`;
-}
-
-/** The inside of `strconv.Quote(string(rune(c)))` for c < 256. */
-function goQuoteRune(c: number): string {
-  switch (c) {
-    case 0x07: return '\\a';
-    case 0x08: return '\\b';
-    case 0x0c: return '\\f';
-    case 0x0a: return '\\n';
-    case 0x0d: return '\\r';
-    case 0x09: return '\\t';
-    case 0x0b: return '\\v';
-    case 0x5c: return '\\\\';
-    case 0x22: return '\\"';
-  }
-  if (c < 0x20 || c === 0x7f) return `\\x${c.toString(16).padStart(2, '0')}`;
-  if (c >= 0x80 && (c < 0xa0 || c === 0xa0 || c === 0xad)) return `\\u${c.toString(16).padStart(4, '0')}`;
-  return String.fromCharCode(c);
-}
 
 class ScanError extends Error {}
 
@@ -87,6 +61,9 @@ export function scanJson(text: string, mode: ScanMode): Scanned {
 
 class Reader {
   private i = 0;
+  /** A run of string characters that need no attention (no quote, backslash or control char). */
+  // eslint-disable-next-line no-control-regex -- JSON forbids raw control characters in strings: the run must stop at them
+  private readonly plainRun = /[^"\\\u0000-\u001f]*/y;
   constructor(
     private readonly text: string,
     private readonly mode: ScanMode,
@@ -187,6 +164,9 @@ class Reader {
     let value = '';
     let plainFrom = start;
     for (;;) {
+      this.plainRun.lastIndex = this.i;
+      this.plainRun.test(this.text);
+      this.i = this.plainRun.lastIndex;
       const c = this.text[this.i];
       if (c === undefined) throw this.eof();
       if (c === '"') {

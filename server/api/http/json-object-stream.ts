@@ -15,7 +15,7 @@
  * - after an error the splitter is dead: every later call returns the same error;
  * - `end()` reports an error when the body stops inside a value.
  */
-import { goQuoteChar } from './go-json-scan.js';
+import { goQuoteChar } from './go-quote.js';
 
 /** The values completed by a push; on an error, those completed before it come with it. */
 export type Split =

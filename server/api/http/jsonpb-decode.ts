@@ -15,10 +15,13 @@
  * - message: an object; repeated: an array (a `null` element is the zero value / empty message).
  * - oneof members: present (even as `null`) → that case is set (to the zero value for `null`).
  * - any other JSON kind: `json: cannot unmarshal <kind> into Go value of type <Go type>`.
- * Known leniency: an enum number outside the enum's names is read by `fromJSON` as UNRECOGNIZED.
+ * An enum number outside the enum's names is kept as that number, as jsonpb keeps it (the
+ * generated `fromJSON` would read it as UNRECOGNIZED): `restoreEnumNumbers` puts the numbers back
+ * into the built message.
  */
-import { decodeGoBase64 } from './go-base64.js';
+import { decodeGoBase64, WELL_FORMED_BASE64 } from './go-base64.js';
 import { scanJson, type JsonValue } from './go-json-scan.js';
+import { goQuote } from './go-quote.js';
 import type { FieldKind, FieldSchema, MessageSchema } from './jsonpb-schema.js';
 
 export type Converted = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
@@ -149,6 +152,7 @@ function integerLiteral(text: string, type: keyof typeof RANGES, goType: string)
 
 function readBytes(v: JsonValue): string {
   if (v.kind === 'string') {
+    if (WELL_FORMED_BASE64.test(v.value)) return v.value; // read alike by Go and by fromJSON
     const decoded = decodeGoBase64(v.value);
     if (!decoded.ok) throw new JsonpbError(decoded.message);
     return decoded.bytes.toString('base64');
@@ -166,25 +170,35 @@ function readBytes(v: JsonValue): string {
   throw cannot(kindName(v), '[]uint8');
 }
 
-/** Go's `%q` of a byte string (enough for error texts: quotes, backslashes, control chars). */
-function goQuote(s: string): string {
-  const named: Readonly<Record<string, string>> = {
-    '\\': '\\\\',
-    '"': '\\"',
-    '\n': '\\n',
-    '\r': '\\r',
-    '\t': '\\t',
-    '\b': '\\b',
-    '\f': '\\f',
-    '\u0007': '\\a',
-    '\u000b': '\\v',
-  };
-  let out = '';
-  for (const c of s) {
-    const code = c.charCodeAt(0);
-    if (named[c] !== undefined) out += named[c];
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else out += c;
+/**
+ * Writes the converted enum numbers over what `fromJSON` built (which turns unknown numbers into
+ * UNRECOGNIZED), at every depth. `message` is the generated message built from `converted`; its
+ * property names are the fields' lowerCamelCase names, a oneof member sits in `{ $case, value }`.
+ */
+export function restoreEnumNumbers(schema: MessageSchema, converted: unknown, message: unknown): void {
+  if (typeof converted !== 'object' || converted === null || typeof message !== 'object' || message === null) return;
+  const src = converted as Record<string, unknown>;
+  const dst = message as Record<string, unknown>;
+  for (const f of schema.fields) {
+    const value = src[f.name];
+    if (value === undefined || (f.kind.type !== 'enum' && f.kind.type !== 'message')) continue;
+    let holder: Record<string, unknown> = dst;
+    let key = f.jsonName;
+    if (f.oneof) {
+      const group = Object.values(dst).find(
+        (v): v is Record<string, unknown> => typeof v === 'object' && v !== null && (v as { $case?: unknown }).$case === f.jsonName,
+      );
+      if (group === undefined) continue;
+      holder = group;
+      key = 'value';
+    }
+    if (f.kind.type === 'enum') {
+      holder[key] = Array.isArray(value) ? [...(value as number[])] : value;
+      continue;
+    }
+    const sub = f.kind.message();
+    const built = holder[key];
+    if (f.repeated && Array.isArray(value) && Array.isArray(built)) value.forEach((v, i) => restoreEnumNumbers(sub, v, built[i]));
+    else restoreEnumNumbers(sub, value, built);
   }
-  return `"${out}"`;
 }

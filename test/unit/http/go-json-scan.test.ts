@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { goQuoteChar, scanJson, type JsonValue } from '../../../server/api/http/go-json-scan.js';
+import { scanJson, type JsonValue } from '../../../server/api/http/go-json-scan.js';
+import { goQuoteChar } from '../../../server/api/http/go-quote.js';
 
 const message = (text: string, mode: 'decoder' | 'document' = 'decoder'): string => {
   const r = scanJson(text, mode);

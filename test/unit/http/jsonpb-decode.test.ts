@@ -9,15 +9,15 @@ import fc from 'fast-check';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import { decodeGoBase64 } from '../../../server/api/http/go-base64.js';
 import * as rq from '../../../server/api/http/gateway-request-schemas.js';
-import { decodeJsonText, type JsonMessageFns } from '../../../server/api/http/json-decode.js';
+import { decodeJsonText, type RequestFns } from '../../../server/api/http/json-decode.js';
 import type { FieldKind, MessageSchema } from '../../../server/api/http/jsonpb-schema.js';
 
-const decode = <T>(schema: MessageSchema, fns: JsonMessageFns<T>, text: string): T => {
+const decode = <T>(schema: MessageSchema, fns: RequestFns<T>, text: string): T => {
   const d = decodeJsonText({ schema, fns }, text);
   assert.ok(d.ok, d.ok ? '' : d.status.message);
   return d.value;
 };
-const refusal = <T>(schema: MessageSchema, fns: JsonMessageFns<T>, text: string): string => {
+const refusal = <T>(schema: MessageSchema, fns: RequestFns<T>, text: string): string => {
   const d = decodeJsonText({ schema, fns }, text);
   assert.ok(!d.ok, `expected a refusal of ${text}`);
   assert.equal(d.status.code, 3);
@@ -121,11 +121,18 @@ void test('Go base64: padding required, newlines skipped, unused bits ignored, o
   assert.equal(bad('YWJj\u00e9'), 'illegal base64 data at input byte 4');
   fc.assert(
     fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
-      const d = decodeGoBase64(Buffer.from(bytes).toString('base64'));
+      const text = Buffer.from(bytes).toString('base64');
+      const d = decodeGoBase64(text);
       assert.ok(d.ok);
       assert.deepEqual(new Uint8Array(d.bytes), bytes);
+      // a line break forces the quantum-by-quantum path: same bytes
+      const slow = decodeGoBase64(`${text}\n`);
+      assert.ok(slow.ok);
+      assert.deepEqual(slow.bytes, d.bytes);
     }),
   );
+  // non-zero unused bits of the last character, both paths alike
+  assert.deepEqual(decodeGoBase64('YR=='), decodeGoBase64('YR==\r\n'));
 });
 
 /** A non-default JSON value of a field's kind. */
@@ -150,7 +157,7 @@ void test('every field table matches its generated codec: each field round-trips
   const tables = Object.entries(rq) as Array<[string, MessageSchema]>;
   assert.ok(tables.length >= 25);
   for (const [name, schema] of tables) {
-    const fns = (pb as unknown as Record<string, JsonMessageFns<unknown>>)[name];
+    const fns = (pb as unknown as Record<string, RequestFns<unknown>>)[name];
     assert.ok(fns, `no generated codec ${name}`);
     const empty = fns.fromJSON({}) as Record<string, unknown>;
     const oneofGroups = new Set(Object.keys(empty).filter((k) => empty[k] === undefined));
@@ -165,4 +172,14 @@ void test('every field table matches its generated codec: each field round-trips
       }
     }
   }
+});
+
+void test('a message above the gRPC receive limit is refused with code 8 and grpc-go words', () => {
+  const codec = { schema: rq.PutRequest, fns: pb.PutRequest };
+  const body = `{"key":"YQ==","value":"${Buffer.alloc(3000).toString('base64')}"}`;
+  const size = pb.PutRequest.encode(decode(rq.PutRequest, pb.PutRequest, body)).finish().length;
+  assert.ok(decodeJsonText(codec, body, { maxMessageBytes: size }).ok);
+  const d = decodeJsonText(codec, body, { maxMessageBytes: size - 1 });
+  assert.ok(!d.ok);
+  assert.deepEqual(d.status, { code: 8, message: `grpc: received message larger than max (${size} vs. ${size - 1})` });
 });
