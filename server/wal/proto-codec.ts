@@ -5,7 +5,8 @@
  * uses the generated decoders.
  *
  * Each message has a `...Bytes(m)` size function and a `write...(buf, offset, m)` that returns the
- * offset after the message. Values outside uint64 throw, as the generated encoders do.
+ * offset after the message. Values outside uint64 throw, as the generated encoders do. The
+ * varint helpers are shared with the peer message encoder (member/message-codec.ts).
  */
 import type { Entry, HardState } from './types.js';
 
@@ -24,7 +25,7 @@ function varintBytes(v: bigint): number {
   return n;
 }
 
-function smallVarintBytes(n: number): number {
+export function smallVarintBytes(n: number): number {
   let bytes = 1;
   while (n >= 0x80) {
     n = Math.floor(n / 0x80);
@@ -33,7 +34,7 @@ function smallVarintBytes(n: number): number {
   return bytes;
 }
 
-function writeVarint(buf: Buffer, offset: number, v: bigint): number {
+export function writeVarint(buf: Buffer, offset: number, v: bigint): number {
   if (v <= 0xffffffffn) return writeSmallVarint(buf, offset, Number(v));
   while (v >= 0x80n) {
     buf[offset++] = Number(v & 0x7fn) | 0x80;
@@ -43,7 +44,7 @@ function writeVarint(buf: Buffer, offset: number, v: bigint): number {
   return offset;
 }
 
-function writeSmallVarint(buf: Buffer, offset: number, n: number): number {
+export function writeSmallVarint(buf: Buffer, offset: number, n: number): number {
   while (n >= 0x80) {
     buf[offset++] = (n & 0x7f) | 0x80;
     n = Math.floor(n / 0x80);
@@ -57,7 +58,7 @@ function int32AsUint64(n: number): bigint {
   return BigInt.asUintN(64, BigInt(n));
 }
 
-function uint64FieldBytes(v: bigint): number {
+export function uint64FieldBytes(v: bigint): number {
   return v === 0n ? 0 : 1 + varintBytes(v);
 }
 
