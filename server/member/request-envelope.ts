@@ -55,13 +55,20 @@ const EMPTY = Buffer.alloc(0);
 
 /** Tag (wire type varint) and value of a uint64 field. */
 function varintField(field: number, v: bigint): Buffer {
-  const bytes = [field << 3];
-  while (v >= 0x80n) {
-    bytes.push(Number(v & 0x7fn) | 0x80);
-    v >>= 7n;
+  // Two 32-bit halves as numbers: two bigint operations instead of two per 7 bits.
+  let lo = Number(v & 0xffffffffn);
+  let hi = Number(v >> 32n);
+  const out = Buffer.allocUnsafe(11);
+  out[0] = field << 3;
+  let at = 1;
+  while (hi > 0 || lo >= 0x80) {
+    out[at++] = (lo & 0x7f) | 0x80;
+    lo = (lo >>> 7) | ((hi & 0x7f) << 25);
+    lo >>>= 0;
+    hi >>>= 7;
   }
-  bytes.push(Number(v));
-  return Buffer.from(bytes);
+  out[at++] = lo;
+  return out.subarray(0, at);
 }
 
 function varintSize(v: number): number {

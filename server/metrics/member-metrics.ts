@@ -25,6 +25,8 @@ import {
   histogram,
   histogramHandle,
   labeledGauge,
+  latestGauge,
+  tallyCounter,
   type CounterHandle,
   type GaugeHandle,
   type HistogramHandle,
@@ -151,6 +153,17 @@ export function createMemberMetrics(
   const spec = (role: MemberMetricRole) => ({ registry, role, name: MEMBER_METRIC_NAMES[role], help: HELP[role] });
   const c = (role: MemberMetricRole) => visibility.track(role, counter(spec(role)));
   const g = (role: MemberMetricRole) => visibility.track(role, gauge(spec(role)));
+  // Updated per request or per applied batch: plain numbers, copied into prom-client on scrape.
+  const tc = (role: MemberMetricRole): CounterHandle => {
+    const t = tallyCounter(spec(role));
+    visibility.track(role, t.metric);
+    return t.handle;
+  };
+  const lg = (role: MemberMetricRole): GaugeHandle => {
+    const t = latestGauge(spec(role));
+    visibility.track(role, t.metric);
+    return t.handle;
+  };
   const h = (role: MemberMetricRole, buckets: readonly number[]) => histogramHandle(visibility.track(role, histogram(spec(role), buckets)));
 
   const serverVersion = visibility.track('serverVersion', labeledGauge(spec('serverVersion'), ['server_version']));
@@ -163,8 +176,8 @@ export function createMemberMetrics(
     isLeader: g('isLeader'),
     isLearner: g('isLearner'),
     leaderChangesSeen: c('leaderChangesSeen'),
-    proposalsCommitted: g('proposalsCommitted'),
-    proposalsApplied: g('proposalsApplied'),
+    proposalsCommitted: lg('proposalsCommitted'),
+    proposalsApplied: lg('proposalsApplied'),
     proposalsPending: g('proposalsPending'),
     proposalsFailed: c('proposalsFailed'),
     quotaBackendBytes: g('quotaBackendBytes'),
@@ -186,18 +199,18 @@ export function createMemberMetrics(
 
     dbTotalSize: fanGauge(g('dbTotalSize'), g('debuggingDbTotalSize')),
     dbTotalSizeInUse: g('dbTotalSizeInUse'),
-    put: fanCounter(c('put'), c('debuggingPut')),
-    delete: fanCounter(c('delete'), c('debuggingDelete')),
-    txn: fanCounter(c('txn'), c('debuggingTxn')),
-    range: fanCounter(c('range'), c('debuggingRange')),
-    keys: g('keys'),
+    put: fanCounter(tc('put'), tc('debuggingPut')),
+    delete: fanCounter(tc('delete'), tc('debuggingDelete')),
+    txn: fanCounter(tc('txn'), tc('debuggingTxn')),
+    range: fanCounter(tc('range'), tc('debuggingRange')),
+    keys: lg('keys'),
     watchStreams: g('watchStreams'),
     watchers: g('watchers'),
     slowWatchers: g('slowWatchers'),
-    events: c('events'),
+    events: tc('events'),
     pendingEvents: g('pendingEvents'),
-    currentRevision: g('currentRevision'),
-    compactRevision: g('compactRevision'),
+    currentRevision: lg('currentRevision'),
+    compactRevision: lg('compactRevision'),
     leaseGranted: c('leaseGranted'),
     leaseRevoked: c('leaseRevoked'),
     leaseRenewed: c('leaseRenewed'),

@@ -53,7 +53,65 @@ export function histogram(s: Spec, buckets: readonly number[]): Histogram {
   return new Histogram({ ...common(s), buckets: [...buckets] });
 }
 
-export function fanCounter(...targets: readonly Counter[]): CounterHandle {
+/**
+ * A counter for the request path: `inc` adds to a plain number, which reaches the prom-client
+ * counter when the registry is read (its `collect`). `metric` is the counter to register.
+ */
+export function tallyCounter(s: Spec): { readonly metric: Counter; readonly handle: CounterHandle } {
+  let pending = 0;
+  const metric = new Counter({
+    ...common(s),
+    collect() {
+      if (pending === 0) return;
+      this.inc(pending);
+      pending = 0;
+    },
+  });
+  return {
+    metric,
+    handle: {
+      inc(by = 1) {
+        pending += by;
+      },
+    },
+  };
+}
+
+/**
+ * A gauge set on every applied batch: the handle records the value in a plain number, which
+ * reaches the prom-client gauge when the registry is read. `metric` is the gauge to register.
+ */
+export function latestGauge(s: Spec): { readonly metric: Gauge; readonly handle: GaugeHandle } {
+  let value = 0;
+  let changed = false;
+  const metric = new Gauge({
+    ...common(s),
+    collect() {
+      if (!changed) return;
+      this.set(value);
+      changed = false;
+    },
+  });
+  return {
+    metric,
+    handle: {
+      set(v) {
+        value = v;
+        changed = true;
+      },
+      inc(by = 1) {
+        value += by;
+        changed = true;
+      },
+      dec(by = 1) {
+        value -= by;
+        changed = true;
+      },
+    },
+  };
+}
+
+export function fanCounter(...targets: readonly CounterHandle[]): CounterHandle {
   return {
     inc(by = 1) {
       for (const t of targets) t.inc(by);

@@ -5,7 +5,8 @@
  * uses the generated decoders.
  *
  * Each message has a `...Bytes(m)` size function and a `write...(buf, offset, m)` that returns the
- * offset after the message. Values outside uint64 throw, as the generated encoders do.
+ * offset after the message. Values outside uint64 throw, as the generated encoders do. The
+ * varint helpers are shared with the peer message encoder (member/message-codec.ts).
  */
 import type { Entry, HardState } from './types.js';
 
@@ -15,16 +16,14 @@ function checkUint64(v: bigint, field: string): void {
   if (v < 0n || v >= TWO_POW_64) throw new RangeError(`${field} ${v} does not fit uint64`);
 }
 
+/** Varint size of a uint64; values above 32 bits cost two bigint operations, not one per 7 bits. */
 function varintBytes(v: bigint): number {
-  let n = 1;
-  while (v >= 0x80n) {
-    v >>= 7n;
-    n++;
-  }
-  return n;
+  if (v <= 0xffffffffn) return smallVarintBytes(Number(v));
+  const bits = 64 - Math.clz32(Number(v >> 32n));
+  return Math.ceil(bits / 7);
 }
 
-function smallVarintBytes(n: number): number {
+export function smallVarintBytes(n: number): number {
   let bytes = 1;
   while (n >= 0x80) {
     n = Math.floor(n / 0x80);
@@ -33,17 +32,26 @@ function smallVarintBytes(n: number): number {
   return bytes;
 }
 
-function writeVarint(buf: Buffer, offset: number, v: bigint): number {
+export function writeVarint(buf: Buffer, offset: number, v: bigint): number {
   if (v <= 0xffffffffn) return writeSmallVarint(buf, offset, Number(v));
-  while (v >= 0x80n) {
-    buf[offset++] = Number(v & 0x7fn) | 0x80;
-    v >>= 7n;
+  // Two 32-bit halves as numbers: the low 28 bits go out first, then the rest as a number.
+  const hi = Number(v >> 32n);
+  let lo = Number(v & 0xffffffffn);
+  for (let i = 0; i < 4; i++) {
+    buf[offset++] = (lo & 0x7f) | 0x80;
+    lo >>>= 7;
   }
-  buf[offset++] = Number(v);
+  // 4 bits of lo remain; join them with hi (at most 36 bits: exact as a number).
+  let rest = hi * 16 + lo;
+  while (rest >= 0x80) {
+    buf[offset++] = (rest % 0x80) | 0x80;
+    rest = Math.floor(rest / 0x80);
+  }
+  buf[offset++] = rest;
   return offset;
 }
 
-function writeSmallVarint(buf: Buffer, offset: number, n: number): number {
+export function writeSmallVarint(buf: Buffer, offset: number, n: number): number {
   while (n >= 0x80) {
     buf[offset++] = (n & 0x7f) | 0x80;
     n = Math.floor(n / 0x80);
@@ -57,7 +65,7 @@ function int32AsUint64(n: number): bigint {
   return BigInt.asUintN(64, BigInt(n));
 }
 
-function uint64FieldBytes(v: bigint): number {
+export function uint64FieldBytes(v: bigint): number {
   return v === 0n ? 0 : 1 + varintBytes(v);
 }
 

@@ -46,6 +46,7 @@ import { NoLeaderMonitor, type Scheduler } from './leader-monitor.js';
 import { leaseHandlers } from './lease.js';
 import { maintenanceHandlers } from './maintenance.js';
 import { createGrpcMetrics } from './metrics.js';
+import { kvFramers } from './framed-replies.js';
 import { installUnaryFastPath } from './unary-fast-path.js';
 import { watchHandlers } from './watch.js';
 
@@ -130,6 +131,7 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
     eligible: ctx.plainUnary,
     maxRecvBytes: options.maxRecvBytes,
     maxSendBytes: options.maxSendBytes ?? MAX_SEND_BYTES,
+    framers: kvFramers(),
   });
   return server;
 }

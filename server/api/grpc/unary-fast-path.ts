@@ -61,6 +61,11 @@ export interface FastPathOptions {
   readonly eligible: ReadonlySet<string>;
   readonly maxRecvBytes: number;
   readonly maxSendBytes: number;
+  /**
+   * Per method path, a serializer that writes the 5-byte message prefix and the response into
+   * one buffer (see framed-replies.ts); other methods use grpc-js's serializer and a copy.
+   */
+  readonly framers?: ReadonlyMap<string, (value: unknown) => Buffer>;
 }
 
 const PREFIX_BYTES = 5;
@@ -142,7 +147,7 @@ function serveUnary(handler: RegisteredHandler, stream: ServerHttp2Stream, heade
     try {
       (handler.func as unknown as FastUnaryFunc)(call, (error, value) => {
         if (error) return sendStatus(stream, errorCode(error), errorDetails(error));
-        reply(handler, stream, value, options.maxSendBytes);
+        reply(handler, stream, value, options);
       });
     } catch {
       sendStatus(stream, GrpcCode.Unknown, 'Unknown error');
@@ -168,24 +173,31 @@ function framingProblem(bytes: Buffer | undefined, path: string): string | undef
   return undefined;
 }
 
-function reply(handler: RegisteredHandler, stream: ServerHttp2Stream, value: unknown, maxSendBytes: number): void {
+function reply(handler: RegisteredHandler, stream: ServerHttp2Stream, value: unknown, options: FastPathOptions): void {
   if (stream.destroyed || stream.closed) return;
-  let body: Buffer;
+  let frame: Buffer;
   try {
-    body = handler.serialize(value);
+    frame = frameOf(handler, value, options.framers?.get(handler.path));
   } catch {
     return sendStatus(stream, GrpcCode.Internal, 'Error serializing response');
   }
-  if (body.length > maxSendBytes) {
-    return sendStatus(stream, GrpcCode.ResourceExhausted, `Sent message larger than max (${body.length + PREFIX_BYTES} vs. ${maxSendBytes})`);
+  if (frame.length - PREFIX_BYTES > options.maxSendBytes) {
+    return sendStatus(stream, GrpcCode.ResourceExhausted, `Sent message larger than max (${frame.length} vs. ${options.maxSendBytes})`);
   }
+  stream.once('wantTrailers', () => stream.sendTrailers(OK_TRAILERS));
+  stream.respond(RESPONSE_HEADERS, REPLY_OPTIONS);
+  stream.end(frame);
+}
+
+/** The length-prefixed reply message. */
+function frameOf(handler: RegisteredHandler, value: unknown, framer: ((value: unknown) => Buffer) | undefined): Buffer {
+  if (framer !== undefined) return framer(value);
+  const body = handler.serialize(value);
   const frame = Buffer.allocUnsafe(PREFIX_BYTES + body.length);
   frame[0] = 0;
   frame.writeUInt32BE(body.length, 1);
   body.copy(frame, PREFIX_BYTES);
-  stream.once('wantTrailers', () => stream.sendTrailers(OK_TRAILERS));
-  stream.respond(RESPONSE_HEADERS, REPLY_OPTIONS);
-  stream.end(frame);
+  return frame;
 }
 
 /** A trailers-only response carrying `code` and `details`. */

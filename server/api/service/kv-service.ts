@@ -12,7 +12,7 @@ import { err, fail, ok, type Result } from '../../errors/domain-error.js';
 import type { KvService } from '../services.js';
 import type { ServiceContext } from './context.js';
 import { proposeAndFill } from './propose.js';
-import { quotaExceeded } from './quota.js';
+import { quotaExceeded, raiseNoSpace, withinQuota } from './quota.js';
 
 export function createKvService(ctx: ServiceContext): KvService {
   const { member, store } = ctx;
@@ -30,10 +30,11 @@ export function createKvService(ctx: ServiceContext): KvService {
       return ok({ header: member.header(store.currentRevision), kvs: res.value.kvs, more: res.value.more, count: res.value.count });
     },
 
-    async put(req): Promise<Result<pb.PutResponse>> {
+    put(req): Promise<Result<pb.PutResponse>> {
+      // Not async: the common case (valid, within quota) goes to the log without an extra turn.
       const e = checkPut(req);
-      if (e) return fail(e);
-      if (await quotaExceeded(ctx, req.key.length + req.value.length)) return err('NoSpace');
+      if (e) return Promise.resolve(fail(e));
+      if (!withinQuota(ctx, req.key.length + req.value.length)) return raiseNoSpace(ctx).then(() => err('NoSpace'));
       ctx.counters.onPut?.();
       return proposeAndFill<pb.PutResponse>(ctx, { $case: 'put', value: req });
     },

@@ -8,9 +8,19 @@ import type { ServiceContext } from './context.js';
 const NOSPACE = 1;
 const ACTIVATE = 1;
 
-export async function quotaExceeded(ctx: ServiceContext, requestBytes: number): Promise<boolean> {
-  if (ctx.alarms.has(NOSPACE)) return true;
-  if (ctx.dbSize() + requestBytes <= ctx.quotaBytes) return false;
+/** Whether a write of `requestBytes` fits: no NOSPACE alarm and the store stays within the quota. */
+export function withinQuota(ctx: ServiceContext, requestBytes: number): boolean {
+  return !ctx.alarms.has(NOSPACE) && ctx.dbSize() + requestBytes <= ctx.quotaBytes;
+}
+
+/** For a write that does not fit: raises the NOSPACE alarm unless it is already raised. */
+export async function raiseNoSpace(ctx: ServiceContext): Promise<void> {
+  if (ctx.alarms.has(NOSPACE)) return;
   await ctx.member.propose({ $case: 'alarm', value: { action: ACTIVATE, memberID: ctx.member.memberId, alarm: NOSPACE } });
+}
+
+export async function quotaExceeded(ctx: ServiceContext, requestBytes: number): Promise<boolean> {
+  if (withinQuota(ctx, requestBytes)) return false;
+  await raiseNoSpace(ctx);
   return true;
 }

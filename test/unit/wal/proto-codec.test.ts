@@ -39,3 +39,13 @@ void test('values outside uint64 are refused', () => {
   assert.throws(() => entryBytes({ term: -1n, index: 1n, type: 0, data: Buffer.alloc(0) }), RangeError);
   assert.throws(() => hardStateBytes({ term: 1n, vote: 2n ** 64n, commit: 0n }), RangeError);
 });
+
+void test('uint64 fields above 32 bits encode as the generated encoder does', () => {
+  const values = [0xffffffffn, 0x100000000n, 0x7fffffffffn, 0x800000000n, 0xfedcba9876543210n, 2n ** 63n, 2n ** 64n - 1n, 2n ** 35n - 1n, 2n ** 35n, 2n ** 49n + 12345n];
+  for (const v of values) {
+    const e = { term: v, index: v - 1n, type: 0, data: Buffer.from('d') };
+    const buf = Buffer.alloc(entryBytes(e));
+    assert.equal(writeEntry(buf, 0, e), buf.length, `size of ${v}`);
+    assert.deepEqual(buf, Buffer.from(Entry.encode(e).finish()), `bytes of ${v}`);
+  }
+});
