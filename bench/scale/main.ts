@@ -7,7 +7,8 @@
  *
  * Flags: --keys N (default 200000) · --key-size B (16) · --value-size B (256) · --clients C
  * (100) · --servers etcd,kvstore · --work-dir DIR (default a temp dir, removed unless --keep)
- * · --node-loader (skip the Go loader) · --etcd PATH (/usr/bin/etcd) · --etcdctl PATH.
+ * · --node-loader (skip the Go loader) · --etcd PATH (/usr/bin/etcd) · --etcdctl PATH ·
+ * --kvstore-main PATH (another build's dist/server/main.js, to compare builds).
  * The loader is the Go clientv3 one in bench/scale/loader when Go is there (built offline),
  * else a Node etcd3 loader; the table says which. Timings are wall clock on a shared machine:
  * compare the two columns of one run, not runs.
@@ -31,6 +32,8 @@ interface Options {
   nodeLoader: boolean;
   etcd: string;
   etcdctl: string;
+  /** kvstore's main.js (default: this build's). */
+  kvstoreMain: string | undefined;
 }
 
 interface Row {
@@ -48,7 +51,7 @@ interface Row {
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const o: Options = { keys: 200_000, keySize: 16, valueSize: 256, clients: 100, servers: ['etcd', 'kvstore'], workDir: undefined, keep: false, nodeLoader: false, etcd: '/usr/bin/etcd', etcdctl: '/usr/bin/etcdctl' };
+  const o: Options = { keys: 200_000, keySize: 16, valueSize: 256, clients: 100, servers: ['etcd', 'kvstore'], workDir: undefined, keep: false, nodeLoader: false, etcd: '/usr/bin/etcd', etcdctl: '/usr/bin/etcdctl', kvstoreMain: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const v = (): string => {
@@ -66,6 +69,7 @@ function parseArgs(argv: readonly string[]): Options {
     else if (a === '--node-loader') o.nodeLoader = true;
     else if (a === '--etcd') o.etcd = v();
     else if (a === '--etcdctl') o.etcdctl = v();
+    else if (a === '--kvstore-main') o.kvstoreMain = v();
     else throw new Error(`unknown flag ${a}`);
   }
   if (!Number.isInteger(o.keys) || o.keys < 10_000) throw new Error('--keys must be an integer ≥ 10000');
@@ -89,7 +93,7 @@ async function measure(o: Options, name: 'etcd' | 'kvstore', root: string, workD
   const host = '127.0.0.1';
   const spec: ServerSpec = {
     name,
-    command: name === 'etcd' ? [o.etcd] : [process.execPath, join(root, 'dist/server/main.js')],
+    command: name === 'etcd' ? [o.etcd] : [process.execPath, o.kvstoreMain ?? join(root, 'dist/server/main.js')],
     env: name === 'etcd' ? {} : { KVSTORE_SERVER_VERSION: '3.4.0' },
     dataDir: join(workDir, `${name}.data`),
     logFile: join(workDir, `${name}.log`),
