@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildGoLoader, keyOf, nodeLoader, type Loader } from './loaders.js';
-import { dirBytes, freePort, rssBytes, startServer, type ServerSpec } from './server-proc.js';
+import { cpuSeconds, dirBytes, freePort, rssBytes, startServer, type ServerSpec } from './server-proc.js';
 
 interface Options {
   keys: number;
@@ -40,14 +40,20 @@ interface Row {
   loadSeconds: number;
   loadRate: number;
   loaderCpuSeconds: number;
+  /** Server CPU per put during the load, microseconds. */
+  loadCpuMicrosPerPut: number;
   rssAfterLoad: number;
   diskBytes: number;
   snapshotSeconds: number;
+  snapshotCpuSeconds: number;
   snapshotBytes: number;
   rangeSeconds: number;
+  rangeCpuSeconds: number;
   restartSeconds: number;
+  restartCpuSeconds: number;
   rssAfterRestart: number;
   compactSeconds: number;
+  compactCpuSeconds: number;
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -105,16 +111,21 @@ async function measure(o: Options, name: 'etcd' | 'kvstore', root: string, workD
   let server = first.server;
   try {
     process.stderr.write(`${name}: loading ${o.keys} keys…\n`);
+    const cpuBeforeLoad = cpuSeconds(server.pid);
     const load = await loader.load({ endpoint: server.endpoint, keys: o.keys, keySize: o.keySize, valueSize: o.valueSize, clients: o.clients });
+    const loadCpu = cpuSeconds(server.pid) - cpuBeforeLoad;
     await new Promise((r) => setTimeout(r, 2000));
     const rssAfterLoad = rssBytes(server.pid);
     const diskBytes = await dirBytes(spec.dataDir);
     process.stderr.write(`${name}: snapshot save…\n`);
     const snapFile = join(workDir, `${name}.snapshot.db`);
+    const cpuBeforeSnap = cpuSeconds(server.pid);
     const snap = etcdctl(o, server.endpoint, ['snapshot', 'save', snapFile]);
+    const snapCpu = cpuSeconds(server.pid) - cpuBeforeSnap;
     const snapshotBytes = (await stat(snapFile)).size;
     await rm(snapFile, { force: true });
     const ranges: number[] = [];
+    const cpuBeforeRanges = cpuSeconds(server.pid);
     for (let i = 0; i < 5; i++) {
       const from = keyOf(i * 10_000, o.keySize);
       const to = keyOf((i + 1) * 10_000, o.keySize);
@@ -122,28 +133,37 @@ async function measure(o: Options, name: 'etcd' | 'kvstore', root: string, workD
       if (r.stdout.split('\n').length < 20_000) throw new Error(`range returned ${r.stdout.split('\n').length / 2} keys`);
       ranges.push(r.seconds);
     }
+    const rangeCpu = (cpuSeconds(server.pid) - cpuBeforeRanges) / 5;
     process.stderr.write(`${name}: restart…\n`);
     await server.stop();
     const again = await startServer(spec);
     server = again.server;
+    const restartCpu = cpuSeconds(server.pid);
     await new Promise((r) => setTimeout(r, 2000));
     const rssAfterRestart = rssBytes(server.pid);
     const status = JSON.parse(etcdctl(o, server.endpoint, ['endpoint', 'status', '-w', 'json']).stdout) as { Status: { header: { revision: number } } }[];
     const rev = status[0]!.Status.header.revision;
     process.stderr.write(`${name}: compact at ${Math.floor(rev / 2)}…\n`);
+    const cpuBeforeCompact = cpuSeconds(server.pid);
     const compact = etcdctl(o, server.endpoint, ['compact', String(Math.floor(rev / 2)), '--physical']);
+    const compactCpu = cpuSeconds(server.pid) - cpuBeforeCompact;
     return {
       loadSeconds: load.seconds,
       loadRate: load.rate,
       loaderCpuSeconds: load.cpuSeconds,
+      loadCpuMicrosPerPut: (loadCpu * 1e6) / o.keys,
       rssAfterLoad,
       diskBytes,
       snapshotSeconds: snap.seconds,
+      snapshotCpuSeconds: snapCpu,
       snapshotBytes,
       rangeSeconds: median(ranges),
+      rangeCpuSeconds: rangeCpu,
       restartSeconds: again.healthyMs / 1000,
+      restartCpuSeconds: restartCpu,
       rssAfterRestart,
       compactSeconds: compact.seconds,
+      compactCpuSeconds: compactCpu,
     };
   } finally {
     await server.stop();
@@ -157,15 +177,20 @@ const sec = (n: number): string => `${n.toFixed(2)} s`;
 function table(o: Options, loader: Loader, rows: Partial<Record<'etcd' | 'kvstore', Row>>): string {
   const lines: [string, (r: Row) => number, (n: number) => string][] = [
     ['load rate (keys/s)', (r) => r.loadRate, (n) => n.toFixed(0)],
+    ['server CPU per put during the load', (r) => r.loadCpuMicrosPerPut, (n) => `${n.toFixed(0)} µs`],
     ['loader CPU', (r) => r.loaderCpuSeconds, sec],
     ['RSS after load', (r) => r.rssAfterLoad, MiB],
     ['on-disk size after load', (r) => r.diskBytes, MB],
     ['`etcdctl snapshot save`', (r) => r.snapshotSeconds, sec],
+    ['  server CPU for it', (r) => r.snapshotCpuSeconds, sec],
     ['snapshot file size', (r) => r.snapshotBytes, MB],
     ['range of 10 k keys (etcdctl get, median of 5)', (r) => r.rangeSeconds, sec],
+    ['  server CPU per range (mean)', (r) => r.rangeCpuSeconds, sec],
     ['restart to healthy', (r) => r.restartSeconds, sec],
+    ['  server CPU until healthy', (r) => r.restartCpuSeconds, sec],
     ['RSS after restart', (r) => r.rssAfterRestart, MiB],
     ['compaction of half the history (--physical)', (r) => r.compactSeconds, sec],
+    ['  server CPU for it', (r) => r.compactCpuSeconds, sec],
   ];
   const e = rows.etcd;
   const k = rows.kvstore;
