@@ -7,7 +7,8 @@
  *
  * Flags: --keys N (default 200000) · --key-size B (16) · --value-size B (256) · --clients C
  * (100) · --servers etcd,kvstore · --work-dir DIR (default a temp dir, removed unless --keep)
- * · --node-loader (skip the Go loader) · --etcd PATH (/usr/bin/etcd) · --etcdctl PATH.
+ * · --node-loader (skip the Go loader) · --etcd PATH (/usr/bin/etcd) · --etcdctl PATH ·
+ * --kvstore-main PATH (another build's dist/server/main.js, to compare builds).
  * The loader is the Go clientv3 one in bench/scale/loader when Go is there (built offline),
  * else a Node etcd3 loader; the table says which. Timings are wall clock on a shared machine:
  * compare the two columns of one run, not runs.
@@ -18,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildGoLoader, keyOf, nodeLoader, type Loader } from './loaders.js';
-import { dirBytes, freePort, rssBytes, startServer, type ServerSpec } from './server-proc.js';
+import { cpuSeconds, dirBytes, freePort, rssBytes, startServer, type ServerSpec } from './server-proc.js';
 
 interface Options {
   keys: number;
@@ -31,24 +32,32 @@ interface Options {
   nodeLoader: boolean;
   etcd: string;
   etcdctl: string;
+  /** kvstore's main.js (default: this build's). */
+  kvstoreMain: string | undefined;
 }
 
 interface Row {
   loadSeconds: number;
   loadRate: number;
   loaderCpuSeconds: number;
+  /** Server CPU per put during the load, microseconds. */
+  loadCpuMicrosPerPut: number;
   rssAfterLoad: number;
   diskBytes: number;
   snapshotSeconds: number;
+  snapshotCpuSeconds: number;
   snapshotBytes: number;
   rangeSeconds: number;
+  rangeCpuSeconds: number;
   restartSeconds: number;
+  restartCpuSeconds: number;
   rssAfterRestart: number;
   compactSeconds: number;
+  compactCpuSeconds: number;
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const o: Options = { keys: 200_000, keySize: 16, valueSize: 256, clients: 100, servers: ['etcd', 'kvstore'], workDir: undefined, keep: false, nodeLoader: false, etcd: '/usr/bin/etcd', etcdctl: '/usr/bin/etcdctl' };
+  const o: Options = { keys: 200_000, keySize: 16, valueSize: 256, clients: 100, servers: ['etcd', 'kvstore'], workDir: undefined, keep: false, nodeLoader: false, etcd: '/usr/bin/etcd', etcdctl: '/usr/bin/etcdctl', kvstoreMain: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const v = (): string => {
@@ -66,6 +75,7 @@ function parseArgs(argv: readonly string[]): Options {
     else if (a === '--node-loader') o.nodeLoader = true;
     else if (a === '--etcd') o.etcd = v();
     else if (a === '--etcdctl') o.etcdctl = v();
+    else if (a === '--kvstore-main') o.kvstoreMain = v();
     else throw new Error(`unknown flag ${a}`);
   }
   if (!Number.isInteger(o.keys) || o.keys < 10_000) throw new Error('--keys must be an integer ≥ 10000');
@@ -89,7 +99,7 @@ async function measure(o: Options, name: 'etcd' | 'kvstore', root: string, workD
   const host = '127.0.0.1';
   const spec: ServerSpec = {
     name,
-    command: name === 'etcd' ? [o.etcd] : [process.execPath, join(root, 'dist/server/main.js')],
+    command: name === 'etcd' ? [o.etcd] : [process.execPath, o.kvstoreMain ?? join(root, 'dist/server/main.js')],
     env: name === 'etcd' ? {} : { KVSTORE_SERVER_VERSION: '3.4.0' },
     dataDir: join(workDir, `${name}.data`),
     logFile: join(workDir, `${name}.log`),
@@ -101,16 +111,21 @@ async function measure(o: Options, name: 'etcd' | 'kvstore', root: string, workD
   let server = first.server;
   try {
     process.stderr.write(`${name}: loading ${o.keys} keys…\n`);
+    const cpuBeforeLoad = cpuSeconds(server.pid);
     const load = await loader.load({ endpoint: server.endpoint, keys: o.keys, keySize: o.keySize, valueSize: o.valueSize, clients: o.clients });
+    const loadCpu = cpuSeconds(server.pid) - cpuBeforeLoad;
     await new Promise((r) => setTimeout(r, 2000));
     const rssAfterLoad = rssBytes(server.pid);
     const diskBytes = await dirBytes(spec.dataDir);
     process.stderr.write(`${name}: snapshot save…\n`);
     const snapFile = join(workDir, `${name}.snapshot.db`);
+    const cpuBeforeSnap = cpuSeconds(server.pid);
     const snap = etcdctl(o, server.endpoint, ['snapshot', 'save', snapFile]);
+    const snapCpu = cpuSeconds(server.pid) - cpuBeforeSnap;
     const snapshotBytes = (await stat(snapFile)).size;
     await rm(snapFile, { force: true });
     const ranges: number[] = [];
+    const cpuBeforeRanges = cpuSeconds(server.pid);
     for (let i = 0; i < 5; i++) {
       const from = keyOf(i * 10_000, o.keySize);
       const to = keyOf((i + 1) * 10_000, o.keySize);
@@ -118,28 +133,37 @@ async function measure(o: Options, name: 'etcd' | 'kvstore', root: string, workD
       if (r.stdout.split('\n').length < 20_000) throw new Error(`range returned ${r.stdout.split('\n').length / 2} keys`);
       ranges.push(r.seconds);
     }
+    const rangeCpu = (cpuSeconds(server.pid) - cpuBeforeRanges) / 5;
     process.stderr.write(`${name}: restart…\n`);
     await server.stop();
     const again = await startServer(spec);
     server = again.server;
+    const restartCpu = cpuSeconds(server.pid);
     await new Promise((r) => setTimeout(r, 2000));
     const rssAfterRestart = rssBytes(server.pid);
     const status = JSON.parse(etcdctl(o, server.endpoint, ['endpoint', 'status', '-w', 'json']).stdout) as { Status: { header: { revision: number } } }[];
     const rev = status[0]!.Status.header.revision;
     process.stderr.write(`${name}: compact at ${Math.floor(rev / 2)}…\n`);
+    const cpuBeforeCompact = cpuSeconds(server.pid);
     const compact = etcdctl(o, server.endpoint, ['compact', String(Math.floor(rev / 2)), '--physical']);
+    const compactCpu = cpuSeconds(server.pid) - cpuBeforeCompact;
     return {
       loadSeconds: load.seconds,
       loadRate: load.rate,
       loaderCpuSeconds: load.cpuSeconds,
+      loadCpuMicrosPerPut: (loadCpu * 1e6) / o.keys,
       rssAfterLoad,
       diskBytes,
       snapshotSeconds: snap.seconds,
+      snapshotCpuSeconds: snapCpu,
       snapshotBytes,
       rangeSeconds: median(ranges),
+      rangeCpuSeconds: rangeCpu,
       restartSeconds: again.healthyMs / 1000,
+      restartCpuSeconds: restartCpu,
       rssAfterRestart,
       compactSeconds: compact.seconds,
+      compactCpuSeconds: compactCpu,
     };
   } finally {
     await server.stop();
@@ -153,15 +177,20 @@ const sec = (n: number): string => `${n.toFixed(2)} s`;
 function table(o: Options, loader: Loader, rows: Partial<Record<'etcd' | 'kvstore', Row>>): string {
   const lines: [string, (r: Row) => number, (n: number) => string][] = [
     ['load rate (keys/s)', (r) => r.loadRate, (n) => n.toFixed(0)],
+    ['server CPU per put during the load', (r) => r.loadCpuMicrosPerPut, (n) => `${n.toFixed(0)} µs`],
     ['loader CPU', (r) => r.loaderCpuSeconds, sec],
     ['RSS after load', (r) => r.rssAfterLoad, MiB],
     ['on-disk size after load', (r) => r.diskBytes, MB],
     ['`etcdctl snapshot save`', (r) => r.snapshotSeconds, sec],
+    ['  server CPU for it', (r) => r.snapshotCpuSeconds, sec],
     ['snapshot file size', (r) => r.snapshotBytes, MB],
     ['range of 10 k keys (etcdctl get, median of 5)', (r) => r.rangeSeconds, sec],
+    ['  server CPU per range (mean)', (r) => r.rangeCpuSeconds, sec],
     ['restart to healthy', (r) => r.restartSeconds, sec],
+    ['  server CPU until healthy', (r) => r.restartCpuSeconds, sec],
     ['RSS after restart', (r) => r.rssAfterRestart, MiB],
     ['compaction of half the history (--physical)', (r) => r.compactSeconds, sec],
+    ['  server CPU for it', (r) => r.compactCpuSeconds, sec],
   ];
   const e = rows.etcd;
   const k = rows.kvstore;

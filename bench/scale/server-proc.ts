@@ -110,6 +110,14 @@ export function rssBytes(pid: number): number {
   return Number(m[1]) * 1024;
 }
 
+/** CPU seconds (user + system) `pid` has used so far. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields after comm: state(0) … utime(11) stime(12), in clock ticks of 1/100 s
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
 /** Bytes of the files under `dir` (allocated size as `du` would count is not needed: file sizes). */
 export async function dirBytes(dir: string): Promise<number> {
   let total = 0;

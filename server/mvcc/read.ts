@@ -1,7 +1,7 @@
 /**
  * Store reads: revision checks, then the keys of the range from the key index and their
- * records from the unflushed map (changes the backend does not hold yet) or the backend
- * (one `getMany` per read). Counts and keys-only reads at the current revision are answered
+ * records from the unflushed map (changes the backend does not hold yet), the hot-record
+ * cache (record-cache.ts) or the backend (`getMany`). Counts and keys-only reads at the current revision are answered
  * from the index alone (it holds the live record's create revision, version and lease).
  *
  * Every ended change is in the unflushed map or the backend: a group leaves the map only
@@ -54,7 +54,7 @@ export async function readRecords(state: StoreState, kis: readonly KeyIndex[], p
     const ki = kis[i];
     const main = ki.mainAt(positions[i]);
     const sub = ki.subAt(positions[i]);
-    const kv = unflushedRecord(state, main, sub);
+    const kv = unflushedRecord(state, main, sub) ?? (positions[i] === ki.size - 1 ? state.cache.get(ki.key, main) : undefined);
     if (kv !== undefined) {
       out[i] = kv;
       continue;
@@ -68,6 +68,9 @@ export async function readRecords(state: StoreState, kis: readonly KeyIndex[], p
       const v = values[j];
       out[slots[j]] = v === undefined ? undefined : decodeKeyValue(v);
     }
+    // A read of one key's newest record (a get) keeps it; scans would only churn the cache.
+    const only = out[0];
+    if (kis.length === 1 && only !== undefined && positions[0] === kis[0].size - 1 && kis[0].isLive) state.cache.set(kis[0].key, only);
   }
   return out;
 }
@@ -99,11 +102,13 @@ export function liveRecordSync(state: StoreState, ki: KeyIndex): KeyValue {
   const pos = ki.size - 1;
   const main = ki.mainAt(pos);
   const sub = ki.subAt(pos);
-  const kv = unflushedRecord(state, main, sub);
+  const kv = unflushedRecord(state, main, sub) ?? state.cache.get(ki.key, main);
   if (kv !== undefined) return kv;
   const value = state.backend.getSync(Bucket.Key, revisionKeyOf(main, sub, false));
   if (value === undefined) throw new Error(`mvcc: live record ${main}.${sub} missing from the backend`);
-  return decodeKeyValue(value);
+  const read = decodeKeyValue(value);
+  state.cache.set(ki.key, read);
+  return read;
 }
 
 /** The live record of `ki` without its value, from the index alone. */

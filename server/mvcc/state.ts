@@ -4,6 +4,7 @@
  * store, owned by MvccStoreImpl; nothing here is module-level.
  */
 import type { Backend } from '../storage/backend.js';
+import { RecordCache } from './record-cache.js';
 import { SerialQueue } from './serial-queue.js';
 import { TreeIndex } from './tree-index.js';
 import { Unflushed } from './unflushed.js';
@@ -12,6 +13,8 @@ export interface StoreState {
   readonly backend: Backend;
   readonly index: TreeIndex;
   readonly unflushed: Unflushed;
+  /** Newest records of recently used keys (bounded). */
+  readonly cache: RecordCache;
   /** Serialises flush writes with the tasks that need no flush in flight. */
   readonly io: SerialQueue;
   currentRevision: bigint;
@@ -25,19 +28,26 @@ export interface StoreState {
   writing: boolean;
   /** history() over at most this many keys reads through the index, wider ranges scan (0: always scan). */
   readonly historyIndexMaxKeys: number;
+  /** The cache budget the state was made with (kept for reload). */
+  readonly recordCacheBytes: number;
 }
 
 /** Tuning knobs of a store. */
 export interface StoreOptions {
   /** See StoreState.historyIndexMaxKeys (default 32). */
   readonly historyIndexMaxKeys?: number;
+  /** Budget of the hot-record cache in bytes (default 8 MiB; 0 disables it). */
+  readonly recordCacheBytes?: number;
 }
+
+const DEFAULT_RECORD_CACHE_BYTES = 8 * 1024 * 1024;
 
 export function newStoreState(backend: Backend, options: StoreOptions = {}): StoreState {
   return {
     backend,
     index: new TreeIndex(),
     unflushed: new Unflushed(),
+    cache: new RecordCache(options.recordCacheBytes ?? DEFAULT_RECORD_CACHE_BYTES),
     io: new SerialQueue(),
     currentRevision: 1n,
     compactRevision: 0n,
@@ -46,5 +56,6 @@ export function newStoreState(backend: Backend, options: StoreOptions = {}): Sto
     compactionTail: Promise.resolve(),
     writing: false,
     historyIndexMaxKeys: options.historyIndexMaxKeys ?? 32,
+    recordCacheBytes: options.recordCacheBytes ?? DEFAULT_RECORD_CACHE_BYTES,
   };
 }

@@ -37,7 +37,7 @@ export class MvccStoreImpl implements MvccStore {
    */
   async reload(): Promise<void> {
     await this.settle();
-    const { state, meta } = await recoverState(this.state.backend, { historyIndexMaxKeys: this.state.historyIndexMaxKeys });
+    const { state, meta } = await recoverState(this.state.backend, { historyIndexMaxKeys: this.state.historyIndexMaxKeys, recordCacheBytes: this.state.recordCacheBytes });
     if (meta.finishedCompactRev > 0n) state.index.compactEach(meta.finishedCompactRev);
     this.state = state;
   }

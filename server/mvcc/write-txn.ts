@@ -204,8 +204,10 @@ export class StoreWriteTxn implements WriteTxn {
       const kv = e.kv!;
       if (e.type === Event_EventType.PUT) {
         state.index.put(this.names[sub], m, sub, Number(kv.createRevision), Number(kv.version), kv.lease, this.entries[sub]);
+        state.cache.set(this.names[sub], kv);
       } else {
         state.index.tombstone(this.names[sub], m, sub);
+        state.cache.delete(this.names[sub]);
       }
     }
     state.unflushed.add(main, events);

@@ -5,4 +5,4 @@
  */
 export type { BoltReader, BoltBucketSource } from './types.js';
 export { openBolt } from './reader.js';
-export { writeBolt } from './writer.js';
+export { streamBolt, writeBolt, type BoltStream } from './writer.js';

@@ -28,7 +28,8 @@ export function branchSize(elements: readonly BranchElement[]): number {
   return n;
 }
 
-function pageCount(bytes: number, pageSize: number): number {
+/** Pages a page of `bytes` bytes takes (at least one). */
+export function pageCount(bytes: number, pageSize: number): number {
   return Math.max(1, Math.ceil(bytes / pageSize));
 }
 

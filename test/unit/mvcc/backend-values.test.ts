@@ -11,7 +11,8 @@ import type { Backend, Bucket } from '../../../server/storage/backend.js';
 import { createMemoryBackend, type MemoryBackend } from '../../../server/storage/memory-backend.js';
 import { openMvccStore } from '../../../server/mvcc/store.js';
 import { decodeKeyValue, peekRecordMeta } from '../../../server/mvcc/kv-codec.js';
-import { ALL, b, params, put, rangeShow, show, unwrap } from './helpers.js';
+import { RecordCache } from '../../../server/mvcc/record-cache.js';
+import { ALL, b, del, params, put, rangeShow, show, unwrap } from './helpers.js';
 
 /** A memory backend that counts the record reads made through it. */
 function counting(inner: MemoryBackend): { backend: Backend; reads: () => number; reset: () => void } {
@@ -35,7 +36,7 @@ function counting(inner: MemoryBackend): { backend: Backend; reads: () => number
 void describe('values in the backend', () => {
   void it('flushed records are read from the backend; counts and keys-only reads are not', async () => {
     const c = counting(createMemoryBackend());
-    const store = await openMvccStore(c.backend);
+    const store = await openMvccStore(c.backend, { recordCacheBytes: 0 });
     c.reset();
     put(store, 'a', 'one', 7n);
     put(store, 'b', 'two');
@@ -59,7 +60,7 @@ void describe('values in the backend', () => {
 
   void it('a write transaction reads the previous record of a flushed key synchronously', async () => {
     const c = counting(createMemoryBackend());
-    const store = await openMvccStore(c.backend);
+    const store = await openMvccStore(c.backend, { recordCacheBytes: 0 });
     put(store, 'a', 'one', 7n);
     await store.flush(1n);
     await store.settle();
@@ -100,6 +101,48 @@ void describe('values in the backend', () => {
     const o = peekRecordMeta(odd);
     assert.deepEqual([o.key.toString(), o.createRevision, o.version, o.lease], ['k', 2, 0, 5n]);
     assert.throws(() => peekRecordMeta(Buffer.from([0x0a, 0x05, 0x6b])));
+  });
+});
+
+void describe('hot-record cache', () => {
+  void it('serves the newest record of recently written or read keys without the backend', async () => {
+    const c = counting(createMemoryBackend());
+    const store = await openMvccStore(c.backend, { recordCacheBytes: 1024 * 1024 });
+    put(store, 'a', 'one');
+    put(store, 'b', 'two');
+    await store.flush(1n);
+    await store.settle();
+    c.reset();
+    assert.deepEqual(await rangeShow(store, params(ALL)), ['a=one@2/2/1', 'b=two@3/3/1']);
+    const txn = store.beginWrite();
+    assert.equal(show(txn.put(b('a'), b('uno'), 0n).prev!), 'a=one@2/2/1');
+    txn.end();
+    assert.equal(c.reads(), 0);
+    del(store, 'b');
+    put(store, 'b', 'again');
+    await store.flush(2n);
+    await store.settle();
+    assert.deepEqual(await rangeShow(store, params(ALL)), ['a=uno@2/4/2', 'b=again@6/6/1']);
+    assert.equal(c.reads(), 0);
+  });
+
+  void it('drops the older generation, keeps what was used, skips big records, never serves a stale one', () => {
+    const kv = (key: string, mod: bigint, size: number): KeyValue => ({ key: b(key), createRevision: 1n, modRevision: mod, version: 1n, value: Buffer.alloc(size), lease: 0n });
+    const cache = new RecordCache(4000); // entries of 300-byte values count 461 bytes: a generation holds 4
+    cache.set('big', kv('big', 4n, 600));
+    assert.equal(cache.get('big', 4), undefined, 'over an eighth of the budget');
+    cache.set('a', kv('a', 2n, 300));
+    cache.set('b', kv('b', 3n, 300));
+    assert.equal(cache.get('b', 9), undefined, 'stale: the index names another revision');
+    assert.equal(cache.get('a', 2)?.modRevision, 2n);
+    for (let i = 0; i < 3; i++) cache.set(`k${i}`, kv(`k${i}`, BigInt(10 + i), 300)); // young flips to old
+    assert.equal(cache.get('a', 2)?.modRevision, 2n, 'a hit in the old generation moves it to the young one');
+    for (let i = 3; i < 8; i++) cache.set(`k${i}`, kv(`k${i}`, BigInt(10 + i), 300)); // flips again: the first old one is dropped
+    assert.equal(cache.get('b', 3), undefined);
+    assert.equal(cache.get('k7', 17)?.modRevision, 17n);
+    assert.ok(cache.size <= 4000);
+    cache.delete('k7');
+    assert.equal(cache.get('k7', 17), undefined);
   });
 });
 

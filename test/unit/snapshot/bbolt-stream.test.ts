@@ -2,17 +2,18 @@
  * The Maintenance.Snapshot stream (server/snapshot/stream.ts) over a memory backend: chunks of
  * at most 32 KiB with remaining_bytes counting down to 0, then the SHA-256 of everything sent;
  * the image is whole pages and reads back (bbolt reader) as the backend's buckets at the time
- * the stream started — writes made while it streams are not in it; the temporary file is gone
- * afterwards, also when the client stops early; stale temporary files are removed on demand.
+ * the stream started — writes made while it streams are not in it; it is byte for byte the
+ * file writeBolt writes; nothing is staged on disk and the pinned view is released, also when
+ * the client stops early; stale temporary files of older versions are removed on demand.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { openBolt } from '../../../server/snapshot/bbolt/index.js';
-import { removeSnapshotTemps, streamSnapshot } from '../../../server/snapshot/stream.js';
+import { openBolt, streamBolt, writeBolt } from '../../../server/snapshot/bbolt/index.js';
+import { backendBuckets, removeSnapshotTemps, streamSnapshot } from '../../../server/snapshot/stream.js';
 import { Bucket, type BackendOp } from '../../../server/storage/backend.js';
 import { createMemoryBackend } from '../../../server/storage/memory-backend.js';
 import { checkBolt } from './bbolt-check.js';
@@ -98,15 +99,59 @@ void test('chunks count down to 0, then the SHA-256; the image reads back as the
   }
 });
 
-void test('a client that stops early leaves no temporary file', async () => {
-  const backend = await filledBackend(2000);
+void test('the stream is byte for byte the file writeBolt writes for the same view', async () => {
+  const backend = await filledBackend(3000);
+  const blobs: Buffer[] = [];
+  for await (const m of streamSnapshot(backend, () => Promise.resolve())) blobs.push(Buffer.from(m.blob));
+  const file = join(freshDir(), 'written.db');
+  const view = await backend.snapshot();
+  try {
+    await writeBolt(file, backendBuckets(view), { sync: false });
+  } finally {
+    await view.close();
+  }
+  assert.ok(Buffer.concat(blobs.slice(0, -1)).equals(readFileSync(file)));
+});
+
+void test('a client that stops early stages nothing on disk and releases the pinned view', async () => {
+  const real = await filledBackend(2000);
+  let open = 0;
+  const backend = new Proxy(real, {
+    get(target, prop) {
+      if (prop === 'snapshot') {
+        return async () => {
+          const view = await target.snapshot();
+          open++;
+          return { get: view.get.bind(view), iterate: view.iterate.bind(view), close: () => ((open -= 1), view.close()) };
+        };
+      }
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
   const dir = freshDir();
   for await (const msg of streamSnapshot(backend, () => Promise.resolve(), { tmpDir: dir })) {
     assert.ok(msg.blob.length > 0);
-    assert.equal(readdirSync(dir).length, 1);
+    assert.equal(open, 1);
     break;
   }
+  assert.equal(open, 0);
   assert.deepEqual(readdirSync(dir), []);
+});
+
+void test('data that changes between the layout pass and the write pass fails the stream', async () => {
+  let pass = 0;
+  const image = await streamBolt(() => {
+    pass++;
+    const n = pass === 1 ? 500 : 900;
+    const entries = (async function* () {
+      for (let i = 0; i < n; i++) yield [rev(i + 2), Buffer.alloc(100)] as const;
+    })();
+    return [{ name: 'key', entries }];
+  });
+  await assert.rejects(async () => {
+    for await (const chunk of image.chunks) assert.ok(chunk.length > 0);
+  }, /changed between/);
 });
 
 void test('an empty backend gives a valid image of empty buckets', async () => {
