@@ -365,7 +365,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       else res.writeHead(412, { 'content-type': 'application/json' }).end(JSON.stringify({ error: result.error }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
     },
   });
-  const gate = authGate(auth, profile, (id) => lessor.timeToLive(id, now())?.keys ?? [], config.clientTransportSecurity.clientCertAuth, () => member.header(store.currentRevision));
+  const gate = authGate(auth, profile, (id) => lessor.timeToLive(id, now())?.keys ?? [], config.clientTransportSecurity.clientCertAuth, () => member.header(store.currentRevision), async () => void (await member.readBarrier()));
   const grpcServer = createGrpcServer({
     services,
     maxRecvBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
