@@ -45,6 +45,8 @@ const CALLS: readonly Call[] = [
   { path: '/auth/user/list', body: {}, auth: '{token}' },
   { path: '/auth/user/get', body: { name: 'alice' }, auth: '{token}' },
   { path: '/auth/disable', body: {}, auth: '{token}' },
+  { path: '/maintenance/snapshot', body: {}, auth: '{token}' },
+  { path: '/maintenance/defragment', body: {}, auth: '{token}' },
   { path: '/auth/authenticate', body: { name: 'root', password: 'rootpw' }, capture: true },
   { path: '/auth/user/delete', body: { name: 'alice' }, auth: '{token}' },
   { path: '/auth/role/delete', body: { role: 'reader' }, auth: '{token}' },

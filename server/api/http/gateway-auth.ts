@@ -6,8 +6,8 @@
  * Shape: `wrapHandler` runs each HTTP request inside an AsyncLocalStorage scope holding its
  * caller (only while auth is enabled; otherwise the handler runs as is); `guard` wraps the
  * services the gateway calls so each unary call, and each watch create, asks the gate first
- * (one boolean while auth is disabled). The snapshot stream and lease keep-alives are not
- * checked through the gateway (keep-alives need nothing; Snapshot is checked on gRPC).
+ * (one boolean while auth is disabled); a refused snapshot stream ends with etcd's raw auth
+ * error chunk. Lease keep-alives need nothing.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -62,6 +62,18 @@ export function gatewayAuth(gate: AuthGate): GatewayAuth {
       };
     },
   });
+  /** Snapshot refusals end the stream with etcd's raw auth error (code Unknown, `auth: …`). */
+  const guardSnapshot = (m: Services['maintenance']) =>
+    (r: pb.SnapshotRequest): AsyncIterable<pb.SnapshotResponse> => {
+      const caller = callers.getStore() ?? {};
+      return (async function* () {
+        if (gate.active()) {
+          const e = await gate.check('/etcdserverpb.Maintenance/Snapshot', r, caller);
+          if (e !== undefined) throw new Error(e.kind === 'Internal' ? e.message : toStatus(e).message);
+        }
+        yield* m.snapshot(r);
+      })();
+    };
   const K = '/etcdserverpb.KV/';
   const L = '/etcdserverpb.Lease/';
   const C = '/etcdserverpb.Cluster/';
@@ -75,6 +87,7 @@ export function gatewayAuth(gate: AuthGate): GatewayAuth {
     },
     guard(s) {
       const { kv, lease, cluster, maintenance: m, auth } = s;
+      const guardedSnapshot = guardSnapshot(m);
       return {
         ...s,
         kv: {
@@ -107,7 +120,7 @@ export function gatewayAuth(gate: AuthGate): GatewayAuth {
           defragment: checked(`${M}Defragment`, (r) => m.defragment(r)),
           hash: checked(`${M}Hash`, (r) => m.hash(r)),
           hashKV: checked(`${M}HashKV`, (r) => m.hashKV(r)),
-          snapshot: (r) => m.snapshot(r),
+          snapshot: (r) => guardedSnapshot(r),
           moveLeader: (r) => m.moveLeader(r),
         },
         auth:
