@@ -33,6 +33,12 @@ export interface AuthGateDeps {
   readonly requirements: RequirementOptions;
   /** `--client-cert-auth`: a certificate's common name identifies a caller without token. */
   readonly clientCertAuth: boolean;
+  /**
+   * Brings this member's applied state up to the leader's commit index (a read barrier). An
+   * unknown simple token is looked up once more after it: the Authenticate entry that made
+   * it may not have been applied here yet (etcd waits for the index named in the token).
+   */
+  readonly catchUp?: () => Promise<void>;
   /** The member's current response header (for answers the edge builds itself). */
   readonly header: () => ResponseHeader;
 }
@@ -56,7 +62,11 @@ export class AuthGate {
   async identify(caller: Caller): Promise<Identity> {
     const { store, tokens } = this.#d;
     if (caller.token !== undefined) {
-      const info = await identityOf(tokens, store, caller.token);
+      let info = await identityOf(tokens, store, caller.token);
+      if (info === undefined && tokens.kind === 'simple' && this.#d.catchUp) {
+        await this.#d.catchUp();
+        info = await identityOf(tokens, store, caller.token);
+      }
       return info === undefined ? { ok: false, error: { kind: 'InvalidAuthToken' } } : { ok: true, info };
     }
     if (this.#d.clientCertAuth && caller.commonName) return { ok: true, info: { username: caller.commonName, revision: store.revision } };

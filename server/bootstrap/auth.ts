@@ -65,7 +65,8 @@ export function authGate(
   leaseKeys: LeaseKeys,
   clientCertAuth: boolean,
   header: () => ResponseHeader,
+  catchUp: () => Promise<void>,
 ): AuthGate {
   const requirements = { leaseTimeToLiveKeys: profile.authLeaseTimeToLiveKeys };
-  return new AuthGate({ store: parts.store, tokens: parts.tokens, leaseKeys, requirements, clientCertAuth, header });
+  return new AuthGate({ store: parts.store, tokens: parts.tokens, leaseKeys, requirements, clientCertAuth, header, catchUp });
 }

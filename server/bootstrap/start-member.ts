@@ -65,6 +65,7 @@ import { createV2Router } from '../api/http/v2/router.js';
 import { clusterVersionOfPeers, discoverIdentity } from './join.js';
 import { authGate, openAuth } from './auth.js';
 import { createAuthService } from '../api/service/auth-service.js';
+import { gatewayAuth } from '../api/http/gateway-auth.js';
 
 export interface RunningMember {
   readonly memberId: bigint;
@@ -381,6 +382,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       else res.writeHead(412, { 'content-type': 'application/json' }).end(JSON.stringify({ error: result.error }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
     },
   });
+  const gate = authGate(auth, profile, (id) => lessor.timeToLive(id, now())?.keys ?? [], config.clientTransportSecurity.clientCertAuth, () => member.header(store.currentRevision), async () => void (await member.readBarrier()));
   const grpcServer = createGrpcServer({
     services,
     maxRecvBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
@@ -391,14 +393,15 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     capable: (path) => capableOf(clusterVersion.current, path),
     maxSendBytes: responseLimitBytes(config.serverVersion),
     logger: log,
-    auth: authGate(auth, profile, (id) => lessor.timeToLive(id, now())?.keys ?? [], config.clientTransportSecurity.clientCertAuth, () => member.header(store.currentRevision)),
+    auth: gate,
   });
+  const gatewayGate = gatewayAuth(gate);
   // The gateway speaks the cluster version's interface (prefix), switched when it changes.
   const port = v2Port({ v2, member, membership, cluster: services.cluster, now });
   const appFor = (minor: string) => {
     const p = profileOf(minor as MinorVersion);
     const app = createHttpApp({
-      services,
+      services: gatewayGate.guard(services),
       registry,
       gatewayPrefix: p.gatewayPrefix,
       gatewayAliases: p.gatewayAliases,
@@ -418,7 +421,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   http.switchTo = (minor) => {
     if (MINOR_VERSIONS.includes(minor as MinorVersion)) http.handler = appFor(minor);
   };
-  const listeners = await listenClients(config.listenClientUrls, grpcServer, (req, res) => http.handler(req, res), log, { tls: tls.client });
+  const listeners = await listenClients(config.listenClientUrls, grpcServer, gatewayGate.wrapHandler((req, res) => http.handler(req, res)), log, { tls: tls.client });
   const bound = listeners.listeners.map((l) => `${l.url.protocol}//${l.address.family === 'IPv6' ? `[${l.address.address}]` : l.address.address}:${l.address.port}`);
 
   const housekeeping = startHousekeeping({

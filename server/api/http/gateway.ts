@@ -1,7 +1,7 @@
 /**
  * The JSON gateway: every route of ETCD-FACTS §4.1 under one prefix, on a @koa/router.
  *
- * Contract: unary routes (gateway-routes.ts), the three streams (`/watch`, `/lease/keepalive`,
+ * Contract: unary routes (gateway-routes.ts, gateway-auth-routes.ts), the three streams (`/watch`, `/lease/keepalive`,
  * `/maintenance/snapshot`) and the Unimplemented ones are registered for every method (each
  * handler answers non-POST with 405); unknown paths under the prefix are left to the app
  * (404), as are the `absent` paths (routes a version does not serve). Prefix aliases and
@@ -13,6 +13,7 @@ import type { GatewayDeps } from './gateway-deps.js';
 import { keepAliveHandler } from './gateway-keepalive.js';
 import { normalizePrefix } from './gateway-prefix.js';
 import { UNARY_ROUTES } from './gateway-routes.js';
+import { AUTH_ROUTES } from './gateway-auth-routes.js';
 import { snapshotHandler } from './gateway-snapshot.js';
 import { unaryHandler, unimplementedHandler } from './gateway-unary.js';
 import { UNIMPLEMENTED_ROUTES } from './gateway-unimplemented.js';
@@ -23,7 +24,7 @@ export function createGatewayRouter(prefix: string, deps: GatewayDeps, absent: r
   const add = (path: string, handler: Middleware): void => {
     if (!absent.includes(path)) router.all(path, handler);
   };
-  for (const route of UNARY_ROUTES) add(route.path, unaryHandler(route, deps));
+  for (const route of [...UNARY_ROUTES, ...AUTH_ROUTES]) add(route.path, unaryHandler(route, deps));
   for (const route of UNIMPLEMENTED_ROUTES) add(route.path, unimplementedHandler(route, deps));
   add('/watch', watchHandler(deps));
   add('/lease/keepalive', keepAliveHandler(deps));

@@ -78,3 +78,26 @@ void test('apply: Authenticate records the token; a stale check answers an empty
   const ghost = applyAuth(port, { $case: 'authenticate', value: { name: 'alice', simpleToken: 'T.2', authRevision: BigInt(store.revision) } }, header);
   assert.equal(!ghost.ok && ghost.error.kind, 'AuthFailed');
 });
+
+void test('an unknown simple token is looked up again after catching up with the leader', async () => {
+  const { store, simple } = setup();
+  store.enable();
+  let caughtUp = 0;
+  const gate = new AuthGate({
+    store,
+    tokens: { kind: 'simple', simple },
+    leaseKeys: () => [],
+    requirements: { leaseTimeToLiveKeys: true },
+    clientCertAuth: false,
+    header: () => header,
+    // The Authenticate entry is applied here only once this member caught up.
+    catchUp: async () => {
+      caughtUp += 1;
+      simple.assign('late', 'alice');
+    },
+  });
+  assert.equal(await gate.check(RANGE, { key: b('k'), rangeEnd: b('') }, { token: 'late' }), undefined);
+  assert.equal(caughtUp, 1);
+  assert.equal(await gate.check(RANGE, { key: b('k'), rangeEnd: b('') }, { token: 'late' }), undefined);
+  assert.equal(caughtUp, 1, 'a known token needs no catching up');
+});
