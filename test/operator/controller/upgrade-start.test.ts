@@ -126,3 +126,16 @@ void test('paused: a version change is observed and reported only', () => {
   assert.equal(condition(plan, 'Progressing').reason, 'Paused');
   assert.equal(plan.status.readyMembers, '3/3');
 });
+
+void test('auth facts over the members: one "on" wins over an unreadable one; "unknown" needs no member saying "on"', () => {
+  const mixed = (probes: readonly (boolean | undefined)[]): Observed => {
+    const obs = healthy('3.4.0');
+    return { ...obs, members: obs.members.map((m) => member(m.ordinal, '3.4.0', { probe: { isLeader: m.ordinal === 0, authEnabled: probes[m.ordinal] } })) };
+  };
+  const reasonOf = (probes: readonly (boolean | undefined)[]): string | undefined =>
+    condition(reconcile(cluster({ version: '3.5.0' }, status({ clusterVersion: '' })), mixed(probes)), 'UpgradeBlocked').reason;
+  assert.equal(reasonOf([undefined, true, false]), 'AuthUnsupported');
+  assert.equal(reasonOf([false, undefined, false]), 'AuthStatusUnknown');
+  const open = reconcile(cluster({ version: '3.5.0' }, status({ clusterVersion: '' })), mixed([false, false, false]));
+  assert.deepEqual(kinds(open), ['TakeSnapshot']);
+});
