@@ -34,7 +34,7 @@ void test('member admin with root credentials, auth off then on', async () => {
     assert.ok((await c.auth.userAdd('root', 'r00t-pw')).ok);
     assert.ok((await c.auth.userGrantRole('root', 'root')).ok);
     const on = await c.auth.enable();
-    assert.ok(on.ok, JSON.stringify(on));
+    assert.ok(on.ok, on.ok ? '' : on.error.message);
   } finally {
     c.close();
   }
@@ -46,10 +46,10 @@ void test('member admin with root credentials, auth off then on', async () => {
   const anonymous = await plain.linearizableRead(url);
   assert.equal(anonymous.ok, false, 'a read without a user is refused');
   const list = await root.memberList(url);
-  assert.ok(list.ok && list.value.length === 1, JSON.stringify(list));
+  assert.ok(list.ok && list.value.length === 1, list.ok ? `${list.value.length} members` : list.error);
   const dir = makeTempDir('admin-auth-snap');
   const snap = await root.snapshot(url, join(dir, 'as-root.db'));
-  assert.ok(snap.ok, JSON.stringify(snap));
+  assert.ok(snap.ok, snap.ok ? '' : snap.error);
   const refused = await plain.snapshot(url, join(dir, 'anonymous.db'));
   assert.equal(refused.ok, false, 'the snapshot stream is for root only');
 });

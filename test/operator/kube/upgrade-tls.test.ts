@@ -30,7 +30,9 @@ void test('spec.tls: members on https with client certificates from Secrets; an 
   const hosts = PODS.map((p) => fx.runner.addresses.addressOf(NS, p).host);
   const now = Date.now();
   const ca = await issueCa('test issuer', 2, now);
-  const member = await issueLeaf(ca, { commonName: 'sec member', ips: hosts, dnsNames: ['*.sec-peer.default.svc', 'sec-client.default.svc'], server: true, validDays: 2 }, now);
+  // A member checks a peer's client certificate against the connection's source address (as
+  // etcd does): here peers dial from 127.0.0.1, which reverse-resolves to localhost.
+  const member = await issueLeaf(ca, { commonName: 'sec member', ips: hosts, dnsNames: ['*.sec-peer.default.svc', 'sec-client.default.svc', 'localhost'], server: true, validDays: 2 }, now);
   const operator = await issueLeaf(ca, { commonName: 'kvstore-operator', server: false, validDays: 2 }, now);
   await fx.createSecret('sec-member-tls', { 'tls.crt': member.cert, 'tls.key': member.key, 'ca.crt': ca.cert });
   await fx.createSecret('sec-operator-tls', { 'tls.crt': operator.cert, 'tls.key': operator.key, 'ca.crt': ca.cert });
