@@ -17,6 +17,9 @@
  * - the status is written only when it differs from the cluster's current one;
  * - metrics: upgrades started / completed / blocked from the plan's events, the member upgrade
  *   duration from `status.upgrade.currentMember` → `membersDone`, reconcile errors.
+ * - the member admin of a pass comes from the AdminSource when one is given (the cluster's TLS
+ *   identity and credentials); when it cannot be made (a Secret missing or malformed) the pass
+ *   fails with a Warning event `MemberAccessUnavailable` naming the problem, and is retried;
  * One Engine serves many clusters; its memory is keyed by `<namespace>/<name>` (`<name>` locally).
  */
 import type { Condition, KvstoreCluster, KvstoreClusterStatus } from '../api/types.js';
@@ -24,11 +27,12 @@ import { isDeferredRefusal, waitingStatus } from './deferred-refusal.js';
 import { execute, type ExecuteResult } from './execute.js';
 import type { Plan, SnapshotOutcome } from './model.js';
 import { observe } from './observe.js';
-import type { Clock, EngineLogger, EngineMetrics, EventSink, MemberAdmin, MemberPlatform, ReconcileFn, SnapshotStore, StatusSink } from './ports.js';
+import { portOk, type AdminSource, type Clock, type EngineLogger, type EngineMetrics, type EventSink, type MemberAdmin, type MemberPlatform, type PortResult, type ReconcileFn, type SnapshotStore, type StatusSink } from './ports.js';
 
 export interface EngineDeps {
   readonly platform: MemberPlatform;
-  readonly admin: MemberAdmin;
+  /** One admin for every cluster, or a source giving each cluster the admin of its access (TLS, credentials). */
+  readonly admin: MemberAdmin | AdminSource;
   readonly snapshots: SnapshotStore;
   readonly status: StatusSink;
   readonly events: EventSink;
@@ -89,7 +93,12 @@ export class Engine {
     const retry = d.errorRequeueSeconds ?? 5;
     const now = iso(d.clock.now());
     const seen = this.outcomes.get(key);
-    const obs = await observe(cluster, { platform: d.platform, admin: d.admin, timeoutMs: d.observeTimeoutMs ?? 5000 }, now, seen);
+    const admin = await this.adminOf(cluster);
+    if (!admin.ok) {
+      await d.events.emit(cluster, { type: 'Warning', reason: 'MemberAccessUnavailable', message: admin.error });
+      return this.failed(key, `member access: ${admin.error}`, retry);
+    }
+    const obs = await observe(cluster, { platform: d.platform, admin: admin.value, timeoutMs: d.observeTimeoutMs ?? 5000 }, now, seen);
     if (!obs.ok) return this.failed(key, obs.error, retry);
     let plan: Plan;
     try {
@@ -105,7 +114,7 @@ export class Engine {
     }
     const result = await execute(cluster, plan.actions, obs.value, {
       platform: d.platform,
-      admin: d.admin,
+      admin: admin.value,
       snapshots: d.snapshots,
       now: () => iso(d.clock.now()),
       onAction: (a) => d.logger.info({ ...log, action: a.kind, ...('name' in a ? { member: a.name } : 'member' in a ? { member: a.member } : {}) }, 'executing'),
@@ -124,6 +133,11 @@ export class Engine {
     }
     if (!written) return { requeueAfterSeconds: retry, status, error: 'status not written' };
     return { ...(plan.requeueAfterSeconds === undefined ? {} : { requeueAfterSeconds: plan.requeueAfterSeconds }), status };
+  }
+
+  private adminOf(cluster: KvstoreCluster): Promise<PortResult<MemberAdmin>> {
+    const a = this.deps.admin;
+    return 'adminFor' in a ? a.adminFor(cluster) : Promise.resolve(portOk(a));
   }
 
   /** A membership change the cluster refused for now: status says it waits, no event, pass again soon. */

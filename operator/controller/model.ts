@@ -30,8 +30,13 @@ export interface MemberProbe {
   /** Active alarms (`NOSPACE`, `CORRUPT`). */
   readonly alarms: readonly string[];
   readonly isLearner: boolean;
-  /** Auth enabled on the cluster (Auth.AuthStatus; false when the server has no auth store). */
-  readonly authEnabled: boolean;
+  /**
+   * Auth enabled on the cluster (Auth.AuthStatus, asked with the operator's TLS identity but no
+   * token; where the server lacks it, a Range without a token refused for lack of a user).
+   * Undefined when neither could tell (a failure, a timeout): the upgrade path rules that depend
+   * on auth then refuse (fail safe, path.ts).
+   */
+  readonly authEnabled: boolean | undefined;
 }
 
 /** One member slot (ordinal) as the platform and the member itself show it. */

@@ -48,7 +48,7 @@ async function probeMember(admin: MemberAdmin, url: string, signal: AbortSignal)
     revision: s.revision,
     alarms: valueOr(alarms, []),
     isLearner: s.isLearner,
-    authEnabled: valueOr(auth, false),
+    authEnabled: auth.ok ? auth.value : undefined,
   };
 }
 

@@ -111,7 +111,30 @@ export interface SnapshotFile {
   readonly size: number;
 }
 
-/** Calls to one member, addressed by its client URL (`http://host:port`). */
+/**
+ * How the operator identifies itself to the members of one cluster: the TLS client certificate
+ * it presents (with the CA its members' certificates are checked against) and the root user it
+ * authenticates as. Both absent for a cluster without spec.tls / spec.auth.
+ */
+export interface MemberAccess {
+  readonly tls?: { readonly ca: Buffer; readonly cert: Buffer; readonly key: Buffer };
+  readonly credentials?: { readonly username: string; readonly password: string };
+}
+
+/** Reads a cluster's MemberAccess (Kubernetes: its Secrets; local mode: generated files). */
+export type AccessLoader = (cluster: KvstoreCluster) => Promise<PortResult<MemberAccess>>;
+
+/**
+ * The member admin of each cluster, made with the cluster's MemberAccess and kept while the
+ * access stays the same (a rotated Secret gets a new one, the old one is closed).
+ */
+export interface AdminSource {
+  adminFor(cluster: KvstoreCluster): Promise<PortResult<MemberAdmin>>;
+  /** Closes every admin made. */
+  close(): void;
+}
+
+/** Calls to one member, addressed by its client URL (`http(s)://host:port`). */
 export interface MemberAdmin {
   version(clientURL: string, signal?: AbortSignal): Promise<PortResult<MemberVersion>>;
   /** `/health` answered 200 with `"health":"true"`. */
@@ -122,7 +145,12 @@ export interface MemberAdmin {
   alarms(clientURL: string, signal?: AbortSignal): Promise<PortResult<readonly string[]>>;
   /** A linearizable Range of one key, answered (its content does not matter). */
   linearizableRead(clientURL: string, signal?: AbortSignal): Promise<PortResult<void>>;
-  /** Auth.AuthStatus `enabled` (false when the server does not implement Auth). */
+  /**
+   * Whether auth is enabled: Auth.AuthStatus without a token (a refusal for lack of a user or
+   * permission = enabled); where the server lacks it (Unimplemented, `not capable`), a Range
+   * without a token (refused for lack of a user = enabled, answered = disabled). A failure when
+   * neither tells.
+   */
   authEnabled(clientURL: string, signal?: AbortSignal): Promise<PortResult<boolean>>;
   memberList(clientURL: string, signal?: AbortSignal): Promise<PortResult<readonly ClusterMember[]>>;
   /** Cluster.MemberAdd as learner; the new member's id. */

@@ -113,6 +113,8 @@ const NON_DEFAULT: Obj = {
     nodeSelector: { 'kubernetes.io/os': 'linux' },
     options: { quotaBackendBytes: 8589934592, maxRequestBytes: 1572864, autoCompactionMode: 'periodic', autoCompactionRetention: '1h', enableV2: true, logLevel: 'warn' },
     upgrade: { v2WaitSeconds: 30, v2ThresholdBytes: 50000000, memberHealthTimeoutSeconds: 600, snapshot: { volume: 'snapshots', keep: 5 } },
+    tls: { client: { secretName: 'main-member-tls' }, peer: { secretName: 'main-member-tls' }, operator: { secretName: 'main-operator-tls' } },
+    auth: { secretName: 'main-root' },
   },
 };
 
@@ -208,6 +210,8 @@ void test('non-default values: valid, every object valid (KvstoreCluster against
   assert.deepEqual(spec.upgrade, want.upgrade);
   assert.deepEqual(spec.storage, want.storage);
   assert.deepEqual(spec.tolerations, want.tolerations);
+  assert.deepEqual(spec.tls, want.tls);
+  assert.deepEqual(spec.auth, want.auth);
   assert.deepEqual(validateCluster(cluster), [], "the operator's own validation accepts it");
   assert.match(r.notes, /KvstoreCluster "main" \(5 members, version 3\.5\.0\)/);
 });
@@ -264,6 +268,9 @@ void test('values.schema.json refuses typos and values the operator cannot run',
     { cluster: { ...(base.cluster as Obj), upgrade: { v2WaitSecond: 10 } } },
     { cluster: { ...(base.cluster as Obj), image: 'kvstore/kvstore:3.5.0' } },
     { cluster: { ...(base.cluster as Obj), image: 'kvstore/kvstore@sha256:abc' } },
+    { cluster: { ...(base.cluster as Obj), tls: { client: {} } } },
+    { cluster: { ...(base.cluster as Obj), tls: { server: { secretName: 'x' } } } },
+    { cluster: { ...(base.cluster as Obj), auth: { secretName: 'Root_Secret' } } },
     { serviceMonitor: { enabled: true, interval: 'often' } },
     { snapshots: { persistence: { size: 'lots' } } },
   ];

@@ -37,7 +37,7 @@ void test('deploy/kustomization.yaml: every resource exists and parses; the inst
 });
 
 void test('deploy/: every YAML file under deploy/ (outside docker/) parses, and is listed by a kustomization', () => {
-  const listed = new Set([...kustomize(repoPath('deploy')).sources, ...kustomize(repoPath('deploy/examples')).sources]);
+  const listed = new Set(['deploy', ...EXAMPLE_DIRS].flatMap((d) => kustomize(repoPath(d)).sources));
   const walk = (dir: string): string[] =>
     readdirSync(repoPath(dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith('.yaml') ? [`${dir}/${e.name}`] : []));
   for (const file of walk('deploy').filter((f) => !f.startsWith('deploy/local/'))) {
@@ -78,6 +78,9 @@ void test('the CRD: apiextensions v1 schema, kvstore.io/v1alpha1 KvstoreCluster,
   assert.ok(v.subresources?.status !== undefined, 'status subresource');
 });
 
+/** Every kustomization of examples (the secured ones apart: they need cert-manager / a Secret first). */
+const EXAMPLE_DIRS = ['deploy/examples', 'deploy/examples/tls', 'deploy/examples/auth'] as const;
+
 const EXAMPLES = [
   { file: 'cluster-3.4.yaml', size: 3, version: '3.4.0', enableV2: undefined },
   { file: 'cluster-3.5.yaml', size: 5, version: '3.5.0', enableV2: undefined },
@@ -104,6 +107,51 @@ void test('deploy/examples: the kustomization lists every example; each is a Kvs
   }
 });
 
+const validCluster = (o: K8sObject, what: string): void => {
+  const v = crdValidators(loadCrd()).find((x) => x.version === 'v1alpha1');
+  assert.ok(v !== undefined);
+  assert.ok(v.validate(o), `${what}: ${JSON.stringify(v.validate.errors)}`);
+  assert.deepEqual(validateCluster(o), [], `${what}: the operator's own validation accepts it`);
+};
+
+void test('deploy/examples/tls: cert-manager issues every Secret spec.tls names, with the names and usages the members and the operator need', () => {
+  const { objects } = kustomize(repoPath('deploy/examples/tls'));
+  assert.deepEqual(objects.map((o) => o.kind).sort(), ['Certificate', 'Certificate', 'Certificate', 'Issuer', 'Issuer', 'KvstoreCluster']);
+  for (const o of objects.filter((x) => x.kind !== 'KvstoreCluster')) assert.equal(o.apiVersion, 'cert-manager.io/v1');
+  const cluster = only(objects, 'KvstoreCluster');
+  validCluster(cluster, 'tls/cluster-tls.yaml');
+  const name = cluster.metadata.name;
+  type Cert = { secretName: string; usages?: string[]; dnsNames?: string[]; isCA?: boolean; issuerRef: { name: string; kind: string } };
+  const certs = objects.filter((o) => o.kind === 'Certificate').map((o) => o.spec as Cert);
+  const issuers = new Set(objects.filter((o) => o.kind === 'Issuer').map((o) => o.metadata.name));
+  for (const c of certs) assert.ok(issuers.has(c.issuerRef.name), `issuer ${c.issuerRef.name} exists`);
+  const tls = (cluster.spec as { tls: { client: { secretName: string }; peer: { secretName: string }; operator: { secretName: string } } }).tls;
+  const ca = certs.find((c) => c.isCA === true);
+  for (const part of [tls.client, tls.peer]) {
+    const c = certs.find((x) => x.secretName === part.secretName);
+    assert.ok(c !== undefined, `a Certificate writes ${part.secretName}`);
+    assert.notEqual(c.issuerRef.name, 'kvstore-selfsigned', 'signed by the CA, not self-signed');
+    assert.ok(c.usages?.includes('server auth') && c.usages.includes('client auth'), 'members serve with it and dial peers with it');
+    assert.ok(c.dnsNames?.includes(`*.${name}-peer.kvstore-demo.svc`), 'every member DNS name (the URLs the members advertise)');
+  }
+  const op = certs.find((x) => x.secretName === tls.operator.secretName);
+  assert.ok(op !== undefined && op.usages?.includes('client auth') && !op.usages.includes('server auth'));
+  assert.equal(op.issuerRef.name, certs.find((x) => x.secretName === tls.client.secretName)?.issuerRef.name, 'the same CA the members trust');
+  assert.ok(ca !== undefined);
+});
+
+void test('deploy/examples/auth: the Secret spec.auth names, with username and password', async () => {
+  const { objects } = kustomize(repoPath('deploy/examples/auth'));
+  assert.deepEqual(objects.map((o) => o.kind).sort(), ['KvstoreCluster', 'Secret']);
+  const cluster = only(objects, 'KvstoreCluster');
+  validCluster(cluster, 'auth/cluster-auth.yaml');
+  const secret = only(objects, 'Secret');
+  const r = await validateBuiltin(secret);
+  assert.ok(r.ok, r.ok ? '' : r.errors.join('\n'));
+  assert.equal((cluster.spec as { auth: { secretName: string } }).auth.secretName, secret.metadata.name);
+  assert.deepEqual(Object.keys(secret.stringData as object).sort(), ['password', 'username']);
+});
+
 void test('the CRD schema rejects what the operator must never see (checks the validator is not vacuous)', () => {
   const validate = crdValidators(loadCrd()).find((x) => x.version === 'v1alpha1')?.validate;
   assert.ok(validate !== undefined);
@@ -121,7 +169,7 @@ void test('kubectl kustomize (when available) renders the same objects', (t) => 
     t.skip('no kubectl on the PATH');
     return;
   }
-  for (const dir of ['deploy', 'deploy/examples']) {
+  for (const dir of ['deploy', ...EXAMPLE_DIRS]) {
     const out = spawnSync('kubectl', ['kustomize', dir], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
     assert.equal(out.status, 0, out.stderr);
     const real = parseObjects(out.stdout, `kubectl kustomize ${dir}`);

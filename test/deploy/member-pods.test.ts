@@ -21,7 +21,11 @@ import { parseObjects, type K8sObject } from './support/yaml-docs.js';
 
 type Obj = Record<string, unknown>;
 
-const examples = readdirSync(repoPath('deploy/examples')).filter((f) => f.startsWith('cluster-') && f.endsWith('.yaml'));
+const examples = [
+  ...readdirSync(repoPath('deploy/examples')).filter((f) => f.startsWith('cluster-') && f.endsWith('.yaml')),
+  'tls/cluster-tls.yaml',
+  'auth/cluster-auth.yaml',
+];
 
 const memberImage = ((): Stage => {
   const df = parseDockerfile(readRepoFile('deploy/docker/member.Dockerfile'));

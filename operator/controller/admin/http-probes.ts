@@ -1,29 +1,48 @@
 /**
- * The member's plain HTTP endpoints, read with fetch: `/version`, `/health`, `/metrics`.
+ * The member's HTTP endpoints: `/version`, `/health`, `/metrics`, over http, or over https with
+ * the operator's client certificate (a member with `--client-cert-auth` asks for one).
  *
  * Contract: every call is bounded by `timeoutMs` (and the caller's signal); a refused
- * connection, a timeout, a non-JSON body or a missing field is a `PortResult` failure naming
- * the URL, never a throw. `/health` → ok(false) for a 503 (the member answered: unhealthy).
+ * connection, a failed TLS handshake, a timeout, a non-JSON body or a missing field is a
+ * `PortResult` failure naming the URL, never a throw. `/health` → ok(false) for a 503 (the
+ * member answered: unhealthy).
  */
-import { portFail, portOk, type MemberMetrics, type MemberVersion, type PortResult } from '../ports.js';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { portFail, portOk, type MemberAccess, type MemberMetrics, type MemberVersion, type PortResult } from '../ports.js';
 import { sampleOf } from './prometheus-text.js';
+
+/** TLS material for https URLs (none: the system CAs, no client certificate). */
+export type HttpTls = MemberAccess['tls'];
 
 export const IS_LEADER_METRIC = 'kvstore_server_is_leader';
 export const V2_STORE_SIZE_METRIC = 'kvstore_v2_store_size_bytes';
 
 type Got = { readonly status: number; readonly body: string };
 
-async function get(url: string, timeoutMs: number, signal?: AbortSignal): Promise<PortResult<Got>> {
+function get(url: string, timeoutMs: number, signal: AbortSignal | undefined, tls: HttpTls): Promise<PortResult<Got>> {
   const bound = AbortSignal.timeout(timeoutMs);
   const s = signal === undefined ? bound : AbortSignal.any([bound, signal]);
-  try {
-    const res = await fetch(url, { signal: s });
-    return portOk({ status: res.status, body: await res.text() });
-  } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
-    const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (e.cause?.code ?? e.message);
-    return portFail(`GET ${url}: ${why}`);
-  }
+  return new Promise((resolve) => {
+    const fail = (err: Error & { code?: string }): void => {
+      resolve(portFail(`GET ${url}: ${bound.aborted ? `no answer within ${timeoutMs} ms` : (err.code ?? err.message)}`));
+    };
+    const onResponse = (res: IncomingMessage): void => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(portOk({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') })));
+      res.on('error', fail);
+    };
+    try {
+      const req = url.startsWith('https:')
+        ? httpsRequest(url, { method: 'GET', signal: s, ...(tls === undefined ? {} : { ca: tls.ca, cert: tls.cert, key: tls.key }) }, onResponse)
+        : httpRequest(url, { method: 'GET', signal: s }, onResponse);
+      req.on('error', fail);
+      req.end();
+    } catch (err) {
+      fail(err as Error);
+    }
+  });
 }
 
 function jsonOf(url: string, body: string): PortResult<Record<string, unknown>> {
@@ -36,9 +55,9 @@ function jsonOf(url: string, body: string): PortResult<Record<string, unknown>> 
   return portFail(`GET ${url}: not a JSON object: ${body.slice(0, 80)}`);
 }
 
-export async function fetchVersion(clientURL: string, timeoutMs: number, signal?: AbortSignal): Promise<PortResult<MemberVersion>> {
+export async function fetchVersion(clientURL: string, timeoutMs: number, signal?: AbortSignal, tls?: HttpTls): Promise<PortResult<MemberVersion>> {
   const url = `${clientURL}/version`;
-  const r = await get(url, timeoutMs, signal);
+  const r = await get(url, timeoutMs, signal, tls);
   if (!r.ok) return r;
   if (r.value.status !== 200) return portFail(`GET ${url}: status ${r.value.status}`);
   const j = jsonOf(url, r.value.body);
@@ -49,9 +68,9 @@ export async function fetchVersion(clientURL: string, timeoutMs: number, signal?
   return portOk({ server, cluster });
 }
 
-export async function fetchHealth(clientURL: string, timeoutMs: number, signal?: AbortSignal): Promise<PortResult<boolean>> {
+export async function fetchHealth(clientURL: string, timeoutMs: number, signal?: AbortSignal, tls?: HttpTls): Promise<PortResult<boolean>> {
   const url = `${clientURL}/health`;
-  const r = await get(url, timeoutMs, signal);
+  const r = await get(url, timeoutMs, signal, tls);
   if (!r.ok) return r;
   if (r.value.status !== 200 && r.value.status !== 503) return portFail(`GET ${url}: status ${r.value.status}`);
   const j = jsonOf(url, r.value.body.trim());
@@ -59,9 +78,9 @@ export async function fetchHealth(clientURL: string, timeoutMs: number, signal?:
   return portOk(r.value.status === 200 && j.value.health === 'true');
 }
 
-export async function fetchMetrics(clientURL: string, timeoutMs: number, signal?: AbortSignal): Promise<PortResult<MemberMetrics>> {
+export async function fetchMetrics(clientURL: string, timeoutMs: number, signal?: AbortSignal, tls?: HttpTls): Promise<PortResult<MemberMetrics>> {
   const url = `${clientURL}/metrics`;
-  const r = await get(url, timeoutMs, signal);
+  const r = await get(url, timeoutMs, signal, tls);
   if (!r.ok) return r;
   if (r.value.status !== 200) return portFail(`GET ${url}: status ${r.value.status}`);
   const leader = sampleOf(r.value.body, IS_LEADER_METRIC);

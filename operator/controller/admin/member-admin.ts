@@ -1,10 +1,11 @@
 /**
- * `MemberAdmin` over real members: plain HTTP (fetch) for /version, /health, /metrics and the
- * typed etcd client (ctl/client, the one kvstorectl uses) for the gRPC calls and the snapshot.
+ * `MemberAdmin` over real members: HTTP(S) for /version, /health, /metrics and the typed etcd
+ * client (ctl/client, the one kvstorectl uses) for the gRPC calls and the snapshot, both with
+ * the cluster's `MemberAccess` (TLS client certificate, root credentials) when it has one.
  *
  * Contract: see ports.ts. Clients are kept per member URL until `close()`.
  */
-import type { MemberAdmin } from '../ports.js';
+import type { MemberAccess, MemberAdmin } from '../ports.js';
 import { ClientPool } from './client-pool.js';
 import { GrpcCalls } from './grpc-calls.js';
 import { fetchHealth, fetchMetrics, fetchVersion } from './http-probes.js';
@@ -17,15 +18,16 @@ export interface MemberAdminOptions {
   readonly snapshotTimeoutMs?: number;
 }
 
-export function createMemberAdmin(o: MemberAdminOptions = {}): MemberAdmin {
+export function createMemberAdmin(o: MemberAdminOptions = {}, access: MemberAccess = {}): MemberAdmin {
   const callMs = o.callTimeoutMs ?? 3000;
   const snapMs = o.snapshotTimeoutMs ?? 600_000;
-  const pool = new ClientPool(callMs, callMs);
+  const pool = new ClientPool(callMs, callMs, access);
   const calls = new GrpcCalls(pool);
+  const tls = access.tls;
   return {
-    version: (url, signal) => fetchVersion(url, callMs, signal),
-    health: (url, signal) => fetchHealth(url, callMs, signal),
-    metrics: (url, signal) => fetchMetrics(url, callMs, signal),
+    version: (url, signal) => fetchVersion(url, callMs, signal, tls),
+    health: (url, signal) => fetchHealth(url, callMs, signal, tls),
+    metrics: (url, signal) => fetchMetrics(url, callMs, signal, tls),
     status: (url, signal) => calls.status(url, signal),
     alarms: (url, signal) => calls.alarms(url, signal),
     linearizableRead: (url, signal) => calls.linearizableRead(url, signal),
@@ -34,7 +36,7 @@ export function createMemberAdmin(o: MemberAdminOptions = {}): MemberAdmin {
     addLearner: (url, peerURL) => calls.addLearner(url, peerURL),
     promote: (url, id) => calls.promote(url, id),
     remove: (url, id) => calls.remove(url, id),
-    snapshot: (url, file, signal) => snapshotToFile(pool, calls, url, file, snapMs, signal),
+    snapshot: (url, file, signal) => snapshotToFile(calls, url, file, snapMs, signal),
     close: () => pool.close(),
   };
 }

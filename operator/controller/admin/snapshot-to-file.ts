@@ -2,7 +2,8 @@
  * Streams Maintenance.Snapshot from one member into a file, the way `kvstorectl snapshot save`
  * does: write `<file>.part` (mode 0600), check the 32-byte SHA-256 trailer (the stream is the
  * database image followed by the digest of the image), fsync, check the revision, rename to
- * `<file>`, fsync the directory.
+ * `<file>`, fsync the directory. The stream goes as the root user when the cluster has credentials
+ * (a member with auth on sends snapshots to root only), through the client the status call chose.
  *
  * Contract: the result's `sha256` is the image's digest (hex, equal to the file's trailer),
  * `size` the whole file's bytes, `revision` the revision the image holds as `snapshot status`
@@ -19,7 +20,6 @@ import { SnapshotChecksum } from '../../../ctl/client/index.js';
 import { openBolt } from '../../../server/snapshot/bbolt/index.js';
 import { dbStatus } from '../../../server/snapshot/restore/db-status.js';
 import { portFail, portOk, type PortResult, type SnapshotFile } from '../ports.js';
-import type { ClientPool } from './client-pool.js';
 import type { GrpcCalls } from './grpc-calls.js';
 
 async function syncDir(dir: string): Promise<void> {
@@ -45,11 +45,11 @@ async function imageRevision(file: string): Promise<PortResult<number>> {
   }
 }
 
-async function streamInto(pool: ClientPool, url: string, part: string, timeoutMs: number, signal?: AbortSignal): Promise<PortResult<SnapshotChecksum>> {
+async function streamInto(calls: GrpcCalls, url: string, part: string, timeoutMs: number, signal?: AbortSignal): Promise<PortResult<SnapshotChecksum>> {
   const sum = new SnapshotChecksum();
   const f = await open(part, 'w', 0o600);
   try {
-    for await (const r of pool.of(url).maintenance.snapshot({ timeoutMs, ...(signal === undefined ? {} : { signal }) })) {
+    for await (const r of calls.clientFor(url).maintenance.snapshot({ timeoutMs, ...(signal === undefined ? {} : { signal }) })) {
       if (!r.ok) return portFail(`Maintenance.Snapshot at ${url}: ${r.error.message}`);
       await f.write(r.value.blob);
       sum.push(r.value.blob);
@@ -64,7 +64,6 @@ async function streamInto(pool: ClientPool, url: string, part: string, timeoutMs
 }
 
 export async function snapshotToFile(
-  pool: ClientPool,
   calls: GrpcCalls,
   url: string,
   file: string,
@@ -77,7 +76,7 @@ export async function snapshotToFile(
     // A quick call first: an unreachable member fails within the call timeout, not the stream's.
     const reachable = await calls.status(url, signal);
     if (!reachable.ok) return reachable;
-    const got = await streamInto(pool, url, part, timeoutMs, signal);
+    const got = await streamInto(calls, url, part, timeoutMs, signal);
     if (!got.ok) return got;
     const rev = await imageRevision(part);
     if (!rev.ok) return rev;

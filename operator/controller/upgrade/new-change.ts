@@ -21,7 +21,7 @@ export function pathFacts(ctx: PlanContext): PathFacts {
   const probes = ctx.slots.flatMap((m) => (m.probe === undefined ? [] : [m.probe]));
   const sizes = probes.flatMap((p) => (p.v2StoreBytes === undefined ? [] : [p.v2StoreBytes]));
   return {
-    authEnabled: probes.some((p) => p.authEnabled),
+    authEnabled: probes.some((p) => p.authEnabled === true) ? true : probes.some((p) => p.authEnabled === undefined) ? undefined : false,
     v2StoreBytes: sizes.length === 0 ? undefined : Math.max(...sizes),
     revision: maxRevision(ctx.slots),
   };

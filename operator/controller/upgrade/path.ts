@@ -7,6 +7,8 @@
  * - SkipsMinorVersion: more than one minor step (3.3 → 3.5: go through 3.4 first);
  * - AuthNeeds3231: 3.2 below 3.2.31 with auth enabled must go to 3.2.31 before 3.3;
  * - AuthUnsupported: 3.4 → 3.5 with auth enabled (the 3.5 WAL format with auth differs);
+ * - AuthStatusUnknown: one of the two paths above while no member says auth is on and some member's
+ *   auth status could not be read (fail safe: an unreadable status never counts as "off");
  * - V2OnlyData: v2 data and no v3 data (a v2-migrated cluster must hold v3 data before a minor step);
  * - DowngradeRefused: a lower minor line (handled by the caller against the downgrade floor).
  * Pure.
@@ -20,8 +22,9 @@ export const SUPPORTED_MINORS = [2, 3, 4, 5] as const;
 export const V2_BOOKKEEPING_BYTES = 8192;
 
 export interface PathFacts {
-  /** Auth enabled on the cluster (any member says so). */
-  readonly authEnabled: boolean;
+  /** Auth enabled on the cluster (any member says so); undefined: no member says so and some
+   * member's answer could not be read. */
+  readonly authEnabled: boolean | undefined;
   /** Largest v2 store size any member reports (undefined: none could be read). */
   readonly v2StoreBytes: number | undefined;
   /** Highest v3 revision any member reports (1 = an empty v3 key space). */
@@ -59,10 +62,18 @@ export function validatePath(fromText: string, toText: string, facts: PathFacts)
     const via = `${from.major}.${from.minor + 1}`;
     return { ok: false, reason: 'SkipsMinorVersion', message: `${fromText} → ${toText} skips a minor version: upgrade to ${via}.x first (one minor step at a time)` };
   }
-  if (from.minor === 2 && from.patch < 31 && facts.authEnabled) {
+  const authSensitive = (from.minor === 2 && from.patch < 31) || (from.minor === 4 && to.minor === 5);
+  if (authSensitive && facts.authEnabled === undefined) {
+    return {
+      ok: false,
+      reason: 'AuthStatusUnknown',
+      message: `${fromText} → ${toText} is refused while it is unknown whether auth is enabled (a member did not answer Auth.AuthStatus nor the unauthenticated probe read): check the operator's client certificate and spec.auth credentials; the path is checked again on every pass`,
+    };
+  }
+  if (from.minor === 2 && from.patch < 31 && facts.authEnabled === true) {
     return { ok: false, reason: 'AuthNeeds3231', message: `auth is enabled and ${fromText} is older than 3.2.31: upgrade to 3.2.31 first, then to ${toText}` };
   }
-  if (from.minor === 4 && to.minor === 5 && facts.authEnabled) {
+  if (from.minor === 4 && to.minor === 5 && facts.authEnabled === true) {
     return { ok: false, reason: 'AuthUnsupported', message: `auth is enabled: a rolling upgrade from 3.4 to 3.5 with auth is unsupported (the 3.5 WAL format with auth differs); disable auth or restore a snapshot into a new 3.5 cluster` };
   }
   if (hasOnlyV2Data(facts)) {

@@ -22,7 +22,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type KvstoreCluster } from '../../api/types.js';
 import { parseCluster } from '../../api/parse.js';
 import { Engine } from '../../controller/engine.js';
-import type { EngineLogger, MemberAdmin, ReconcileFn, SnapshotStore } from '../../controller/ports.js';
+import type { AdminSource, EngineLogger, MemberAdmin, ReconcileFn, SnapshotStore } from '../../controller/ports.js';
 import type { BackoffOptions } from '../backoff.js';
 import { ControllerRunner } from '../controller-runner.js';
 import { EventRecorder } from '../event-recorder.js';
@@ -55,8 +55,9 @@ export interface KubeControllerOptions {
   readonly kube: ClientNodeKubeClient;
   /** Namespace watched; undefined = all namespaces. */
   readonly namespace: string | undefined;
-  /** Member admin calls (with the URL resolver in front, see kube-platform/member-url.ts). */
-  readonly admin: MemberAdmin;
+  /** Member admin calls (with the URL resolver in front, see kube-platform/member-url.ts); a
+   * source gives each cluster the admin of its Secrets. */
+  readonly admin: MemberAdmin | AdminSource;
   /** Peer URLs as the members know them (default: the DNS names; see KubePlatform). */
   readonly peerURL?: UrlResolver;
   readonly snapshots: SnapshotStore;

@@ -1,6 +1,6 @@
 /**
- * One operator process on Kubernetes, wired: the KubeConfig's client, the member admin behind
- * a URL resolver, the snapshot volume, the controller loop, the prom-client Registry with the
+ * One operator process on Kubernetes, wired: the KubeConfig's client, the member admins (one per
+ * cluster access: the TLS client certificate and credentials its Secrets hold) behind a URL resolver, the snapshot volume, the controller loop, the prom-client Registry with the
  * operator metrics, and the /healthz /readyz /metrics server (readiness: every informer has
  * listed once; leadership is not a readiness condition, so a standby is ready).
  * `startKubeOperator` is what `kvstore-operator run` calls, and what tests call in-process
@@ -8,7 +8,9 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
-import { createMemberAdmin, type MemberAdminOptions } from '../../controller/admin/member-admin.js';
+import { createAdminSource } from '../../controller/admin/admin-source.js';
+import type { MemberAdminOptions } from '../../controller/admin/member-admin.js';
+import { kubeAccessLoader } from '../kube-platform/secret-access.js';
 import type { EngineLogger, ReconcileFn } from '../../controller/ports.js';
 import { startHealthServer, type HealthServer } from '../health-server.js';
 import { ClientNodeKubeClient } from '../kube/client-node-client.js';
@@ -55,10 +57,16 @@ function unsynced(controller: KubeController): string | undefined {
 export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: true; value: KubeOperator } | { ok: false; error: string }> {
   const registry = new Registry();
   const metrics = createOperatorMetrics(registry);
-  const admin = resolvingAdmin(createMemberAdmin(o.admin), o.resolveUrl ?? identityResolver);
+  const kube = new ClientNodeKubeClient(o.kubeConfig);
+  const resolve = o.resolveUrl ?? identityResolver;
+  const admin = createAdminSource({
+    load: kubeAccessLoader(kube),
+    ...(o.admin === undefined ? {} : { admin: o.admin }),
+    wrap: (a) => resolvingAdmin(a, resolve),
+  });
   const controller = new KubeController({
     kubeConfig: o.kubeConfig,
-    kube: new ClientNodeKubeClient(o.kubeConfig),
+    kube,
     namespace: o.namespace,
     admin,
     ...(o.resolvePeerUrl === undefined ? {} : { peerURL: o.resolvePeerUrl }),

@@ -7,6 +7,7 @@
  *     <member>.data/       each member's data dir
  *     <member>.log         each member's output (every run appended)
  *     <member>.pid         pid of the member's running process
+ *     tls/                 with spec.tls: the generated CA, member and operator certificates
  *     snapshots/           pre-upgrade snapshots (spec.upgrade.snapshot.volume, relative to
  *                          this directory unless absolute)
  */
@@ -36,6 +37,13 @@ export class LocalLayout {
   }
   pidFile(member: string): string {
     return join(this.base, `${member}.pid`);
+  }
+  get tlsDir(): string {
+    return join(this.base, 'tls');
+  }
+  /** The Secret manifest spec.auth.secretName names: `<secretName>.yaml` beside the manifest. */
+  secretFile(secretName: string): string {
+    return join(dirname(resolve(this.manifestFile)), `${secretName}.yaml`);
   }
   snapshotDir(volume: string): string {
     return isAbsolute(volume) ? volume : join(this.base, volume);

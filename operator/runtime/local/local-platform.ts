@@ -5,6 +5,9 @@
  * template version (`supervise()`), a restart stops the process and starts the same member
  * (name, data dir, URLs, initial-cluster flags) at the template version.
  *
+ * With spec.tls the URLs of the secured listeners are https and each member starts with its
+ * generated certificate (local-certificates.ts).
+ *
  * Contract: slot addresses are picked once and kept in state.json (FORMAT.md); on open, live
  * members (pid files) are adopted, dead ones are started by the next `supervise()`. Calls for
  * one slot never overlap (a slot being restarted is left alone by `supervise()`).
@@ -12,9 +15,10 @@
 import { mkdir, rm } from 'node:fs/promises';
 import type { KvstoreCluster } from '../../api/types.js';
 import { optionFlags } from '../../controller/builders/member-args.js';
-import { memberName } from '../../controller/builders/names.js';
+import { clientScheme, memberName, peerScheme } from '../../controller/builders/names.js';
 import { portFail, portOk, type EngineLogger, type MemberPlatform, type PlatformSlot, type PlatformView, type PortResult } from '../../controller/ports.js';
 import type { LocalLayout } from './layout.js';
+import type { LocalCertificates } from './local-certificates.js';
 import { pickLoopback } from './loopback.js';
 import { isAlive, readPid, spawnMember, stopMember } from './member-process.js';
 import { EMPTY_STATE, readState, writeState, type LocalState, type SlotRecord } from './state-file.js';
@@ -29,9 +33,11 @@ export interface LocalPlatformDeps {
   readonly now: () => number;
   /** SIGTERM → SIGKILL grace (default 20 s). */
   readonly stopGraceMs?: number;
+  /** The generated TLS files (used when spec.tls asks for TLS). */
+  readonly certificates: LocalCertificates;
 }
 
-const urlOf = (host: string, port: number): string => `http://${host}:${port}`;
+const urlOf = (scheme: string, host: string, port: number): string => `${scheme}://${host}:${port}`;
 
 export class LocalPlatform implements MemberPlatform {
   private state: LocalState = EMPTY_STATE;
@@ -96,8 +102,8 @@ export class LocalPlatform implements MemberPlatform {
         exists: rec !== undefined && (i < this.state.replicas || running),
         running,
         runVersion: running ? rec.version : '',
-        clientURL: rec === undefined ? '' : urlOf(rec.host, rec.clientPort),
-        peerURL: rec === undefined ? '' : urlOf(rec.host, rec.peerPort),
+        clientURL: rec === undefined ? '' : urlOf(clientScheme(cluster), rec.host, rec.clientPort),
+        peerURL: rec === undefined ? '' : urlOf(peerScheme(cluster), rec.host, rec.peerPort),
       });
     }
     return portOk({ objectsExist: this.state.replicas > 0, templateVersion: this.state.templateVersion, replicas: this.state.replicas, slots });
@@ -213,11 +219,13 @@ export class LocalPlatform implements MemberPlatform {
     const { layout } = this.deps;
     const peers = Object.entries(this.state.members)
       .filter(([n]) => Number(n.slice(cluster.metadata.name.length + 1)) < this.state.replicas)
-      .map(([n, r]) => `${n}=${urlOf(r.host, r.peerPort)}`)
+      .map(([n, r]) => `${n}=${urlOf(peerScheme(cluster), r.host, r.peerPort)}`)
       .join(',');
-    const client = urlOf(rec.host, rec.clientPort);
-    const peer = urlOf(rec.host, rec.peerPort);
+    const client = urlOf(clientScheme(cluster), rec.host, rec.clientPort);
+    const peer = urlOf(peerScheme(cluster), rec.host, rec.peerPort);
     await mkdir(layout.base, { recursive: true });
+    const tls = await this.tlsFlags(cluster, name, rec.host);
+    if (!tls.ok) return tls;
     const r = await spawnMember({
       command: process.execPath,
       args: [
@@ -231,6 +239,7 @@ export class LocalPlatform implements MemberPlatform {
         `--initial-cluster=${peers}`,
         `--initial-cluster-token=${this.state.token}`,
         `--initial-cluster-state=${rec.join}`,
+        ...tls.value,
         ...optionFlags(cluster.spec.options, version),
       ],
       env: { KVSTORE_SERVER_VERSION: version },
@@ -242,6 +251,26 @@ export class LocalPlatform implements MemberPlatform {
     this.pids.set(name, r.value);
     this.deps.logger.info({ member: name, pid: r.value, version, clientURL: client }, 'started member');
     return this.save({ ...this.state, members: { ...this.state.members, [name]: { ...rec, version } } });
+  }
+
+  /**
+   * The certificate flags spec.tls asks for: the member's generated certificate serves its client
+   * listener, its peer listener and its peer dialing; the local CA is trusted for both, with
+   * client certificates required (`--client-cert-auth`, `--peer-client-cert-auth`).
+   */
+  private async tlsFlags(cluster: KvstoreCluster, name: string, host: string): Promise<PortResult<string[]>> {
+    const tls = cluster.spec.tls;
+    if (tls?.client === undefined && tls?.peer === undefined) return portOk([]);
+    const files = await this.deps.certificates.memberFiles(name, host);
+    if (!files.ok) return files;
+    const f = files.value;
+    const flags = (prefix: string): string[] => [
+      `--${prefix}cert-file=${f.certFile}`,
+      `--${prefix}key-file=${f.keyFile}`,
+      `--${prefix}trusted-ca-file=${f.caFile}`,
+      `--${prefix}client-cert-auth=true`,
+    ];
+    return portOk([...(tls.client === undefined ? [] : flags('')), ...(tls.peer === undefined ? [] : flags('peer-'))]);
   }
 
   private save(next: LocalState): Promise<PortResult<void>> {

@@ -12,11 +12,13 @@
  */
 import { mkdir } from 'node:fs/promises';
 import type { KvstoreCluster } from '../../api/types.js';
-import { createMemberAdmin } from '../../controller/admin/member-admin.js';
+import { createAdminSource } from '../../controller/admin/admin-source.js';
 import { Engine } from '../../controller/engine.js';
-import { portFail, portOk, type EngineLogger, type MemberAdmin, type PortResult, type ReconcileFn } from '../../controller/ports.js';
+import { portFail, portOk, type AdminSource, type EngineLogger, type PortResult, type ReconcileFn } from '../../controller/ports.js';
 import { FileWatch } from './file-watch.js';
 import { LocalLayout } from './layout.js';
+import { localAccessLoader } from './local-access.js';
+import { LocalCertificates } from './local-certificates.js';
 import { EventsFile, ManifestStatusSink } from './local-sinks.js';
 import { createLocalMetrics, type LocalMetrics } from './local-metrics.js';
 import { LocalPlatform } from './local-platform.js';
@@ -53,7 +55,7 @@ export class LocalRunner {
     private readonly o: LocalRunnerOptions,
     private readonly manifest: ManifestFile,
     private readonly platform: LocalPlatform,
-    private readonly admin: MemberAdmin,
+    private readonly admin: AdminSource,
     private readonly engine: Engine,
     /** Engine counters (upgrades started/completed/blocked, member durations, errors), and the metrics listener if any. */
     readonly metrics: LocalMetrics,
@@ -68,7 +70,8 @@ export class LocalRunner {
     if (!first.ok) return first;
     const layout = new LocalLayout(o.manifestFile, first.value.metadata.name);
     await mkdir(layout.base, { recursive: true });
-    const platform = await LocalPlatform.open({ layout, kvstoreMain: o.kvstoreMain, logger: o.logger, random: o.random, now: o.now });
+    const certificates = new LocalCertificates(layout.tlsDir, o.now);
+    const platform = await LocalPlatform.open({ layout, kvstoreMain: o.kvstoreMain, logger: o.logger, random: o.random, now: o.now, certificates });
     if (!platform.ok) return platform;
     let metrics: LocalMetrics;
     try {
@@ -77,7 +80,7 @@ export class LocalRunner {
       await platform.value.stopAll();
       return portFail(`metrics listener ${o.metricsBind?.host}:${o.metricsBind?.port}: ${(err as Error).message}`);
     }
-    const admin = createMemberAdmin();
+    const admin = createAdminSource({ load: localAccessLoader(layout, certificates) });
     const engine = new Engine({
       platform: platform.value,
       admin,

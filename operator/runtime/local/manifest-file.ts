@@ -6,7 +6,9 @@
  * - `load()` parses the YAML (one document), validates it for the `local` target and fills in
  *   the defaults; the cluster's `metadata.generation` is a counter this process keeps, raised
  *   whenever the spec differs from the last one loaded (as the API server does), starting from
- *   the status's observedGeneration found in the file;
+ *   the status's observedGeneration found in the file; what may not change once the cluster
+ *   exists (spec.storage, spec.tls: the API server's CEL rules) is refused against the last
+ *   manifest loaded;
  * - `writeStatus()` re-reads the file, replaces only its `status` node (the user's spec,
  *   comments and formatting stay) and writes it atomically; an unchanged text is not rewritten.
  *   It never writes over a file that is not a KvstoreCluster at that moment (e.g. caught
@@ -18,6 +20,7 @@ import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
 import { API_VERSION, KIND } from '../../api/constants.js';
 import { parseCluster } from '../../api/parse.js';
+import { validateClusterUpdate } from '../../api/validate.js';
 import type { KvstoreCluster, KvstoreClusterStatus } from '../../api/types.js';
 import { portFail, portOk, type PortResult } from '../../controller/ports.js';
 import { writeFileAtomic } from './state-file.js';
@@ -31,6 +34,7 @@ function isManifest(v: unknown): boolean {
 export class ManifestFile {
   private lastSpec = '';
   private generation = 0;
+  private last: KvstoreCluster | undefined;
 
   constructor(readonly path: string) {}
 
@@ -48,6 +52,11 @@ export class ManifestFile {
     if (parsed.kind === 'Invalid') {
       return portFail(`${this.path}: ${parsed.errors.map((e) => `${e.path === '' ? '' : `${e.path} `}${e.message}`).join('; ')}`);
     }
+    if (this.last !== undefined) {
+      const fixed = validateClusterUpdate(this.last, raw, { target: 'local' });
+      if (fixed.length > 0) return portFail(`${this.path}: ${fixed.map((e) => `${e.path} ${e.message}`).join('; ')}`);
+    }
+    this.last = parsed.cluster;
     const spec = JSON.stringify(parsed.cluster.spec);
     if (this.lastSpec === '') {
       // First load: continue from the generation the file's status last observed.

@@ -21,6 +21,8 @@ export const CLUSTER_ROLE_GRANTS: readonly string[] = [
   ...triples(['policy'], ['poddisruptionbudgets'], ['create', 'get', 'list', 'watch', 'update', 'patch', 'delete']),
   ...triples([''], ['pods'], ['get', 'list', 'watch', 'delete']),
   ...triples([''], ['events'], ['create', 'patch']),
+  // The TLS and credential Secrets a cluster's spec.tls / spec.auth name: read only.
+  ...triples([''], ['secrets'], ['get']),
 ].sort();
 
 /** The leader-election Role's rules. */

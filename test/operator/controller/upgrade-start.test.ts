@@ -18,6 +18,8 @@ const refusals: readonly RefusalCase[] = [
   { name: 'skipping two minor versions (3.2 → 3.5)', from: '3.2.31', to: '3.5.0', reason: 'SkipsMinorVersion' },
   { name: '3.2 below 3.2.31 with auth must go to 3.2.31 first', from: '3.2.10', to: '3.3.0', probe: { authEnabled: true }, reason: 'AuthNeeds3231' },
   { name: '3.4 → 3.5 with auth enabled', from: '3.4.0', to: '3.5.0', probe: { authEnabled: true }, reason: 'AuthUnsupported' },
+  { name: '3.4 → 3.5 with the auth status unreadable (fail safe)', from: '3.4.0', to: '3.5.0', probe: { authEnabled: undefined }, reason: 'AuthStatusUnknown' },
+  { name: '3.2 below 3.2.31 with the auth status unreadable (fail safe)', from: '3.2.10', to: '3.3.0', probe: { authEnabled: undefined }, reason: 'AuthStatusUnknown' },
   { name: 'v2 data and no v3 data', from: '3.4.0', to: '3.5.0', probe: { v2StoreBytes: 200_000, revision: 1 }, reason: 'V2OnlyData' },
   { name: 'an unsupported target', from: '3.4.0', to: '3.6.0', reason: 'UnsupportedVersion' },
   { name: 'a target that is not a version', from: '3.4.0', to: 'latest', reason: 'UnsupportedVersion' },
@@ -51,6 +53,8 @@ const allowed: readonly { name: string; from: string; to: string; probe?: Partia
   { name: '3.2 below 3.2.31 without auth → 3.3', from: '3.2.10', to: '3.3.0' },
   { name: '3.3 → 3.4 with auth', from: '3.3.5', to: '3.4.0', probe: { authEnabled: true } },
   { name: 'a patch upgrade 3.4.0 → 3.4.1', from: '3.4.0', to: '3.4.1' },
+  { name: '3.3 → 3.4 with the auth status unreadable (no auth rule on this path)', from: '3.3.5', to: '3.4.0', probe: { authEnabled: undefined } },
+  { name: 'a patch upgrade with the auth status unreadable', from: '3.4.0', to: '3.4.1', probe: { authEnabled: undefined } },
   { name: 'a patch downgrade within the line', from: '3.4.2', to: '3.4.1' },
   { name: 'an empty store (v2 bookkeeping only, revision 1)', from: '3.4.0', to: '3.5.0', probe: { v2StoreBytes: 300, revision: 1 } },
   { name: 'v2 data alongside v3 data', from: '3.4.0', to: '3.5.0', probe: { v2StoreBytes: 200_000, revision: 40 } },
@@ -121,4 +125,17 @@ void test('paused: a version change is observed and reported only', () => {
   assert.equal(condition(plan, 'Progressing').status, 'False');
   assert.equal(condition(plan, 'Progressing').reason, 'Paused');
   assert.equal(plan.status.readyMembers, '3/3');
+});
+
+void test('auth facts over the members: one "on" wins over an unreadable one; "unknown" needs no member saying "on"', () => {
+  const mixed = (probes: readonly (boolean | undefined)[]): Observed => {
+    const obs = healthy('3.4.0');
+    return { ...obs, members: obs.members.map((m) => member(m.ordinal, '3.4.0', { probe: { isLeader: m.ordinal === 0, authEnabled: probes[m.ordinal] } })) };
+  };
+  const reasonOf = (probes: readonly (boolean | undefined)[]): string | undefined =>
+    condition(reconcile(cluster({ version: '3.5.0' }, status({ clusterVersion: '' })), mixed(probes)), 'UpgradeBlocked').reason;
+  assert.equal(reasonOf([undefined, true, false]), 'AuthUnsupported');
+  assert.equal(reasonOf([false, undefined, false]), 'AuthStatusUnknown');
+  const open = reconcile(cluster({ version: '3.5.0' }, status({ clusterVersion: '' })), mixed([false, false, false]));
+  assert.deepEqual(kinds(open), ['TakeSnapshot']);
 });

@@ -7,17 +7,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Engine, type EngineDeps } from '../../../operator/controller/engine.js';
 import type { Observed, Plan } from '../../../operator/controller/model.js';
-import type { ReconcileFn } from '../../../operator/controller/ports.js';
+import { portFail, portOk, type AdminSource, type MemberAdmin, type ReconcileFn } from '../../../operator/controller/ports.js';
 import { cluster, emptyStatus, FakeAdmin, FakePlatform, FakeSnapshots, Recorder, urlOf } from './fakes.js';
 
-function setup(reconcile: ReconcileFn, opts: { admin?: FakeAdmin; platform?: FakePlatform } = {}) {
+function setup(reconcile: ReconcileFn, opts: { admin?: FakeAdmin; platform?: FakePlatform; adminSource?: AdminSource } = {}) {
   const rec = new Recorder();
   const platform = opts.platform ?? new FakePlatform();
   const admin = opts.admin ?? new FakeAdmin();
   const snapshots = new FakeSnapshots();
   let now = Date.parse('2026-11-21T10:00:00Z');
   const deps: EngineDeps = {
-    platform, admin, snapshots, status: rec.status, events: rec.eventSink, clock: { now: () => now }, metrics: rec.metrics, logger: rec.logger, reconcile,
+    platform, admin: opts.adminSource ?? admin, snapshots, status: rec.status, events: rec.eventSink, clock: { now: () => now }, metrics: rec.metrics, logger: rec.logger, reconcile,
     observeTimeoutMs: 300,
   };
   return { engine: new Engine(deps), rec, platform, admin, snapshots, tick: (ms: number) => (now += ms) };
@@ -235,4 +235,31 @@ void test('the status is written before a member is taken down; a failed write c
   platform.restartMember = (c, n) => (order.push(`restart ${n}`), restart(c, n));
   await engine.pass(cluster());
   assert.deepEqual(order, ['status Upgrading', 'status Upgrading', 'restart demo-2']);
+});
+
+void test('the admin of a pass comes from the source; an access that cannot be read fails the pass with a Warning event', async () => {
+  const good = new FakeAdmin();
+  let loaded = 0;
+  let failWith: string | undefined = undefined;
+  const source: AdminSource = {
+    adminFor: (c) => {
+      loaded++;
+      assert.equal(c.metadata.name, 'demo');
+      return Promise.resolve(failWith === undefined ? portOk<MemberAdmin>(good) : portFail(failWith));
+    },
+    close: () => undefined,
+  };
+  const seen: Observed[] = [];
+  const { engine: withSource, rec } = setup((_c, o) => (seen.push(o), plan({})), { adminSource: source });
+  const ok = await withSource.pass(cluster());
+  assert.equal(ok.error, undefined);
+  assert.equal(seen[0]?.members.length, 3, 'observed through the admin the source gave');
+  failWith = 'Secret demo-operator-tls (the operator\'s client certificate) not found';
+  const bad = await withSource.pass(cluster());
+  assert.match(bad.error ?? '', /member access: Secret demo-operator-tls .* not found/);
+  assert.equal(bad.requeueAfterSeconds, 5);
+  assert.equal(seen.length, 1, 'no observation without access');
+  assert.deepEqual(rec.events.map((e) => `${e.type} ${e.reason}`), ['Warning MemberAccessUnavailable']);
+  assert.match(rec.events[0]?.message ?? '', /demo-operator-tls/);
+  assert.equal(loaded, 2);
 });

@@ -45,6 +45,8 @@ export interface KubeFixture {
   readonly logFile: string;
   startOperator(leaderElection?: LeaderElectionConfig): Promise<KubeOperator>;
   createCluster(name: string, spec: Record<string, unknown>): Promise<ClusterDoc>;
+  /** Creates a Secret in the namespace with `data` (values base64-encoded here). */
+  createSecret(name: string, data: Readonly<Record<string, string | Buffer>>): Promise<void>;
   getCluster(name: string): Promise<ClusterDoc | undefined>;
   patchSpec(name: string, spec: Record<string, unknown>): Promise<ClusterDoc>;
   /** Events about the cluster, in the order they were first recorded. */
@@ -73,6 +75,11 @@ export async function startFixture(): Promise<KubeFixture> {
   const rootDir = mkdtempSync(join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..'), '.kube-op-'));
   const runner = new KvstorePodRunner({ rootDir });
   const api = await startKubeApi({ podRunner: runner, probeIntervalMs: 200 });
+  // Secret volumes of the pods: the Secrets as stored in this API server.
+  runner.readSecrets(async (ns, name) => {
+    const res = await fetch(`${api.url}/api/v1/namespaces/${ns}/secrets/${name}`);
+    return res.status === 200 ? ((await res.json()) as { data?: Record<string, string> }).data ?? {} : undefined;
+  });
   const posted = await fetch(`${api.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -110,6 +117,11 @@ export async function startFixture(): Promise<KubeFixture> {
     async createCluster(name, spec) {
       const body = { apiVersion: 'kvstore.io/v1alpha1', kind: 'KvstoreCluster', metadata: { name, namespace: NS }, spec };
       return json<ClusterDoc>(await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+    },
+    async createSecret(name, data) {
+      const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
+      const body = { apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/tls', metadata: { name, namespace: NS }, data: encoded };
+      await json(await fetch(`${api.url}/api/v1/namespaces/${NS}/secrets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
     },
     async getCluster(name) {
       const res = await fetch(url(name));

@@ -47,6 +47,25 @@ void test('manifest: defaults applied, generation raised only when the spec chan
   assert.ok(b.ok && b.value.metadata.generation === 2 && b.value.spec.version === '3.5.0');
 });
 
+void test('manifest: spec.tls and spec.storage are fixed once loaded (the last good manifest stays in force)', async () => {
+  const dir = makeTempDir('manifest');
+  const file = join(dir, 'c.yaml');
+  const withTls = MANIFEST.replace('  version: 3.4.0\n', '  version: 3.4.0\n  tls:\n    client: {}\n    operator: {}\n');
+  writeFileSync(file, withTls);
+  const m = new ManifestFile(file);
+  assert.ok((await m.load()).ok);
+  writeFileSync(file, MANIFEST);
+  const dropped = await m.load();
+  assert.equal(dropped.ok, false);
+  assert.match(dropped.ok ? '' : dropped.error, /spec\.tls is immutable/);
+  writeFileSync(file, withTls.replace('  version: 3.4.0\n', '  version: 3.4.0\n  storage:\n    size: 2Gi\n'));
+  const grown = await m.load();
+  assert.match(grown.ok ? '' : grown.error, /spec\.storage is immutable/);
+  writeFileSync(file, withTls.replace('3.4.0', '3.5.0'));
+  const next = await m.load();
+  assert.ok(next.ok && next.value.spec.version === '3.5.0' && next.value.spec.tls?.client !== undefined);
+});
+
 void test('manifest: an invalid file is a value naming the field', async () => {
   const dir = makeTempDir('manifest');
   const file = join(dir, 'c.yaml');

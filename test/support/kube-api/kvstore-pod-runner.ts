@@ -12,14 +12,17 @@
  *   the pod: same claim, same data), an emptyDir is per pod uid; mount paths in flags and env are
  *   replaced by those directories; without --data-dir the member's default `<name>.kvstore`
  *   lives in `<root>/pods/<ns>/<pod>` (kept across restarts of the pod);
- * - readiness: the readiness probe's httpGet (mapped), else GET /health on the first
- *   --listen-client-urls URL, answering 200;
+ * - a secret volume is a directory per pod uid holding one file per key of the Secret's data
+ *   (read through `readSecrets`, given by whoever owns the API server);
+ * - readiness: the readiness probe's httpGet (mapped) or tcpSocket (a TCP connect), else GET
+ *   /health on the first --listen-client-urls URL, answering 200;
  * - stop: SIGTERM, SIGKILL after the grace period.
  *
  * Processes are registered with the test harness (registry.ts): none outlives the test file.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { MemberAddress } from '../addresses.js';
 import { KVSTORE_MAIN } from '../paths.js';
@@ -60,6 +63,20 @@ function httpStatus(url: string): Promise<number> {
   });
 }
 
+function tcpOpen(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect({ host, port, timeout: 2000 }, () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.on('timeout', () => s.destroy(new Error('probe timed out')));
+    s.on('error', () => resolve(false));
+  });
+}
+
+/** A Secret's `data` (base64 values), or undefined when there is no such Secret. */
+export type SecretReader = (namespace: string, name: string) => Promise<Readonly<Record<string, string>> | undefined>;
+
 function flagValue(args: readonly string[], env: Readonly<Record<string, string>>, flag: string): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? '';
@@ -75,10 +92,19 @@ export class KvstorePodRunner implements PodRunner {
   private readonly root: string;
   private readonly main: string;
   private readonly processes = new Map<string, ServerProcess[]>();
+  private secrets: SecretReader | undefined;
 
   constructor(private readonly opts: KvstorePodRunnerOptions = {}) {
     this.root = opts.rootDir ?? makeTempDir('kube-pods');
     this.main = opts.kvstoreMain ?? KVSTORE_MAIN;
+  }
+
+  /**
+   * Where secret volumes come from (the API server the pods belong to, created after the
+   * runner): each key of the Secret's data becomes a file of the volume's directory.
+   */
+  readSecrets(reader: SecretReader): void {
+    this.secrets = reader;
   }
 
   /** Every process run for a pod (namespace/name), oldest first. */
@@ -122,7 +148,18 @@ export class KvstorePodRunner implements PodRunner {
     const address = this.addresses.addressOf(ns, name);
     const workDir = join(this.root, 'pods', ns, name);
     mkdirSync(workDir, { recursive: true });
+    const secretDirs = new Map<string, string>();
+    for (const v of ((pod.spec ?? {}) as { volumes?: VolumeView[] }).volumes ?? []) {
+      if (v.secret === undefined) continue;
+      const data = await this.secrets?.(ns, v.secret.secretName);
+      if (data === undefined) throw new Error(`pod ${ns}/${name}: secret ${v.secret.secretName} not found (volume ${v.name})`);
+      const dir = join(this.root, 'secrets', ns, pod.metadata.uid ?? name, v.name);
+      mkdirSync(dir, { recursive: true });
+      for (const [k, b64] of Object.entries(data)) writeFileSync(join(dir, k), Buffer.from(b64, 'base64'), { mode: 0o600 });
+      secretDirs.set(v.name, dir);
+    }
     const hostPathOf = (v: VolumeView): string | undefined => {
+      if (v.secret !== undefined) return secretDirs.get(v.name);
       const dir = v.persistentVolumeClaim !== undefined
         ? join(this.root, 'pvc', ns, v.persistentVolumeClaim.claimName)
         : v.emptyDir !== undefined ? join(this.root, 'empty', ns, pod.metadata.uid ?? name, v.name) : undefined;
@@ -144,7 +181,11 @@ export class KvstorePodRunner implements PodRunner {
     }
     const listen = flagValue(args, env, 'listen-client-urls')?.split(',')[0];
     let probeUrl: string;
-    if (cmd.readiness !== undefined) {
+    let tcpProbe: { host: string; port: number } | undefined;
+    if (cmd.readiness?.tcp === true) {
+      tcpProbe = { host: address.host, port: await this.addresses.portOf(ns, name, cmd.readiness.port) };
+      probeUrl = `http://${tcpProbe.host}:${tcpProbe.port}/`;
+    } else if (cmd.readiness !== undefined) {
       probeUrl = `http://${address.host}:${await this.addresses.portOf(ns, name, cmd.readiness.port)}${cmd.readiness.path}`;
     } else {
       probeUrl = `${listen ?? `http://${address.host}:${await this.addresses.portOf(ns, name, 2379)}`}/health`;
@@ -174,7 +215,7 @@ export class KvstorePodRunner implements PodRunner {
     await proc.start(false);
     return {
       podIP: address.host,
-      ready: async () => proc.running && (await httpStatus(probeUrl)) === 200,
+      ready: async () => proc.running && (tcpProbe !== undefined ? await tcpOpen(tcpProbe.host, tcpProbe.port) : (await httpStatus(probeUrl)) === 200),
       exited: proc.exited(),
       stop: async (graceSeconds: number) => {
         if (!proc.running) return;

@@ -2,7 +2,8 @@
  * How a pod's kvstore container becomes a local command line, before addresses are mapped:
  * the container's env (values and fieldRefs to the pod's name, namespace, uid, IP, labels),
  * `$(VAR)` expansion in args and env as the kubelet does it, volume mount paths replaced by
- * host directories, the image tag as KVSTORE_SERVER_VERSION, and the readiness probe's target.
+ * host directories, the image tag as KVSTORE_SERVER_VERSION, and the readiness probe's target
+ * (httpGet, or tcpSocket: a TCP connect).
  * Pure: host directories and the pod IP are inputs.
  */
 import type { KubeObject } from './types.js';
@@ -15,6 +16,7 @@ interface EnvVar {
 
 interface Probe {
   httpGet?: { path?: string; port?: number | string; scheme?: string };
+  tcpSocket?: { port?: number | string };
 }
 
 /** The container fields used. */
@@ -34,6 +36,7 @@ export interface VolumeView {
   name: string;
   persistentVolumeClaim?: { claimName: string };
   emptyDir?: unknown;
+  secret?: { secretName: string };
 }
 
 /** What to run for a pod (URLs not yet mapped). */
@@ -42,8 +45,8 @@ export interface ContainerCommand {
   /** kvstore flags (the container's command without the executable, then its args). */
   readonly args: string[];
   readonly env: Record<string, string>;
-  /** Readiness probe: container port and path (undefined: no probe given). */
-  readonly readiness: { readonly port: number; readonly path: string } | undefined;
+  /** Readiness probe: container port and path, or a TCP connect (`tcp`); undefined: no probe given. */
+  readonly readiness: { readonly port: number; readonly path: string; readonly tcp?: boolean } | undefined;
 }
 
 /** The kvstore container: the one named `kvstore`, else the first. */
@@ -120,10 +123,10 @@ export function containerCommand(pod: KubeObject, podIP: string, hostPathOf: (v:
   const argv = [...(command[0] !== undefined && !command[0].startsWith('-') ? command.slice(1) : command), ...(container.args ?? [])];
   const args = argv.map((a) => replaceMounts(expand(a, env), mounts));
   const get = container.readinessProbe?.httpGet;
+  const tcp = container.readinessProbe?.tcpSocket;
+  const portOf = (p: number | string | undefined): number => (typeof p === 'number' ? p : (container.ports ?? []).find((x) => x.name === p)?.containerPort ?? Number(p));
   let readiness: ContainerCommand['readiness'];
-  if (get !== undefined) {
-    const port = typeof get.port === 'number' ? get.port : (container.ports ?? []).find((p) => p.name === get.port)?.containerPort ?? Number(get.port);
-    readiness = { port, path: get.path ?? '/' };
-  }
+  if (get !== undefined) readiness = { port: portOf(get.port), path: get.path ?? '/' };
+  else if (tcp !== undefined) readiness = { port: portOf(tcp.port), path: '', tcp: true };
   return { container, args, env, readiness };
 }
