@@ -63,9 +63,9 @@ export async function makeTlsFiles(ips: readonly string[]): Promise<TlsFiles> {
   };
 }
 
-/** A further certificate from `files`' CA: serverAuth and clientAuth, valid for `ips` and `localhost`. */
-export async function issueCertificate(files: TlsFiles, name: string, cn: string, ips: readonly string[]): Promise<{ cert: string; key: string }> {
-  const san = ['DNS:localhost', ...ips.map((ip) => `IP:${ip}`)].join(',');
+/** A further certificate from `files`' CA: serverAuth and clientAuth, valid for `ips` and `dns` (default `localhost`). */
+export async function issueCertificate(files: TlsFiles, name: string, cn: string, ips: readonly string[], dns: readonly string[] = ['localhost']): Promise<{ cert: string; key: string }> {
+  const san = [...dns.map((d) => `DNS:${d}`), ...ips.map((ip) => `IP:${ip}`)].join(',');
   await signed(files.dir, name, cn, `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth,clientAuth\nsubjectAltName=${san}\n`);
   return { cert: join(files.dir, `${name}.crt`), key: join(files.dir, `${name}.key`) };
 }

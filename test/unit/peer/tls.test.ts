@@ -2,7 +2,8 @@
  * The peer transport over TLS: members with certificates from one CA connect their streams,
  * exchange frames and stream a snapshot over https; a member whose certificate comes from
  * another CA is refused by the peer port (logged there) and never becomes active; an allowed
- * CN that does not match refuses the stream too.
+ * CN that does not match refuses the stream too; so does a client certificate whose SANs do not
+ * name the address it dials from (unless the SAN check is skipped).
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -26,8 +27,8 @@ after(async () => {
   await closeAll(started);
 });
 
-async function peerTls(files: TlsFiles, name: string, cn: string, allowedCn = ''): Promise<PeerTls> {
-  const cert = await issueCertificate(files, name, cn, HOSTS);
+async function peerTls(files: TlsFiles, name: string, cn: string, allowedCn = '', o: { dns?: readonly string[]; checkSan?: boolean } = {}): Promise<PeerTls> {
+  const cert = await issueCertificate(files, name, cn, HOSTS, o.dns);
   const source = createTlsSource({
     files: { certFile: cert.cert, keyFile: cert.key, trustedCaFile: files.caCert, crlFile: '' },
     flags: { certFile: '--peer-cert-file', keyFile: '--peer-key-file', trustedCaFile: '--peer-trusted-ca-file', crlFile: '--peer-crl-file' },
@@ -36,7 +37,8 @@ async function peerTls(files: TlsFiles, name: string, cn: string, allowedCn = ''
     logger: pino({ level: 'silent' }),
   });
   await source.load();
-  return { accept: { source, requireClientCert: true, allowedCn, allowedHostname: '' }, dial: source.clientOptions };
+  const checkClientSan = o.checkSan === false ? undefined : { resolve: (n: string) => Promise.resolve(n === 'localhost' ? ['127.0.0.1'] : []) };
+  return { accept: { source, requireClientCert: true, allowedCn, allowedHostname: '', checkClientSan }, dial: source.clientOptions };
 }
 
 void test('two members of one CA: streams, frames and a snapshot over https; a foreign CA is refused', async () => {
@@ -79,4 +81,20 @@ void test('--peer-cert-allowed-cn: a certificate of the right CA with another CN
   b.transport.addPeer(11n, [a.url()]);
   await waitUntil(() => a.logs.find('rejected peer connection').some((l) => /CN "member-b" is not "member-x"/.test(String(l.reason))), 'the CN refusal');
   assert.equal(b.transport.activeSince(11n), undefined);
+});
+
+void test('peer client SAN check: a certificate not naming the dialling address is refused, unless skipped', async () => {
+  // Dials to 127.0.0.x leave from 127.0.0.1: certificates without `localhost` do not name it.
+  const a = await startMember({ id: 21n, host: HOSTS[0]!, tls: await peerTls(ours, 'peer-a3', 'member-a') });
+  const b = await startMember({ id: 22n, host: HOSTS[1]!, tls: await peerTls(ours, 'peer-b3', 'member-b', '', { dns: [] }) });
+  started.push(a, b);
+  b.transport.addPeer(21n, [a.url()]);
+  await waitUntil(() => a.logs.find('rejected peer connection').some((l) => /certificate is valid for 127\.0\.0\.71, 127\.0\.0\.72, 127\.0\.0\.73, not /.test(String(l.reason))), 'the SAN refusal');
+  assert.equal(b.transport.activeSince(21n), undefined);
+
+  const lenient = await startMember({ id: 23n, host: HOSTS[2]!, tls: await peerTls(ours, 'peer-c3', 'member-c', '', { checkSan: false }) });
+  started.push(lenient);
+  b.transport.addPeer(23n, [lenient.url()]);
+  lenient.transport.addPeer(22n, [b.url()]);
+  await waitUntil(() => b.transport.activeSince(23n) !== undefined, 'the stream to a member that skips the SAN check');
 });
