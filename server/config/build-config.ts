@@ -149,6 +149,7 @@ export function buildConfig(values: Values, ctx: BuildContext): BuildResult {
     cipherSuites,
     tlsProtocol: tls.protocol,
     selfSignedCertValidityYears: values.num('self-signed-cert-validity'),
+    peerSkipClientSanVerification: values.bool('experimental-peer-skip-client-san-verification'),
   };
   return { ok: true, config, warnings };
 }

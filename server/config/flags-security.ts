@@ -35,10 +35,10 @@ export const SECURITY_FLAGS: readonly FlagSpec[] = [
   tls('peer-cert-allowed-cn', STRING, 'Required CN for client certs connecting to the peer endpoint.', [PEER, 'allowed-cn']),
   tls('peer-cert-allowed-hostname', STRING, 'Allowed TLS hostname for inter peer authentication.', [PEER, 'allowed-hostname']),
   tls('peer-crl-file', STRING, 'Path to the peer certificate revocation list file.', [PEER, 'crl-file']),
-  tls('cipher-suites', LIST, 'Comma-separated list of supported TLS cipher suites between client/server and peers (empty will be auto-populated by Go).', ['cipher-suites']),
+  tls('cipher-suites', LIST, 'Comma-separated list of supported TLS cipher suites between client/server and peers (Go names; empty means the defaults).', ['cipher-suites']),
   tls('tls-min-version', STRING, 'Minimum TLS version supported by kvstore.', ['tls-min-version'], '3.5'),
   tls('tls-max-version', STRING, 'Maximum TLS version supported by kvstore.', ['tls-max-version'], '3.5'),
-  tls('experimental-peer-skip-client-san-verification', BOOL, 'Skip verification of SAN field in client certificate for peer connections.', ['experimental-peer-skip-client-san-verification'], undefined, 'ignored'),
+  tls('experimental-peer-skip-client-san-verification', BOOL, 'Skip verification of SAN field in client certificate for peer connections.', ['experimental-peer-skip-client-san-verification']),
   {
     name: 'self-signed-cert-validity', type: UINT, default: '1', group: G, support: 'yes', since: '3.5',
     help: 'The validity period of the client and peer certificates, unit is year.',

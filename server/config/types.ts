@@ -141,6 +141,8 @@ export interface ServerConfig {
   /** Go names as given; `tlsProtocol.ciphers` holds the OpenSSL string. */
   readonly cipherSuites: readonly string[];
   readonly tlsProtocol: TlsProtocol;
+  /** --experimental-peer-skip-client-san-verification. */
+  readonly peerSkipClientSanVerification: boolean;
   /** --self-signed-cert-validity: years an --auto-tls certificate is valid. */
   readonly selfSignedCertValidityYears: number;
 }

@@ -170,4 +170,6 @@ export interface PeerTlsAccept {
   readonly requireClientCert: boolean;
   readonly allowedCn: string;
   readonly allowedHostname: string;
+  /** etcd's peer client SAN check; undefined with --experimental-peer-skip-client-san-verification. */
+  readonly checkClientSan?: { readonly resolve: (name: string) => Promise<readonly string[]> };
 }

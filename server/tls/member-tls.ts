@@ -8,10 +8,13 @@
  *   (as etcd: self-signed certificates cannot be);
  * - a client certificate is required when `--client-cert-auth` (peer: `--peer-client-cert-auth`)
  *   is set or a trusted CA file is given (etcd's `RequireAndVerifyClientCert`);
+ * - peer client certificates must name the remote address in their SANs (IP, or a DNS name
+ *   resolving to it) unless `--experimental-peer-skip-client-san-verification`;
  * - the peer side dials with `--peer-client-cert-file`/`--peer-client-key-file` when given (3.5),
  *   else with the peer certificate.
  * Errors: `TlsLoadError` naming the flag of the unreadable or unusable file.
  */
+import { lookup } from 'node:dns/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { hasCertFiles } from '../config/tls-config.js';
@@ -91,10 +94,16 @@ export async function prepareMemberTls(config: ServerConfig, logger: Logger, now
               requireClientCert: requiresClientCert(peerSecurity),
               allowedCn: peerSecurity.allowedCn,
               allowedHostname: peerSecurity.allowedHostname,
+              checkClientSan: config.peerSkipClientSanVerification ? undefined : { resolve: resolveAll },
             },
             dial: dialSource.clientOptions,
           },
   };
+}
+
+/** Every address of a name (the peer client SAN check). */
+async function resolveAll(name: string): Promise<readonly string[]> {
+  return (await lookup(name, { all: true })).map((a) => a.address);
 }
 
 /** etcd's `ServerConfig`: a verified client certificate is required with client-cert-auth or a trusted CA. */

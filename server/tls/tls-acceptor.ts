@@ -12,11 +12,14 @@
  *   `requireClientCert` (etcd: `--client-cert-auth` or a `--trusted-ca-file`);
  * - `allowedCn` (exact CN) or `allowedHostname` (the certificate must be valid for that name)
  *   further restrict verified client certificates (`--peer-cert-allowed-cn`, …-hostname);
+ * - with `checkClientSan` (peers) a client certificate naming IPs or DNS names must name the
+ *   remote address (client-san.ts);
  * - ALPN offers `alpn` in order (a client without ALPN is still served);
  * - `close()` refuses later sockets and destroys those still in their handshake.
  */
 import type { Socket } from 'node:net';
 import { checkServerIdentity, createServer, type PeerCertificate, type TLSSocket } from 'node:tls';
+import { clientSanProblem, type Resolve } from './client-san.js';
 import type { TlsSource } from './tls-source.js';
 
 export interface TlsAcceptPolicy {
@@ -26,6 +29,8 @@ export interface TlsAcceptPolicy {
   readonly allowedHostname: string;
   readonly alpn: readonly string[];
   readonly handshakeTimeoutMs: number;
+  /** Check a client certificate's SANs against the remote address (see client-san.ts). */
+  readonly checkClientSan?: { readonly resolve: Resolve };
 }
 
 export interface TlsAcceptCallbacks {
@@ -53,13 +58,32 @@ export function createTlsAcceptor(policy: TlsAcceptPolicy, cb: TlsAcceptCallback
 
   server.on('secureConnection', (socket: TLSSocket) => {
     pending.delete(keyOf(socket));
-    const problem = policy.requireClientCert ? certificateProblem(socket.getPeerCertificate(), policy) : undefined;
+    const cert = socket.getPeerCertificate();
+    const problem = policy.requireClientCert ? certificateProblem(cert, policy) : undefined;
     if (problem !== undefined) {
       socket.destroy();
       cb.onRefused(problem, socket.remoteAddress);
       return;
     }
-    cb.onSecure(socket);
+    const san = policy.checkClientSan;
+    if (san === undefined || cert.raw === undefined) {
+      cb.onSecure(socket);
+      return;
+    }
+    const remote = socket.remoteAddress ?? '';
+    clientSanProblem(cert.subjectaltname, remote, san.resolve).then(
+      (sanProblem) => {
+        if (sanProblem === undefined && !socket.destroyed) cb.onSecure(socket);
+        else if (sanProblem !== undefined) {
+          socket.destroy();
+          cb.onRefused(sanProblem, remote);
+        }
+      },
+      (err: unknown) => {
+        socket.destroy();
+        cb.onRefused(`client SAN check failed: ${(err as Error).message}`, remote);
+      },
+    );
   });
   server.on('tlsClientError', (err: Error, socket: TLSSocket) => {
     pending.delete(keyOf(socket));

@@ -74,17 +74,15 @@ export function createTlsSource(o: TlsSourceOptions): TlsSource {
   let material: TlsMaterial | undefined;
   let round: Promise<TlsMaterial> | undefined;
 
+  /** The files' identity now; fails on the first file (in flag order) that cannot be stat'ed. */
   const signatureNow = async (): Promise<string> => {
-    const parts = await Promise.all(
-      paths.map(async (k) => {
-        try {
-          const s = await stat(files[k]);
-          return `${s.ino}:${s.size}:${s.mtimeMs}`;
-        } catch (err) {
-          throw new TlsLoadError(openFailure(flags[k], files[k], err), { cause: err });
-        }
-      }),
-    );
+    const settled = await Promise.allSettled(paths.map((k) => stat(files[k])));
+    const parts: string[] = [];
+    settled.forEach((r, i) => {
+      const k = paths[i]!;
+      if (r.status === 'rejected') throw new TlsLoadError(openFailure(flags[k], files[k], r.reason), { cause: r.reason });
+      parts.push(`${r.value.ino}:${r.value.size}:${r.value.mtimeMs}`);
+    });
     return parts.join('|');
   };
 
@@ -98,7 +96,10 @@ export function createTlsSource(o: TlsSourceOptions): TlsSource {
   };
 
   const build = async (signature: string): Promise<TlsMaterial> => {
-    const [cert, key, ca, crl] = await Promise.all([read('certFile'), read('keyFile'), read('trustedCaFile'), read('crlFile')]);
+    const cert = await read('certFile');
+    const key = await read('keyFile');
+    const ca = await read('trustedCaFile');
+    const crl = await read('crlFile');
     try {
       const options: SecureContextOptions = { cert, key, ca, crl, ciphers: protocol.ciphers, minVersion: protocol.minVersion, maxVersion: protocol.maxVersion };
       createSecureContext(options);

@@ -6,14 +6,17 @@
  * - an unknown --cipher-suites name is refused;
  * - a certificate file that does not exist is refused;
  * - --auto-tls and --peer-auto-tls make self-signed certificates in <data-dir>/fixtures/client
- *   and fixtures/peer; etcdctl reaches the member with --insecure-skip-tls-verify.
+ *   and fixtures/peer; etcdctl reaches the member with --insecure-skip-tls-verify;
+ * - a YAML config file's client-transport-security / peer-transport-security blocks serve
+ *   mutual TLS on both ports.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { etcdctl, reserveAddress, serverKinds, startMember, type ServerKind } from '../support/processes.js';
+import { etcdctl, makeTempDir, reserveAddress, serverKinds, startMember, type ServerKind } from '../support/processes.js';
+import { makeTlsFiles } from '../support/tls-certs.js';
 
 interface Failure {
   readonly code: number | null;
@@ -87,6 +90,48 @@ for (const kind of serverKinds()) {
         }
         const verified = await etcdctl(address.clientUrl, ['--insecure-transport=false', '--dial-timeout=1s', '--command-timeout=2s', 'get', 'auto']);
         assert.equal(verified.code, 1, 'a self-signed certificate does not verify');
+      } finally {
+        await member.kill9();
+      }
+    });
+
+    void it('YAML client-transport-security and peer-transport-security blocks serve mutual TLS', async () => {
+      const plain = await reserveAddress(`${kind}-tls-yaml`);
+      const files = await makeTlsFiles([plain.host]);
+      const clientUrl = `https://${plain.endpoint}`;
+      const peerUrl = `https://${plain.host}:${plain.peerPort}`;
+      const dir = makeTempDir(`${kind}-tls-yaml`);
+      const file = join(dir, 'config.yml');
+      const security = `  cert-file: ${files.serverCert}\n  key-file: ${files.serverKey}\n  client-cert-auth: true\n  trusted-ca-file: ${files.caCert}`;
+      writeFileSync(
+        file,
+        [
+          `name: ${plain.name}`,
+          `data-dir: ${join(dir, 'data')}`,
+          `listen-client-urls: ${clientUrl}`,
+          `advertise-client-urls: ${clientUrl}`,
+          `listen-peer-urls: ${peerUrl}`,
+          `initial-advertise-peer-urls: ${peerUrl}`,
+          `initial-cluster: ${plain.name}=${peerUrl}`,
+          'client-transport-security:',
+          security,
+          'peer-transport-security:',
+          security,
+          '',
+        ].join('\n'),
+      );
+      const address = { ...plain, clientUrl, peerUrl };
+      const member = await startMember(kind, { address, waitReady: false, args: [`--config-file=${file}`] });
+      try {
+        const creds = ['--cacert', files.caCert, '--cert', files.clientCert, '--key', files.clientKey, '--dial-timeout=1s', '--command-timeout=3s'];
+        for (let i = 0; ; i++) {
+          const r = await etcdctl(clientUrl, [...creds, 'put', 'yaml', 'tls']);
+          if (r.code === 0) break;
+          if (i > 80 || !member.running) assert.fail(`${kind} with a YAML TLS config not reachable: ${r.stderr}\n${member.logs().slice(-2000)}`);
+          await sleep(250);
+        }
+        const refused = await etcdctl(clientUrl, ['--cacert', files.caCert, '--dial-timeout=1s', '--command-timeout=2s', 'get', 'yaml']);
+        assert.equal(refused.code, 1, 'client-cert-auth from the YAML file requires a certificate');
       } finally {
         await member.kill9();
       }

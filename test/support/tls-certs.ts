@@ -3,7 +3,7 @@
  * registry): a self-signed CA, a server certificate for the given IP addresses (as IP SANs) and
  * a client certificate, both signed by the CA. Files are PEM; keys are unencrypted EC P-256.
  * `issueCertificate` signs more certificates with the same CA (certificate rotation, members'
- * own certificates).
+ * own certificates); `revokeCertificates` writes the CA's CRL revoking the given certificates.
  */
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -63,9 +63,22 @@ export async function makeTlsFiles(ips: readonly string[]): Promise<TlsFiles> {
   };
 }
 
-/** A further certificate from `files`' CA: serverAuth and clientAuth, valid for `ips` and `localhost`. */
-export async function issueCertificate(files: TlsFiles, name: string, cn: string, ips: readonly string[]): Promise<{ cert: string; key: string }> {
-  const san = ['DNS:localhost', ...ips.map((ip) => `IP:${ip}`)].join(',');
+/** A further certificate from `files`' CA: serverAuth and clientAuth, valid for `ips` and `dns` (default `localhost`). */
+export async function issueCertificate(files: TlsFiles, name: string, cn: string, ips: readonly string[], dns: readonly string[] = ['localhost']): Promise<{ cert: string; key: string }> {
+  const san = [...dns.map((d) => `DNS:${d}`), ...ips.map((ip) => `IP:${ip}`)].join(',');
   await signed(files.dir, name, cn, `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth,clientAuth\nsubjectAltName=${san}\n`);
   return { cert: join(files.dir, `${name}.crt`), key: join(files.dir, `${name}.key`) };
+}
+
+/** Revokes `certs` (files signed by `files`' CA) and writes the CA's CRL; returns the CRL's path. */
+export async function revokeCertificates(files: TlsFiles, certs: readonly string[]): Promise<string> {
+  writeFileSync(join(files.dir, 'index.txt'), '');
+  writeFileSync(join(files.dir, 'crlnumber'), '1000\n');
+  writeFileSync(
+    join(files.dir, 'ca.cnf'),
+    '[ca]\ndefault_ca = CA_default\n[CA_default]\ndatabase = index.txt\ncrlnumber = crlnumber\ndefault_md = sha256\ndefault_crl_days = 2\n',
+  );
+  for (const cert of certs) await openssl(files.dir, ['ca', '-config', 'ca.cnf', '-keyfile', 'ca.key', '-cert', 'ca.crt', '-revoke', cert]);
+  await openssl(files.dir, ['ca', '-config', 'ca.cnf', '-keyfile', 'ca.key', '-cert', 'ca.crt', '-gencrl', '-out', 'ca.crl']);
+  return join(files.dir, 'ca.crl');
 }

@@ -281,3 +281,14 @@ void test('deprecations start with the line that deprecated the flag', () => {
     'flag --log-package-levels is accepted for compatibility but has no effect in kvstore',
   ]);
 });
+
+void test('TLS: auto TLS satisfies an https URL; --tls-min-version is read from the 3.5 line only', () => {
+  const https = ['--listen-client-urls=https://127.0.0.1:2379', '--advertise-client-urls=https://127.0.0.1:2379', '--auto-tls'];
+  assert.equal(run(https).config.clientTransportSecurity.autoTls, true);
+  const given = run([...https, '--cert-file=a.crt', '--key-file=a.key']);
+  assert.ok(given.warnings.includes('ignoring client auto TLS since certs given'));
+  assert.deepEqual(run(['--tls-min-version=TLS1.3']).config.tlsProtocol, { ciphers: undefined, minVersion: 'TLSv1.3', maxVersion: undefined });
+  const old = run(['--tls-min-version=TLS1.1'], { KVSTORE_SERVER_VERSION: '3.4.0' });
+  assert.deepEqual(old.config.tlsProtocol, { ciphers: undefined, minVersion: 'TLSv1.2', maxVersion: undefined });
+  assert.ok(old.warnings.includes('flag --tls-min-version was added in 3.5; accepted although the server version line is 3.4'));
+});

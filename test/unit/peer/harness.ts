@@ -7,6 +7,7 @@ import { Registry } from 'prom-client';
 import { createLogger } from '../../../server/log/logger.js';
 import { ok, type Result } from '../../../server/errors/domain-error.js';
 import { createPeerTransport, type PeerHandlers, type PeerTransport, type PeerTuning } from '../../../server/peer/index.js';
+import type { PeerTls } from '../../../server/peer/types.js';
 
 export type LogLine = Record<string, unknown> & { level: string; msg: string };
 
@@ -101,6 +102,8 @@ export interface MemberOptions {
   readonly serverVersion?: string;
   readonly minClusterVersion?: string;
   readonly members?: () => unknown;
+  /** Peer TLS: the listener serves https and dials use it. */
+  readonly tls?: PeerTls;
 }
 
 export async function startMember(o: MemberOptions): Promise<Member> {
@@ -110,7 +113,7 @@ export async function startMember(o: MemberOptions): Promise<Member> {
   const transport = createPeerTransport({
     localId: o.id,
     clusterId: o.clusterId ?? 0xc1n,
-    listenUrls: [`http://${o.host}:${o.port ?? 0}`],
+    listenUrls: [`${o.tls?.accept !== undefined ? 'https' : 'http'}://${o.host}:${o.port ?? 0}`],
     serverVersion: o.serverVersion ?? '3.4.45',
     minClusterVersion: o.minClusterVersion ?? '3.0.0',
     handlers,
@@ -119,6 +122,7 @@ export async function startMember(o: MemberOptions): Promise<Member> {
     logger: logs.logger,
     registry,
     tuning: { ...FAST, ...o.tuning },
+    tls: o.tls,
   });
   await transport.start();
   return { id: o.id, transport, handlers, logs, registry, url: () => transport.boundUrls()[0] as string };

@@ -1,7 +1,8 @@
 /**
  * The client port over TLS, in process: a grpc-js client with a client certificate and an
  * HTTP/1.1 client on one https port, each handler seeing the verified certificate's CN
- * (server/tls/client-identity.ts); a client without a certificate is refused when one is required.
+ * (server/tls/client-identity.ts); a client without a certificate is refused when one is required;
+ * with a CRL, a revoked client certificate is refused and another one of the CA still served.
  * Certificates come from openssl (test/support/tls-certs.ts).
  */
 import assert from 'node:assert/strict';
@@ -14,9 +15,11 @@ import { HealthCheckResponse_ServingStatus, HealthClient, HealthService, type He
 import { grpcClientCommonName, httpClientCommonName } from '../../../server/tls/client-identity.js';
 import { createTlsSource } from '../../../server/tls/tls-source.js';
 import { listenClient, type ClientListener } from '../../../server/transport/client-listener.js';
-import { makeTlsFiles, type TlsFiles } from '../../support/tls-certs.js';
+import { issueCertificate, makeTlsFiles, revokeCertificates, type TlsFiles } from '../../support/tls-certs.js';
 
 const logger = pino({ level: 'silent' });
+const FLAGS = { certFile: '--cert-file', keyFile: '--key-file', trustedCaFile: '--trusted-ca-file', crlFile: '--client-crl-file' };
+const PROTOCOL = { ciphers: undefined, minVersion: 'TLSv1.2' as const, maxVersion: undefined };
 const seen: { grpc: (string | undefined)[]; http: (string | undefined)[] } = { grpc: [], http: [] };
 let files: TlsFiles;
 let listener: ClientListener;
@@ -34,8 +37,8 @@ before(async () => {
   });
   const source = createTlsSource({
     files: { certFile: files.serverCert, keyFile: files.serverKey, trustedCaFile: files.caCert, crlFile: '' },
-    flags: { certFile: '--cert-file', keyFile: '--key-file', trustedCaFile: '--trusted-ca-file', crlFile: '--client-crl-file' },
-    protocol: { ciphers: undefined, minVersion: 'TLSv1.2', maxVersion: undefined },
+    flags: FLAGS,
+    protocol: PROTOCOL,
     skipVerify: false,
     logger,
   });
@@ -57,8 +60,8 @@ after(async () => {
   grpcServer?.forceShutdown();
 });
 
-function check(creds: grpc.ChannelCredentials): Promise<HealthCheckResponse> {
-  const client = new HealthClient(`127.0.0.1:${listener.address.port}`, creds);
+function check(creds: grpc.ChannelCredentials, port = listener.address.port): Promise<HealthCheckResponse> {
+  const client = new HealthClient(`127.0.0.1:${port}`, creds);
   return new Promise((resolve, reject) => {
     client.check({ service: '' }, new grpc.Metadata(), { deadline: Date.now() + 5000 }, (err, resp) => {
       client.close();
@@ -92,4 +95,28 @@ void test('HTTP/1.1 over TLS: the handler sees the client certificate CN', async
   });
   assert.equal(body, 'ok');
   assert.deepEqual(seen.http, ['root']);
+});
+
+void test('--client-crl-file: a revoked client certificate is refused, another one of the CA is served', async () => {
+  const other = await issueCertificate(files, 'other-client', 'other', []);
+  const crlFile = await revokeCertificates(files, [files.clientCert]);
+  const source = createTlsSource({
+    files: { certFile: files.serverCert, keyFile: files.serverKey, trustedCaFile: files.caCert, crlFile },
+    flags: FLAGS,
+    protocol: PROTOCOL,
+    skipVerify: false,
+    logger,
+  });
+  await source.load();
+  const revoking = await listenClient(new URL('https://127.0.0.1:0'), grpcServer, (_req, res) => void res.end('ok'), logger, { tls: { source, requireClientCert: true } });
+  try {
+    const ca = readFileSync(files.caCert);
+    const port = revoking.address.port;
+    await assert.rejects(check(grpc.credentials.createSsl(ca, readFileSync(files.clientKey), readFileSync(files.clientCert)), port));
+    const resp = await check(grpc.credentials.createSsl(ca, readFileSync(other.key), readFileSync(other.cert)), port);
+    assert.equal(resp.status, HealthCheckResponse_ServingStatus.SERVING);
+    assert.equal(seen.grpc.at(-1), 'other');
+  } finally {
+    await revoking.close();
+  }
 });
