@@ -7,15 +7,20 @@
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import type { Result } from '../../errors/domain-error.js';
 import type { AuthService, Services } from '../services.js';
-import { decodeJsonText, type JsonMessageFns } from './json-decode.js';
+import * as rq from './gateway-auth-request-schemas.js';
+import { decodeJsonText, type JsonMessageFns, type RequestCodec, type RequestFns } from './json-decode.js';
+import type { MessageSchema } from './jsonpb-schema.js';
 import type { UnaryRoute } from './gateway-routes.js';
 
 const AUTH = '/etcdserverpb.Auth/';
 
+/** A request's field table with its generated codec. */
+const c = <T>(schema: MessageSchema, fns: RequestFns<T>): RequestCodec<T> => ({ schema, fns });
+
 function route<Req, Res>(
   path: string,
   method: string,
-  request: JsonMessageFns<Req>,
+  request: RequestCodec<Req>,
   response: JsonMessageFns<Res>,
   call: (auth: AuthService, req: Req) => Promise<Result<Res>>,
 ): UnaryRoute {
@@ -34,27 +39,27 @@ function route<Req, Res>(
 }
 
 export const AUTH_ROUTES: readonly UnaryRoute[] = [
-  route('/auth/enable', 'AuthEnable', pb.AuthEnableRequest, pb.AuthEnableResponse, (a, r) => a.authEnable(r)),
-  route('/auth/disable', 'AuthDisable', pb.AuthDisableRequest, pb.AuthDisableResponse, (a, r) => a.authDisable(r)),
-  route('/auth/status', 'AuthStatus', pb.AuthStatusRequest, pb.AuthStatusResponse, (a, r) => a.authStatus(r)),
-  route('/auth/authenticate', 'Authenticate', pb.AuthenticateRequest, pb.AuthenticateResponse, (a, r) => a.authenticate(r)),
-  route('/auth/user/add', 'UserAdd', pb.AuthUserAddRequest, pb.AuthUserAddResponse, (a, r) => a.userAdd(r)),
-  route('/auth/user/get', 'UserGet', pb.AuthUserGetRequest, pb.AuthUserGetResponse, (a, r) => a.userGet(r)),
-  route('/auth/user/list', 'UserList', pb.AuthUserListRequest, pb.AuthUserListResponse, (a, r) => a.userList(r)),
-  route('/auth/user/delete', 'UserDelete', pb.AuthUserDeleteRequest, pb.AuthUserDeleteResponse, (a, r) => a.userDelete(r)),
-  route('/auth/user/changepw', 'UserChangePassword', pb.AuthUserChangePasswordRequest, pb.AuthUserChangePasswordResponse, (a, r) =>
+  route('/auth/enable', 'AuthEnable', c(rq.AuthEnableRequest, pb.AuthEnableRequest), pb.AuthEnableResponse, (a, r) => a.authEnable(r)),
+  route('/auth/disable', 'AuthDisable', c(rq.AuthDisableRequest, pb.AuthDisableRequest), pb.AuthDisableResponse, (a, r) => a.authDisable(r)),
+  route('/auth/status', 'AuthStatus', c(rq.AuthStatusRequest, pb.AuthStatusRequest), pb.AuthStatusResponse, (a, r) => a.authStatus(r)),
+  route('/auth/authenticate', 'Authenticate', c(rq.AuthenticateRequest, pb.AuthenticateRequest), pb.AuthenticateResponse, (a, r) => a.authenticate(r)),
+  route('/auth/user/add', 'UserAdd', c(rq.AuthUserAddRequest, pb.AuthUserAddRequest), pb.AuthUserAddResponse, (a, r) => a.userAdd(r)),
+  route('/auth/user/get', 'UserGet', c(rq.AuthUserGetRequest, pb.AuthUserGetRequest), pb.AuthUserGetResponse, (a, r) => a.userGet(r)),
+  route('/auth/user/list', 'UserList', c(rq.AuthUserListRequest, pb.AuthUserListRequest), pb.AuthUserListResponse, (a, r) => a.userList(r)),
+  route('/auth/user/delete', 'UserDelete', c(rq.AuthUserDeleteRequest, pb.AuthUserDeleteRequest), pb.AuthUserDeleteResponse, (a, r) => a.userDelete(r)),
+  route('/auth/user/changepw', 'UserChangePassword', c(rq.AuthUserChangePasswordRequest, pb.AuthUserChangePasswordRequest), pb.AuthUserChangePasswordResponse, (a, r) =>
     a.userChangePassword(r),
   ),
-  route('/auth/user/grant', 'UserGrantRole', pb.AuthUserGrantRoleRequest, pb.AuthUserGrantRoleResponse, (a, r) => a.userGrantRole(r)),
-  route('/auth/user/revoke', 'UserRevokeRole', pb.AuthUserRevokeRoleRequest, pb.AuthUserRevokeRoleResponse, (a, r) => a.userRevokeRole(r)),
-  route('/auth/role/add', 'RoleAdd', pb.AuthRoleAddRequest, pb.AuthRoleAddResponse, (a, r) => a.roleAdd(r)),
-  route('/auth/role/get', 'RoleGet', pb.AuthRoleGetRequest, pb.AuthRoleGetResponse, (a, r) => a.roleGet(r)),
-  route('/auth/role/list', 'RoleList', pb.AuthRoleListRequest, pb.AuthRoleListResponse, (a, r) => a.roleList(r)),
-  route('/auth/role/delete', 'RoleDelete', pb.AuthRoleDeleteRequest, pb.AuthRoleDeleteResponse, (a, r) => a.roleDelete(r)),
-  route('/auth/role/grant', 'RoleGrantPermission', pb.AuthRoleGrantPermissionRequest, pb.AuthRoleGrantPermissionResponse, (a, r) =>
+  route('/auth/user/grant', 'UserGrantRole', c(rq.AuthUserGrantRoleRequest, pb.AuthUserGrantRoleRequest), pb.AuthUserGrantRoleResponse, (a, r) => a.userGrantRole(r)),
+  route('/auth/user/revoke', 'UserRevokeRole', c(rq.AuthUserRevokeRoleRequest, pb.AuthUserRevokeRoleRequest), pb.AuthUserRevokeRoleResponse, (a, r) => a.userRevokeRole(r)),
+  route('/auth/role/add', 'RoleAdd', c(rq.AuthRoleAddRequest, pb.AuthRoleAddRequest), pb.AuthRoleAddResponse, (a, r) => a.roleAdd(r)),
+  route('/auth/role/get', 'RoleGet', c(rq.AuthRoleGetRequest, pb.AuthRoleGetRequest), pb.AuthRoleGetResponse, (a, r) => a.roleGet(r)),
+  route('/auth/role/list', 'RoleList', c(rq.AuthRoleListRequest, pb.AuthRoleListRequest), pb.AuthRoleListResponse, (a, r) => a.roleList(r)),
+  route('/auth/role/delete', 'RoleDelete', c(rq.AuthRoleDeleteRequest, pb.AuthRoleDeleteRequest), pb.AuthRoleDeleteResponse, (a, r) => a.roleDelete(r)),
+  route('/auth/role/grant', 'RoleGrantPermission', c(rq.AuthRoleGrantPermissionRequest, pb.AuthRoleGrantPermissionRequest), pb.AuthRoleGrantPermissionResponse, (a, r) =>
     a.roleGrantPermission(r),
   ),
-  route('/auth/role/revoke', 'RoleRevokePermission', pb.AuthRoleRevokePermissionRequest, pb.AuthRoleRevokePermissionResponse, (a, r) =>
+  route('/auth/role/revoke', 'RoleRevokePermission', c(rq.AuthRoleRevokePermissionRequest, pb.AuthRoleRevokePermissionRequest), pb.AuthRoleRevokePermissionResponse, (a, r) =>
     a.roleRevokePermission(r),
   ),
 ];

@@ -6,8 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import * as authpb from '../../../proto/gen/etcd/auth.js';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import { decodeGoBase64 } from '../../../server/api/http/go-base64.js';
+import * as rqAuth from '../../../server/api/http/gateway-auth-request-schemas.js';
 import * as rq from '../../../server/api/http/gateway-request-schemas.js';
 import { decodeJsonText, type RequestFns } from '../../../server/api/http/json-decode.js';
 import type { FieldKind, MessageSchema } from '../../../server/api/http/jsonpb-schema.js';
@@ -153,11 +155,9 @@ function sample(kind: FieldKind): unknown {
   }
 }
 
-void test('every field table matches its generated codec: each field round-trips under its proto name', () => {
-  const tables = Object.entries(rq) as Array<[string, MessageSchema]>;
-  assert.ok(tables.length >= 25);
+function checkTables(tables: Array<[string, MessageSchema]>): void {
   for (const [name, schema] of tables) {
-    const fns = (pb as unknown as Record<string, RequestFns<unknown>>)[name];
+    const fns = ({ ...authpb, ...pb } as unknown as Record<string, RequestFns<unknown>>)[name];
     assert.ok(fns, `no generated codec ${name}`);
     const empty = fns.fromJSON({}) as Record<string, unknown>;
     const oneofGroups = new Set(Object.keys(empty).filter((k) => empty[k] === undefined));
@@ -172,6 +172,18 @@ void test('every field table matches its generated codec: each field round-trips
       }
     }
   }
+}
+
+void test('every field table matches its generated codec: each field round-trips under its proto name', () => {
+  const tables = Object.entries(rq) as Array<[string, MessageSchema]>;
+  assert.ok(tables.length >= 25);
+  checkTables(tables);
+});
+
+void test('every Auth route table matches its generated codec', () => {
+  const tables = Object.entries(rqAuth) as Array<[string, MessageSchema]>;
+  assert.ok(tables.length >= 18);
+  checkTables(tables);
 });
 
 void test('a message above the gRPC receive limit is refused with code 8 and grpc-go words', () => {
