@@ -116,6 +116,28 @@ function humanBytes(n: number): string {
   return `${u === 0 ? v : Math.round(v)} ${units[u]}`;
 }
 
+/** Re-cuts a stream of blocks of any size into pieces of exactly `size` bytes (the last may be shorter). */
+async function* inChunks(blocks: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  for await (const block of blocks) {
+    let rest = Buffer.from(block.buffer, block.byteOffset, block.byteLength);
+    while (pendingBytes + rest.length >= size) {
+      const take = size - pendingBytes;
+      pending.push(rest.subarray(0, take));
+      yield pending.length === 1 ? pending[0]! : Buffer.concat(pending, size);
+      rest = rest.subarray(take);
+      pending = [];
+      pendingBytes = 0;
+    }
+    if (rest.length > 0) {
+      pending.push(rest);
+      pendingBytes += rest.length;
+    }
+  }
+  if (pendingBytes > 0) yield Buffer.concat(pending, pendingBytes);
+}
+
 export async function* streamSnapshot(
   backend: Backend,
   flush: () => Promise<void>,
@@ -131,14 +153,11 @@ export async function* streamSnapshot(
     options.log?.info({ 'total-bytes': total, size: humanBytes(total) }, 'sending database snapshot to client');
     const hash = createHash('sha256');
     let remaining = total;
-    for await (const block of image.chunks) {
-      hash.update(block);
-      for (let off = 0; off < block.length; off += CHUNK) {
-        const blob = block.subarray(off, Math.min(off + CHUNK, block.length));
-        remaining -= blob.length;
-        if (remaining < 0) throw new Error('snapshot image longer than laid out');
-        yield { header: undefined, remainingBytes: BigInt(remaining), blob };
-      }
+    for await (const blob of inChunks(image.chunks, CHUNK)) {
+      hash.update(blob);
+      remaining -= blob.length;
+      if (remaining < 0) throw new Error('snapshot image longer than laid out');
+      yield { header: undefined, remainingBytes: BigInt(remaining), blob };
     }
     if (remaining !== 0) throw new Error(`snapshot image ${remaining} bytes shorter than laid out`);
     options.log?.info({ 'total-bytes': total, 'checksum-size': 32 }, 'sending database sha256 checksum to client');
