@@ -34,9 +34,10 @@ function get(url: string, timeoutMs: number, signal: AbortSignal | undefined, tl
       res.on('error', fail);
     };
     try {
+      // A connection per probe (no pooled socket a restarted member has closed under us).
       const req = url.startsWith('https:')
-        ? httpsRequest(url, { method: 'GET', signal: s, ...(tls === undefined ? {} : { ca: tls.ca, cert: tls.cert, key: tls.key }) }, onResponse)
-        : httpRequest(url, { method: 'GET', signal: s }, onResponse);
+        ? httpsRequest(url, { method: 'GET', signal: s, agent: false, ...(tls === undefined ? {} : { ca: tls.ca, cert: tls.cert, key: tls.key }) }, onResponse)
+        : httpRequest(url, { method: 'GET', signal: s, agent: false }, onResponse);
       req.on('error', fail);
       req.end();
     } catch (err) {
