@@ -79,6 +79,8 @@ const CASES: readonly GwCase[] = [
       { post: '/lease/keepalive', body: '{"ID":9007199254740993}' },
       { post: '/lease/keepalive', body: '{"ID":{k}}x' },
       { post: '/lease/keepalive', body: 'null' },
+      { post: '/lease/keepalive', body: '{"ID":{k}} 5' },
+      { post: '/lease/keepalive', body: '7' },
       { post: '/lease/revoke', body: '{"ID":"{k}"}' },
     ],
   },

@@ -17,7 +17,7 @@ import { GatewayCode } from './http-status.js';
 import { createJsonObjectStream } from './json-object-stream.js';
 
 export interface JsonStreamHandlers {
-  /** The text of one request message (an object or `null`). */
+  /** The text of one request message (normally an object; any JSON value, or junk, is passed on). */
   value(text: string): void;
   end(): void;
   error(status: GatewayStatus): void;
@@ -46,6 +46,11 @@ export function readJsonStream(req: IncomingMessage, maxValueChars: number, h: J
   const onEnd = (): void => {
     if (!active) return;
     const ended = splitter.end();
+    for (const v of ended.values) {
+      if (!active) return;
+      h.value(v);
+    }
+    if (!active) return;
     detach();
     if (ended.ok) h.end();
     else h.error({ code: GatewayCode.Unknown, message: ended.message });

@@ -23,21 +23,32 @@ void test('objects split anywhere (inside strings and escapes) come out whole an
         prev = p;
       }
       assert.deepEqual(out, objects.map((o) => JSON.stringify(o)));
-      assert.deepEqual(s.end(), { ok: true });
+      assert.deepEqual(s.end(), { ok: true, values: [] });
     }),
   );
 });
 
-void test('non-object top-level values and truncation are errors (Go wording); object insides are left to the reader', () => {
-  assert.deepEqual(createJsonObjectStream(100).push('[1]'), { ok: false, message: "invalid character '[' looking for beginning of value", values: [] });
-  assert.deepEqual(createJsonObjectStream(100).push('{"a":}'), { ok: true, values: ['{"a":}'] });
+void test('any top-level value is passed on as text (the reader refuses it); truncation and size are errors', () => {
+  const all = (text: string): string[] => {
+    const s = createJsonObjectStream(100);
+    const pushed = s.push(text);
+    assert.ok(pushed.ok);
+    const ended = s.end();
+    assert.ok(ended.ok);
+    return [...pushed.values, ...ended.values];
+  };
+  assert.deepEqual(all('[1] 5 "x\\"y" true{"a":}x}null\n nul'), ['[1]', '5', '"x\\"y"', 'true', '{"a":}', 'x', '}', 'null', 'nul']);
+  assert.deepEqual(all('{"a":1]'), ['{"a":1]']);
   const s = createJsonObjectStream(100);
-  assert.ok(s.push('{"a":').ok);
-  assert.deepEqual(s.end(), { ok: false, message: 'unexpected EOF' });
-  const dead = createJsonObjectStream(100);
-  assert.equal(dead.push('x').ok, false);
+  assert.deepEqual(s.push('{"a":'), { ok: true, values: [] });
+  assert.deepEqual(s.end(), { ok: false, message: 'unexpected EOF', values: [] });
+  const str = createJsonObjectStream(100);
+  assert.ok(str.push('"abc').ok);
+  assert.equal(str.end().ok, false);
+  const dead = createJsonObjectStream(10);
+  assert.deepEqual(dead.push('{} {"a":"0123456789"'), { ok: false, message: 'request message larger than max (17 vs. 10)', values: ['{}'] });
   assert.equal(dead.push('{}').ok, false);
-  assert.equal(createJsonObjectStream(10).push('{"a":"0123456789"').ok, false);
+  assert.equal(dead.end().ok, false);
 });
 
 void test('decodeJsonText: empty and null bodies are the empty message', () => {
