@@ -158,7 +158,10 @@ export class Engine {
 
   /** Writes `status` unless it equals `previous` (the status last read or written). */
   private async writeStatus(cluster: KvstoreCluster, status: KvstoreClusterStatus, previous: KvstoreClusterStatus | undefined): Promise<boolean> {
-    if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(status)) return true;
+    if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(status)) {
+      this.deps.logger.debug({ cluster: keyOf(cluster) }, 'status unchanged');
+      return true;
+    }
     const w = await this.deps.status.write(cluster, status);
     if (!w.ok) this.deps.logger.error({ cluster: keyOf(cluster), error: w.error }, 'status write failed');
     else {
