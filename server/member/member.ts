@@ -4,7 +4,8 @@
  * Inputs (ticks, peer messages, proposals, read barriers) go into the node synchronously;
  * one loop then handles each Ready in order:
  *   leader: send messages while persisting (they do not depend on this Ready);
- *   (messages are put on the wire as soon as a Ready hands them over: flushSends);
+ *   (messages are put on the wire as soon as a Ready hands them over: flushSends; while a
+ *   leader's write runs, messages its steps produce meanwhile go out too: takeEarlyMessages);
  *   persist entries + hard state to the WAL (one fsync for everything the Ready holds —
  *     proposals that arrived while the previous fsync ran: group commit);
  *   follower/candidate: send messages after persisting;
@@ -122,6 +123,8 @@ export class Member {
   /** Snapshot images received from the leader and waiting for their Ready: index → loader. */
   readonly #installs = new Map<bigint, () => Promise<void>>();
   #stopped = false;
+  /** A Ready with sendBeforePersist is being written to the WAL (see #scheduleEarlySend). */
+  #leaderPersisting = false;
 
   constructor(deps: MemberDeps) {
     this.#d = deps;
@@ -279,7 +282,23 @@ export class Member {
   receive(m: Message): void {
     if (this.#stopped || !this.#node) return;
     this.#node.step(m);
+    if (this.#leaderPersisting) this.#scheduleEarlySend();
     this.#schedule();
+  }
+
+  #earlySendScheduled = false;
+  /**
+   * While this leader's own WAL write runs, what peers' messages made it send (above all a new
+   * commit index that two followers' acks made) goes out after the current task instead of after
+   * the write: the followers need not wait for this member's disk.
+   */
+  #scheduleEarlySend(): void {
+    if (this.#earlySendScheduled) return;
+    this.#earlySendScheduled = true;
+    this.#d.scheduler.soon(() => {
+      this.#earlySendScheduled = false;
+      if (this.#node && !this.#stopped) this.#sendAll(this.#node.takeEarlyMessages());
+    });
   }
 
   /**
@@ -382,7 +401,12 @@ export class Member {
     if (rd.sendBeforePersist) this.#sendAll(rd.messages);
     if (rd.hardState) this.#hard = rd.hardState;
     if (rd.entries.length > 0 || (rd.hardState && rd.mustSync)) {
-      await this.#d.wal.save(rd.entries, rd.hardState ?? this.#hard);
+      this.#leaderPersisting = rd.sendBeforePersist;
+      try {
+        await this.#d.wal.save(rd.entries, rd.hardState ?? this.#hard);
+      } finally {
+        this.#leaderPersisting = false;
+      }
     }
     if (rd.entries.length > 0) this.#storage.append(rd.entries);
     if (rd.hardState) this.#storage.setHardState(rd.hardState);
