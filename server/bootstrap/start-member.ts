@@ -244,6 +244,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       if (m.type === MessageType.MsgSnap) void snapshots.send(m);
       else peers?.transport.send(m.to, encodeMessage(m));
     },
+    flushSends: () => peers?.transport.flush(),
     hooks: {
       onLeaderChange: (lead, isLeader) => {
         metrics.hasLeader.set(lead === 0n ? 0 : 1);

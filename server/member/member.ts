@@ -4,6 +4,8 @@
  * Inputs (ticks, peer messages, proposals, read barriers) go into the node synchronously;
  * one loop then handles each Ready in order:
  *   leader: send messages while persisting (they do not depend on this Ready);
+ *   (messages are put on the wire as soon as a Ready hands them over: flushSends; while a
+ *   leader's write runs, messages its steps produce meanwhile go out too: takeEarlyMessages);
  *   persist entries + hard state to the WAL (one fsync for everything the Ready holds —
  *     proposals that arrived while the previous fsync ran: group commit);
  *   follower/candidate: send messages after persisting;
@@ -70,8 +72,10 @@ export interface MemberDeps {
   readonly catchUpEntries: number;
   /** How long a proposal or read may wait before failing with Timeout. */
   readonly requestTimeoutMs: number;
-  /** Sends a consensus message to a peer (best effort). */
+  /** Sends a consensus message to a peer (best effort); may only queue it until `flushSends`. */
   readonly send: (m: Message) => void;
+  /** Puts the messages sent so far on the wire now (a Ready's messages are on someone's critical path). */
+  readonly flushSends?: () => void;
   readonly hooks: MemberHooks;
 }
 
@@ -119,6 +123,8 @@ export class Member {
   /** Snapshot images received from the leader and waiting for their Ready: index → loader. */
   readonly #installs = new Map<bigint, () => Promise<void>>();
   #stopped = false;
+  /** A Ready with sendBeforePersist is being written to the WAL (see #scheduleEarlySend). */
+  #leaderPersisting = false;
 
   constructor(deps: MemberDeps) {
     this.#d = deps;
@@ -276,7 +282,23 @@ export class Member {
   receive(m: Message): void {
     if (this.#stopped || !this.#node) return;
     this.#node.step(m);
+    if (this.#leaderPersisting) this.#scheduleEarlySend();
     this.#schedule();
+  }
+
+  #earlySendScheduled = false;
+  /**
+   * While this leader's own WAL write runs, what peers' messages made it send (above all a new
+   * commit index that two followers' acks made) goes out after the current task instead of after
+   * the write: the followers need not wait for this member's disk.
+   */
+  #scheduleEarlySend(): void {
+    if (this.#earlySendScheduled) return;
+    this.#earlySendScheduled = true;
+    this.#d.scheduler.soon(() => {
+      this.#earlySendScheduled = false;
+      if (this.#node && !this.#stopped) this.#sendAll(this.#node.takeEarlyMessages());
+    });
   }
 
   /**
@@ -376,18 +398,35 @@ export class Member {
       this.#again = true;
     }
     if (rd.snapshot) await this.#install(rd.snapshot);
-    if (rd.sendBeforePersist) rd.messages.forEach(this.#d.send);
+    if (rd.sendBeforePersist) this.#sendAll(rd.messages);
     if (rd.hardState) this.#hard = rd.hardState;
     if (rd.entries.length > 0 || (rd.hardState && rd.mustSync)) {
-      await this.#d.wal.save(rd.entries, rd.hardState ?? this.#hard);
+      this.#leaderPersisting = rd.sendBeforePersist;
+      try {
+        await this.#d.wal.save(rd.entries, rd.hardState ?? this.#hard);
+      } finally {
+        this.#leaderPersisting = false;
+      }
     }
     if (rd.entries.length > 0) this.#storage.append(rd.entries);
     if (rd.hardState) this.#storage.setHardState(rd.hardState);
-    if (!rd.sendBeforePersist) rd.messages.forEach(this.#d.send);
+    if (!rd.sendBeforePersist) this.#sendAll(rd.messages);
     for (const e of rd.droppedProposals) this.#failDropped(e);
     if (rd.committedEntries.length > 0) await this.#apply(rd.committedEntries);
     for (const rs of rd.readStates) this.#reads.confirmed(rs.requestCtx, rs.index);
     this.#reads.applied(this.#appliedIndex);
+  }
+
+  /**
+   * Sends a Ready's messages and flushes them at once: a follower is waiting for the leader's
+   * MsgApp (it fsyncs next), the leader for the follower's ack, a follower for the new commit
+   * index, the leader for a forwarded proposal. The flush happens before the leader's own WAL
+   * write and before applying, which would otherwise run first in the same turn.
+   */
+  #sendAll(messages: readonly Message[]): void {
+    if (messages.length === 0) return;
+    messages.forEach(this.#d.send);
+    this.#d.flushSends?.();
   }
 
   /** A proposal of this member that no leader took: its proposer learns it at once. */

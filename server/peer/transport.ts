@@ -6,6 +6,8 @@
  *
  * Batching: `send` only queues; one `setImmediate` per event-loop turn flushes every peer that
  * has queued frames (one socket write each) and delivers pending `onUnreachable` reports.
+ * `flush()` does the same at once (the member calls it after handing over a Ready's messages,
+ * so they do not wait for the turn to end).
  *
  * Ownership: everything (timers, sockets, servers) belongs to this object and is released by
  * `close()`; nothing is module-level.
@@ -219,6 +221,11 @@ export function createPeerTransport(options: PeerTransportOptions): PeerTranspor
       const stream = peers.get(to);
       if (stream !== undefined) stream.send(frame);
       else metrics.sentFailures.inc({ To: formatId(to) });
+    },
+    flush() {
+      if (flushTurn === undefined) return;
+      clearImmediate(flushTurn);
+      flushAll();
     },
     sendSnapshot,
     activeSince: (id) => peers.get(id)?.status.activeSince,

@@ -65,6 +65,11 @@ export interface PeerTransport {
    * transport owns `frame` from now on: the caller must not modify it afterwards.
    */
   send(to: bigint, frame: Buffer): void;
+  /**
+   * Writes every queued frame now instead of at the end of the event-loop turn: for a caller
+   * that has queued all it has for the moment and is waiting on the answers (latency).
+   */
+  flush(): void;
   /** Streams a snapshot to `to` over its own connection. `body` is pulled with back-pressure. */
   sendSnapshot(to: bigint, meta: Buffer, body: AsyncIterable<Buffer>): Promise<PeerResult<void>>;
   /** Unix ms at which the current continuous outbound connection to `id` came up; undefined when down. */

@@ -51,6 +51,11 @@ export interface RaftNode {
   ready(): Ready;
   /** Acknowledges that `rd` was fully handled (persisted, sent, applied). */
   advance(rd: Ready): void;
+  /**
+   * While a leader's Ready with `sendBeforePersist` is outstanding: the messages produced since
+   * (e.g. the new commit index two followers' acks made), to send at once; empty otherwise.
+   */
+  takeEarlyMessages(): readonly Message[];
   status(): Status;
 }
 
@@ -102,6 +107,7 @@ export function createRaftNode(config: RaftConfig): RaftNode {
     hasReady: () => cycle.hasReady(r),
     ready: () => cycle.ready(r),
     advance: (rd) => cycle.advance(r, rd),
+    takeEarlyMessages: () => cycle.takeEarlyMessages(r),
     status: () => statusOf(r),
   };
 }

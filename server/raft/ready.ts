@@ -107,6 +107,22 @@ export class ReadyCycle {
   }
 
   /**
+   * Messages that steps produced while a leader's Ready is outstanding, when they may go out
+   * before it is advanced: that Ready has `sendBeforePersist` and the node still leads in the
+   * same term with the same vote, so nothing they say waits on this node's persistence (a new
+   * commit index comes from the followers' acks alone: the leader counts its own copy only at
+   * `advance`). Taken messages are not in the next Ready. Empty otherwise.
+   */
+  takeEarlyMessages(r: Raft): Message[] {
+    const rd = this.#outstanding;
+    if (rd === undefined || !rd.sendBeforePersist || r.msgs.length === 0) return [];
+    if (r.state !== RaftState.Leader || r.term !== this.#prevHard.term || r.vote !== this.#prevHard.vote) return [];
+    const out = r.msgs;
+    r.msgs = [];
+    return out;
+  }
+
+  /**
    * The application persisted, sent and applied `rd`. Marks its entries/snapshot stable and its
    * committed entries applied; a leader then counts its own persisted entries towards commit.
    */

@@ -236,3 +236,57 @@ void test('the core is deterministic: the same inputs give the same outputs', ()
   assert.ok(a.length > 100);
   assert.deepEqual(runOnce(), a);
 });
+
+void test('a leader may send what followers\u2019 acks produce while its own Ready is outstanding, never before it settles', () => {
+  const storage = new MemoryRaftStorage();
+  const n = createRaftNode(base({ storage, voters: [1n, 2n, 3n] }));
+  const persist = (rd: ReturnType<typeof n.ready>): void => {
+    storage.append(rd.entries);
+    if (rd.hardState) storage.setHardState(rd.hardState);
+  };
+  assert.equal(n.campaign().ok, true);
+  let rd = n.ready();
+  assert.equal(rd.sendBeforePersist, false);
+  n.step(message({ type: MessageType.MsgVoteResp, from: 2n, to: 1n, term: 1n }));
+  assert.equal(n.status().raftState, 'Leader');
+  assert.deepEqual(n.takeEarlyMessages(), [], 'elected while its term and vote are not persisted yet: nothing goes out early');
+  persist(rd);
+  n.advance(rd);
+  const settle = (): void => {
+    while (n.hasReady()) {
+      rd = n.ready();
+      persist(rd);
+      n.advance(rd);
+    }
+  };
+  settle();
+  n.step(message({ type: MessageType.MsgAppResp, from: 2n, to: 1n, term: 1n, index: 1n }));
+  n.step(message({ type: MessageType.MsgAppResp, from: 3n, to: 1n, term: 1n, index: 1n }));
+  while (n.hasReady()) {
+    rd = n.ready();
+    persist(rd);
+    n.advance(rd);
+  }
+  assert.equal(n.propose(Buffer.from('x')).ok, true);
+  rd = n.ready();
+  assert.equal(rd.sendBeforePersist, true);
+  const index = rd.entries[0]!.index;
+  assert.deepEqual(n.takeEarlyMessages(), [], 'nothing produced since the Ready was handed out');
+  // Both followers persist the entry before the leader does: it is committed without the leader's copy.
+  n.step(message({ type: MessageType.MsgAppResp, from: 2n, to: 1n, term: 1n, index }));
+  n.step(message({ type: MessageType.MsgAppResp, from: 3n, to: 1n, term: 1n, index }));
+  const early = n.takeEarlyMessages();
+  assert.deepEqual(
+    early.filter((m) => m.type === MessageType.MsgApp).map((m) => [m.to, m.commit]),
+    [
+      [2n, index],
+      [3n, index],
+    ],
+  );
+  assert.deepEqual(n.takeEarlyMessages(), [], 'taken once');
+  persist(rd);
+  n.advance(rd);
+  rd = n.ready();
+  assert.deepEqual(rd.committedEntries.map((e) => e.index), [index]);
+  assert.equal(rd.messages.filter((m) => m.type === MessageType.MsgApp && m.commit === index).length, 0, 'not sent twice');
+});
