@@ -5,23 +5,28 @@
  * then one message whose blob is the SHA-256 of every byte sent before it. The image is a
  * whole number of 4096-byte pages, so clients find total size mod 512 == 32.
  *
- * Writes go on while it streams: the image is built from a pinned view of the backend as it
- * is sent (`streamBolt`: a layout pass, then the pages in file order), never held whole in
- * memory nor written to disk; the view is released when the stream ends or the client goes
- * away. (Earlier versions staged the image in `tmp-<random>.snapshot.db` files in the snap
- * dir; `removeSnapshotTemps` still removes leftovers of those at start.)
+ * Writes go on while it streams: a pinned view is written to a temporary file
+ * (`tmp-<random>.snapshot.db` in `tmpDir`) in one pass, the view is released, and the file is
+ * sent from disk — never held whole in memory — then removed (also when the client goes away;
+ * leftovers of a crash are removed by `removeSnapshotTemps` at start). Staging on disk is
+ * deliberate: `streamBolt` (bbolt/writer.ts) can send the same bytes with no file, but needs
+ * two passes over the view (a layout pass, then the pages), which measured about twice the
+ * CPU and more wall time than one pass plus the file (1 M keys: 9.9 s vs 5.1 s in-process).
  *
  * `imagePieces` is the interim KVSNAP01 image (server/snapshot/FORMAT.md) still used by the
  * leader-to-follower state image (server/bootstrap/snapshot-exchange.ts).
  */
-import { createHash } from 'node:crypto';
-import { readdir, rm } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { open, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as pb from '../../proto/gen/etcd/rpc.js';
 import { Bucket, type Backend, type ReadView } from '../storage/backend.js';
-import { streamBolt, writeBolt, type BoltBucketSource } from './bbolt/index.js';
+import { writeBolt, type BoltBucketSource } from './bbolt/index.js';
 
 const CHUNK = 32 * 1024;
+/** Bytes read from the image file at a time. */
+const READ = 32 * CHUNK;
 const MAGIC = Buffer.from('KVSNAP01', 'latin1');
 const BUCKETS = Object.values(Bucket);
 const TEMP_NAME = /^tmp-[0-9a-f]+\.snapshot\.db$/;
@@ -98,7 +103,7 @@ export interface SnapshotLog {
 }
 
 export interface SnapshotStreamOptions {
-  /** Unused: the image is no longer staged on disk (accepted so callers need not change). */
+  /** Where the temporary image is written (the member's `<data-dir>/member/snap`); default the OS temp dir. */
   readonly tmpDir?: string;
   readonly log?: SnapshotLog;
   /** Monotonic milliseconds, for the `took` of the final log line. */
@@ -116,28 +121,6 @@ function humanBytes(n: number): string {
   return `${u === 0 ? v : Math.round(v)} ${units[u]}`;
 }
 
-/** Re-cuts a stream of blocks of any size into pieces of exactly `size` bytes (the last may be shorter). */
-async function* inChunks(blocks: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  for await (const block of blocks) {
-    let rest = Buffer.from(block.buffer, block.byteOffset, block.byteLength);
-    while (pendingBytes + rest.length >= size) {
-      const take = size - pendingBytes;
-      pending.push(rest.subarray(0, take));
-      yield pending.length === 1 ? pending[0]! : Buffer.concat(pending, size);
-      rest = rest.subarray(take);
-      pending = [];
-      pendingBytes = 0;
-    }
-    if (rest.length > 0) {
-      pending.push(rest);
-      pendingBytes += rest.length;
-    }
-  }
-  if (pendingBytes > 0) yield Buffer.concat(pending, pendingBytes);
-}
-
 export async function* streamSnapshot(
   backend: Backend,
   flush: () => Promise<void>,
@@ -145,21 +128,29 @@ export async function* streamSnapshot(
 ): AsyncGenerator<pb.SnapshotResponse> {
   const now = options.now ?? (() => performance.now());
   const started = now();
-  await flush();
-  const view = await backend.snapshot();
+  const path = join(options.tmpDir ?? tmpdir(), `tmp-${randomBytes(8).toString('hex')}.snapshot.db`);
   try {
-    const image = await streamBolt(() => backendBuckets(view));
-    const total = image.size;
+    const total = await writeSnapshotFile(backend, flush, path);
     options.log?.info({ 'total-bytes': total, size: humanBytes(total) }, 'sending database snapshot to client');
     const hash = createHash('sha256');
-    let remaining = total;
-    for await (const blob of inChunks(image.chunks, CHUNK)) {
-      hash.update(blob);
-      remaining -= blob.length;
-      if (remaining < 0) throw new Error('snapshot image longer than laid out');
-      yield { header: undefined, remainingBytes: BigInt(remaining), blob };
+    const fh = await open(path, 'r');
+    try {
+      let remaining = total;
+      while (remaining > 0) {
+        // One read per READ bytes, sent as CHUNK-sized messages (views into the block).
+        const block = Buffer.allocUnsafe(Math.min(READ, remaining));
+        const { bytesRead } = await fh.read(block, 0, block.length, total - remaining);
+        if (bytesRead !== block.length) throw new Error(`snapshot file ${path} shrank while being sent`);
+        hash.update(block);
+        for (let off = 0; off < block.length; off += CHUNK) {
+          const blob = block.subarray(off, Math.min(off + CHUNK, block.length));
+          remaining -= blob.length;
+          yield { header: undefined, remainingBytes: BigInt(remaining), blob };
+        }
+      }
+    } finally {
+      await fh.close();
     }
-    if (remaining !== 0) throw new Error(`snapshot image ${remaining} bytes shorter than laid out`);
     options.log?.info({ 'total-bytes': total, 'checksum-size': 32 }, 'sending database sha256 checksum to client');
     yield { header: undefined, remainingBytes: 0n, blob: hash.digest() };
     options.log?.info(
@@ -167,6 +158,6 @@ export async function* streamSnapshot(
       'successfully sent database snapshot to client',
     );
   } finally {
-    await view.close();
+    await rm(path, { force: true });
   }
 }
