@@ -120,7 +120,8 @@ export async function startFixture(): Promise<KubeFixture> {
     },
     async createSecret(name, data) {
       const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
-      const body = { apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/tls', metadata: { name, namespace: NS }, data: encoded };
+      const type = 'tls.crt' in data ? 'kubernetes.io/tls' : 'Opaque';
+      const body = { apiVersion: 'v1', kind: 'Secret', type, metadata: { name, namespace: NS }, data: encoded };
       await json(await fetch(`${api.url}/api/v1/namespaces/${NS}/secrets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
     },
     async getCluster(name) {
