@@ -10,7 +10,7 @@
 import { RaftMessage } from '../../proto/gen/kvstore/raft.js';
 import { fail, ok, type Result } from '../errors/domain-error.js';
 import { MessageType, type Message } from '../raft/index.js';
-import { entryBytes, smallVarintBytes, uint64FieldBytes, writeEntry, writeSmallVarint, writeVarint } from '../wal/proto-codec.js';
+import { entryBytes, smallVarintBytes, uint64FieldBytes, writeEntry, writeSmallVarint, writeUint64Field } from '../wal/proto-codec.js';
 
 const KINDS: ReadonlySet<string> = new Set(Object.values(MessageType));
 
@@ -42,22 +42,22 @@ function encodePlain(m: Message): Buffer {
     at = writeSmallVarint(out, at, typeLen);
     at += out.write(m.type, at, 'latin1');
   }
-  at = uint64Field(out, at, 2, m.to);
-  at = uint64Field(out, at, 3, m.from);
-  at = uint64Field(out, at, 4, m.term);
-  at = uint64Field(out, at, 5, m.logTerm);
-  at = uint64Field(out, at, 6, m.index);
+  at = writeUint64Field(out, at, 2, m.to);
+  at = writeUint64Field(out, at, 3, m.from);
+  at = writeUint64Field(out, at, 4, m.term);
+  at = writeUint64Field(out, at, 5, m.logTerm);
+  at = writeUint64Field(out, at, 6, m.index);
   for (let i = 0; i < n; i++) {
     out[at++] = tag(7, LEN);
     at = writeSmallVarint(out, at, lengths[i]!);
     at = writeEntry(out, at, m.entries[i]!);
   }
-  at = uint64Field(out, at, 8, m.commit);
+  at = writeUint64Field(out, at, 8, m.commit);
   if (m.reject) {
     out[at++] = tag(10, 0);
     out[at++] = 1;
   }
-  at = uint64Field(out, at, 11, m.rejectHint);
+  at = writeUint64Field(out, at, 11, m.rejectHint);
   if (m.context.length > 0) {
     out[at++] = tag(12, LEN);
     at = writeSmallVarint(out, at, m.context.length);
@@ -65,12 +65,6 @@ function encodePlain(m: Message): Buffer {
   }
   if (at !== size) throw new Error(`peer message encoded as ${at} bytes, sized ${size}`);
   return out;
-}
-
-function uint64Field(out: Buffer, at: number, field: number, v: bigint): number {
-  if (v === 0n) return at;
-  out[at++] = tag(field, 0);
-  return writeVarint(out, at, v);
 }
 
 function encodeGenerated(m: Message): Buffer {

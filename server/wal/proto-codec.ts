@@ -65,6 +65,13 @@ function int32AsUint64(n: number): bigint {
   return BigInt.asUintN(64, BigInt(n));
 }
 
+/** Writes a uint64 field (tag, varint); nothing when `v` is 0, as proto3 encoders omit it. */
+export function writeUint64Field(buf: Buffer, offset: number, field: number, v: bigint): number {
+  if (v === 0n) return offset;
+  buf[offset++] = field << 3;
+  return writeVarint(buf, offset, v);
+}
+
 export function uint64FieldBytes(v: bigint): number {
   return v === 0n ? 0 : 1 + varintBytes(v);
 }
