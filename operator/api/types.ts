@@ -24,6 +24,12 @@ import type {
   StorageSpecSchema,
   UpgradeSpecSchema,
   UpgradeStatusSchema,
+  BackupSpecSchema,
+  BackupDestinationSchema,
+  BackupRecordSchema,
+  BackupStatusSchema,
+  RetainedBackupSchema,
+  S3DestinationSchema,
 } from './schema.js';
 
 export {
@@ -61,12 +67,18 @@ export type SnapshotSpec = DeepReadonly<Static<typeof SnapshotSpecSchema>>;
 export type UpgradeSpec = DeepReadonly<Static<typeof UpgradeSpecSchema>>;
 export type TlsSpec = DeepReadonly<Static<typeof TlsSpecSchema>>;
 export type AuthSpec = DeepReadonly<Static<typeof AuthSpecSchema>>;
+export type BackupSpec = DeepReadonly<Static<typeof BackupSpecSchema>>;
+export type BackupDestination = DeepReadonly<Static<typeof BackupDestinationSchema>>;
+export type S3Destination = DeepReadonly<Static<typeof S3DestinationSchema>>;
 export type KvstoreClusterSpec = DeepReadonly<Static<typeof KvstoreClusterSpecSchema>>;
 
 export type Condition = DeepReadonly<Static<typeof ConditionSchema>>;
 export type MemberStatus = DeepReadonly<Static<typeof MemberStatusSchema>>;
 export type SnapshotRecord = DeepReadonly<Static<typeof SnapshotRecordSchema>>;
 export type UpgradeStatus = DeepReadonly<Static<typeof UpgradeStatusSchema>>;
+export type BackupRecord = DeepReadonly<Static<typeof BackupRecordSchema>>;
+export type RetainedBackup = DeepReadonly<Static<typeof RetainedBackupSchema>>;
+export type BackupStatus = DeepReadonly<Static<typeof BackupStatusSchema>>;
 export type KvstoreClusterStatus = DeepReadonly<Static<typeof KvstoreClusterStatusSchema>>;
 
 export interface ObjectMeta {

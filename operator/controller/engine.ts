@@ -20,12 +20,16 @@
  * - the member admin of a pass comes from the AdminSource when one is given (the cluster's TLS
  *   identity and credentials); when it cannot be made (a Secret missing or malformed) the pass
  *   fails with a Warning event `MemberAccessUnavailable` naming the problem, and is retried;
+ * - the outcome of a TakeBackup is handed to the next pass the same way (`observed.backupOutcome`),
+ *   and counted at once (`metrics.backupFinished`);
  * One Engine serves many clusters; its memory is keyed by `<namespace>/<name>` (`<name>` locally).
  */
 import type { Condition, KvstoreCluster, KvstoreClusterStatus } from '../api/types.js';
 import { isDeferredRefusal, waitingStatus } from './deferred-refusal.js';
 import { execute, type ExecuteResult } from './execute.js';
 import type { Plan, SnapshotOutcome } from './model.js';
+import type { BackupOutcome } from './backup/outcome.js';
+import type { BackupStores } from './backup/store-port.js';
 import { observe } from './observe.js';
 import { portOk, type AdminSource, type Clock, type EngineLogger, type EngineMetrics, type EventSink, type MemberAdmin, type MemberPlatform, type PortResult, type ReconcileFn, type SnapshotStore, type StatusSink } from './ports.js';
 
@@ -34,6 +38,8 @@ export interface EngineDeps {
   /** One admin for every cluster, or a source giving each cluster the admin of its access (TLS, credentials). */
   readonly admin: MemberAdmin | AdminSource;
   readonly snapshots: SnapshotStore;
+  /** Where scheduled backups go (spec.backup); absent: a due backup fails with a reason. */
+  readonly backups?: BackupStores;
   readonly status: StatusSink;
   readonly events: EventSink;
   readonly clock: Clock;
@@ -75,6 +81,7 @@ function degraded(status: KvstoreClusterStatus, message: string, now: string, ge
 
 export class Engine {
   private readonly outcomes = new Map<string, SnapshotOutcome>();
+  private readonly backupOutcomes = new Map<string, BackupOutcome>();
   private readonly memberStarted = new Map<string, number>();
 
   constructor(private readonly deps: EngineDeps) {}
@@ -83,6 +90,7 @@ export class Engine {
   forget(cluster: KvstoreCluster): void {
     const key = keyOf(cluster);
     this.outcomes.delete(key);
+    this.backupOutcomes.delete(key);
     for (const k of [...this.memberStarted.keys()]) if (k.startsWith(`${key}#`)) this.memberStarted.delete(k);
   }
 
@@ -93,13 +101,15 @@ export class Engine {
     const retry = d.errorRequeueSeconds ?? 5;
     const now = iso(d.clock.now());
     const seen = this.outcomes.get(key);
+    const seenBackup = this.backupOutcomes.get(key);
     const admin = await this.adminOf(cluster);
     if (!admin.ok) {
       await d.events.emit(cluster, { type: 'Warning', reason: 'MemberAccessUnavailable', message: admin.error });
       return this.failed(key, `member access: ${admin.error}`, retry);
     }
-    const obs = await observe(cluster, { platform: d.platform, admin: admin.value, timeoutMs: d.observeTimeoutMs ?? 5000 }, now, seen);
-    if (!obs.ok) return this.failed(key, obs.error, retry);
+    const observed = await observe(cluster, { platform: d.platform, admin: admin.value, timeoutMs: d.observeTimeoutMs ?? 5000 }, now, seen);
+    if (!observed.ok) return this.failed(key, observed.error, retry);
+    const obs = { ok: true as const, value: seenBackup === undefined ? observed.value : { ...observed.value, backupOutcome: seenBackup } };
     let plan: Plan;
     try {
       plan = d.reconcile(cluster, obs.value);
@@ -116,14 +126,18 @@ export class Engine {
       platform: d.platform,
       admin: admin.value,
       snapshots: d.snapshots,
+      ...(d.backups === undefined ? {} : { backups: d.backups }),
       now: () => iso(d.clock.now()),
+      nowMs: () => d.clock.now(),
       onAction: (a) => d.logger.info({ ...log, action: a.kind, ...('name' in a ? { member: a.name } : 'member' in a ? { member: a.member } : {}) }, 'executing'),
     });
     if (result.snapshotOutcome !== undefined) this.outcomes.set(key, result.snapshotOutcome);
+    if (result.backupOutcome !== undefined) this.backupFinished(key, result.backupOutcome);
     if (isDeferredRefusal(result)) return this.deferred(cluster, plan, result, previous, now, retry);
     const status = result.failure === undefined ? plan.status : degraded(plan.status, `${result.failure.action.kind} failed: ${result.failure.error}`, now, cluster.metadata.generation);
     const written = await this.writeStatus(cluster, status, previous);
     if (written && seen !== undefined && result.snapshotOutcome === undefined && this.outcomes.get(key) === seen) this.outcomes.delete(key);
+    if (written && seenBackup !== undefined && result.backupOutcome === undefined && this.backupOutcomes.get(key) === seenBackup) this.backupOutcomes.delete(key);
     await this.emit(cluster, plan, result);
     this.countMembers(key, cluster.status, status);
     if (result.failure !== undefined) {
@@ -133,6 +147,19 @@ export class Engine {
     }
     if (!written) return { requeueAfterSeconds: retry, status, error: 'status not written' };
     return { ...(plan.requeueAfterSeconds === undefined ? {} : { requeueAfterSeconds: plan.requeueAfterSeconds }), status };
+  }
+
+  /** Keeps a backup's outcome for the next pass, counts and logs it. */
+  private backupFinished(key: string, o: BackupOutcome): void {
+    this.backupOutcomes.set(key, o);
+    const m = this.deps.metrics;
+    if (o.ok) {
+      m.backupFinished?.(key, { ok: true, seconds: o.seconds, bytes: o.record.size, atMs: Date.parse(o.record.time) });
+      this.deps.logger.info({ cluster: key, backup: o.name, uri: o.record.uri, revision: o.record.revision, size: o.record.size, seconds: o.seconds }, 'backup taken');
+    } else {
+      m.backupFinished?.(key, { ok: false, seconds: o.seconds });
+      this.deps.logger.warn({ cluster: key, backup: o.name, error: o.error }, 'backup failed');
+    }
   }
 
   private adminOf(cluster: KvstoreCluster): Promise<PortResult<MemberAdmin>> {

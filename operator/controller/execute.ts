@@ -6,11 +6,16 @@
  * - TakeSnapshot streams from the named member into the snapshot store's path for the planned
  *   file name; its outcome (success record or failure) is returned as `snapshotOutcome` for the
  *   engine to feed into the next pass, and a failed snapshot also stops the execution;
+ * - TakeBackup (backup/run-backup.ts) never fails the execution: its outcome, success or failure, is
+ *   returned as `backupOutcome` for the next pass; PruneBackups is an ordinary action;
  * - membership calls (AddLearner, PromoteLearner, RemoveMember) go to a reachable voting member
  *   of the observation, the leader first.
  */
 import type { KvstoreCluster } from '../api/types.js';
 import type { Action, Observed, SnapshotOutcome } from './model.js';
+import type { BackupOutcome } from './backup/outcome.js';
+import { pruneBackups, takeBackup } from './backup/run-backup.js';
+import type { BackupStores } from './backup/store-port.js';
 import { portFail, portOk, type MemberAdmin, type MemberPlatform, type PortResult, type SnapshotStore } from './ports.js';
 
 export interface ExecuteDeps {
@@ -19,6 +24,10 @@ export interface ExecuteDeps {
   readonly snapshots: SnapshotStore;
   /** RFC 3339 now (recorded as the snapshot's takenAt). */
   readonly now: () => string;
+  /** Where scheduled backups go (absent: a TakeBackup fails as an outcome). */
+  readonly backups?: BackupStores;
+  /** Milliseconds since the epoch (backup durations; default Date.now). */
+  readonly nowMs?: () => number;
   /** Told before each action runs. */
   readonly onAction?: (action: Action, index: number) => void;
 }
@@ -27,6 +36,7 @@ export interface ExecuteResult {
   readonly completed: number;
   readonly failure?: { readonly action: Action; readonly error: string };
   readonly snapshotOutcome?: SnapshotOutcome;
+  readonly backupOutcome?: BackupOutcome;
 }
 
 /** The client URL of a reachable voting member: the leader first. */
@@ -73,21 +83,33 @@ async function run(cluster: KvstoreCluster, a: Action, observed: Observed, deps:
       const url = adminURL(observed);
       return url.ok ? deps.admin.remove(url.value, a.memberId) : url;
     }
+    case 'PruneBackups':
+      return pruneBackups(cluster, a, deps.backups);
     case 'TakeSnapshot':
-      throw new Error('TakeSnapshot is run by execute() itself');
+    case 'TakeBackup':
+      throw new Error(`${a.kind} is run by execute() itself`);
   }
 }
 
 /** Runs `actions` in order (see the file header). */
 export async function execute(cluster: KvstoreCluster, actions: readonly Action[], observed: Observed, deps: ExecuteDeps): Promise<ExecuteResult> {
   let snapshotOutcome: SnapshotOutcome | undefined;
-  const withOutcome = (r: Omit<ExecuteResult, 'snapshotOutcome'>): ExecuteResult => (snapshotOutcome === undefined ? r : { ...r, snapshotOutcome });
+  let backupOutcome: BackupOutcome | undefined;
+  const withOutcome = (r: Omit<ExecuteResult, 'snapshotOutcome' | 'backupOutcome'>): ExecuteResult => ({
+    ...r,
+    ...(snapshotOutcome === undefined ? {} : { snapshotOutcome }),
+    ...(backupOutcome === undefined ? {} : { backupOutcome }),
+  });
   for (let i = 0; i < actions.length; i++) {
     const a = actions[i];
     deps.onAction?.(a, i);
     if (a.kind === 'TakeSnapshot') {
       snapshotOutcome = await takeSnapshot(cluster, a, deps);
       if (!snapshotOutcome.ok) return withOutcome({ completed: i, failure: { action: a, error: snapshotOutcome.error } });
+      continue;
+    }
+    if (a.kind === 'TakeBackup') {
+      backupOutcome = await takeBackup(cluster, a, { admin: deps.admin, backups: deps.backups, now: deps.now, nowMs: deps.nowMs ?? Date.now });
       continue;
     }
     const r = await run(cluster, a, observed, deps);

@@ -8,6 +8,7 @@
  * `plan.status` and `plan.events`. A pass takes at most ONE membership or upgrade step.
  */
 import type { KvstoreClusterStatus, SnapshotRecord } from '../api/types.js';
+import type { BackupOutcome } from './backup/outcome.js';
 
 /** What a member says about itself; absent fields = could not be read. */
 export interface MemberProbe {
@@ -83,6 +84,8 @@ export interface Observed {
   /** Membership as a reachable member reports it; undefined when none answered. */
   readonly clusterMembers?: readonly ClusterMember[];
   readonly snapshotOutcome?: SnapshotOutcome;
+  /** Outcome of the last pass's TakeBackup (kept by the engine until a pass that saw it wrote its status). */
+  readonly backupOutcome?: BackupOutcome;
 }
 
 export type Action =
@@ -103,7 +106,12 @@ export type Action =
   /** Replace a failed member's slot: delete its data (PVC / data dir) and its pod / process, so it comes
    * back empty and joins the running cluster (`initial-cluster-state existing`) as the learner that an
    * AddLearner of the same pass registered. Only planned right after AddLearner for the same `name`. */
-  | { readonly kind: 'ResetMember'; readonly name: string };
+  | { readonly kind: 'ResetMember'; readonly name: string }
+  /** A scheduled backup (controller/backup/): stream from `member` (the leader), verify, publish as `name` at spec.backup.destination.
+   * Its failure is an outcome (status.backups.lastFailure), not a failed action. */
+  | { readonly kind: 'TakeBackup'; readonly member: string; readonly clientURL: string; readonly name: string }
+  /** Delete these backups at spec.backup.destination (retention, after a success). */
+  | { readonly kind: 'PruneBackups'; readonly names: readonly string[] };
 
 export interface PlannedEvent {
   readonly type: 'Normal' | 'Warning';

@@ -200,6 +200,18 @@ export interface EngineMetrics {
   upgradeBlocked(cluster: string): void;
   memberUpgradeDuration(cluster: string, seconds: number): void;
   reconcileError(cluster: string): void;
+  /** A scheduled backup ended (controller/backup/); optional for metrics sinks that do not count backups. */
+  backupFinished?(cluster: string, result: BackupMetric): void;
+}
+
+/** What the backup metrics need of one backup. */
+export interface BackupMetric {
+  readonly ok: boolean;
+  readonly seconds: number;
+  /** Size of a successful backup. */
+  readonly bytes?: number;
+  /** When a successful backup completed (ms since the epoch). */
+  readonly atMs?: number;
 }
 
 /** The structured logger the engine writes to (a pino logger fits). */

@@ -10,6 +10,8 @@
  *   spec.version ≠ the members' version → start, refuse or roll back (upgrade/new-change.ts);
  *   a member unreachable for long → replace it (membership/replace.ts);
  *   else steady.
+ * Then the backup planner (backup/planner.ts) records the last backup and, when one is due and the
+ * rule above took no step, adds a TakeBackup (it never holds up the rule's step).
  * The status (status/build-status.ts) is always recomputed from the observation and the step.
  * `cluster` must be defaulted (operator/api defaults applied).
  */
@@ -23,6 +25,7 @@ import { planMembership } from './membership/scale.js';
 import { planReplace } from './membership/replace.js';
 import { isActive, planVersion } from './upgrade/planner.js';
 import { buildStatus } from './status/build-status.js';
+import { planBackup } from './backup/planner.js';
 
 function decide(ctx: PlanContext): Step {
   if (ctx.spec.paused) return pausedStep(ctx);
@@ -34,11 +37,14 @@ function decide(ctx: PlanContext): Step {
 export function reconcile(cluster: KvstoreCluster, observed: Observed): Plan {
   const ctx = makeContext(cluster, observed);
   const step = decide(ctx);
-  const status = buildStatus(ctx, step);
+  const backup = planBackup(ctx, step);
+  const built = buildStatus(ctx, step);
+  const status = backup.status === undefined ? built : { ...built, backups: backup.status };
+  const requeues = [step.requeueAfterSeconds, backup.requeueAfterSeconds].filter((r): r is number => r !== undefined);
   return {
-    actions: step.actions,
-    events: step.events,
+    actions: [...step.actions, ...backup.actions],
+    events: [...step.events, ...backup.events],
     status,
-    ...(step.requeueAfterSeconds === undefined ? {} : { requeueAfterSeconds: step.requeueAfterSeconds }),
+    ...(requeues.length === 0 ? {} : { requeueAfterSeconds: Math.min(...requeues) }),
   };
 }
