@@ -48,6 +48,7 @@ interface RunOptions {
   leaderElectRetryPeriod: string;
   metricsBindAddress: string;
   snapshotDir: string;
+  backupDir?: string;
   logLevel: string;
   memberAddressMap?: string;
 }
@@ -64,6 +65,7 @@ export function runCommand(io: RunCommandIO): Command {
     .option('--leader-elect-retry-period <d>', 'time between election attempts', '2s')
     .option('--metrics-bind-address <[host]:port>', '/healthz, /readyz and /metrics listener ("0": none)', ':8080')
     .option('--snapshot-dir <dir>', 'where pre-upgrade snapshots are written (the operator\'s snapshot volume)', DEFAULT_SNAPSHOT_DIR)
+    .option('--backup-dir <dir>', 'where scheduled backups with a directory destination go (default: <snapshot-dir>/backups)')
     .option('--member-address-map <file>', 'JSON {"<advertised host:port>": "<host:port>"} for an operator outside the cluster network (port-forwards); re-read when it changes')
     .addOption(new Option('--log-level <level>', 'operator log level').choices(['debug', 'info', 'warn', 'error']).default('info'))
     .action(async (opts: RunOptions) => {
@@ -98,6 +100,7 @@ export function runCommand(io: RunCommandIO): Command {
         kubeConfig,
         namespace: opts.namespace === 'all' ? undefined : opts.namespace,
         snapshotDir: resolve(opts.snapshotDir),
+        ...(opts.backupDir === undefined ? {} : { backupDir: resolve(opts.backupDir) }),
         ...(opts.memberAddressMap === undefined ? {} : mapped(addressMapResolver(resolve(opts.memberAddressMap)))),
         reconcile,
         logger,

@@ -10,12 +10,15 @@
  * | reconcile_duration_seconds | histogram | namespace, cluster |
  * | work_queue_depth | gauge | — |
  * | is_leader | gauge (1/0) | — |
+ * | backup_total, backup_duration_seconds, backup_last_success_timestamp_seconds, backup_bytes | backup-metrics.ts | namespace, cluster (+ result) |
  *
  * `OperatorMetrics` is the typed port the rest of the operator calls; it fits the engine's
  * `EngineMetrics` (operator/controller/ports.ts). Clusters are named by their key
  * `<namespace>/<name>` (local mode: `/<name>`), split into the two labels.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { BackupMetric } from '../controller/ports.js';
+import { createBackupSeries } from './backup-metrics.js';
 
 export const METRIC_PREFIX = 'kvstore_operator_';
 
@@ -34,6 +37,7 @@ export interface OperatorMetrics {
   upgradeBlocked(cluster: string): void;
   memberUpgradeDuration(cluster: string, seconds: number): void;
   reconcileError(cluster: string): void;
+  backupFinished(cluster: string, result: BackupMetric): void;
   reconcileDuration(cluster: string, seconds: number): void;
   setQueueDepth(depth: number): void;
   setLeader(leading: boolean): void;
@@ -66,6 +70,7 @@ export function createOperatorMetrics(registry: Registry): OperatorMetrics {
   const leader = new Gauge({ name: `${METRIC_PREFIX}is_leader`, help: 'Whether this operator instance holds the leader Lease (1) or not (0).', registers });
   leader.set(0);
   depth.set(0);
+  const backups = createBackupSeries(registry, METRIC_PREFIX);
   const perCluster = [started, completed, blocked, errors, memberDuration, reconcile];
   return {
     upgradeStarted: (c) => started.inc(clusterLabels(c)),
@@ -73,11 +78,13 @@ export function createOperatorMetrics(registry: Registry): OperatorMetrics {
     upgradeBlocked: (c) => blocked.inc(clusterLabels(c)),
     memberUpgradeDuration: (c, s) => memberDuration.observe(clusterLabels(c), s),
     reconcileError: (c) => errors.inc(clusterLabels(c)),
+    backupFinished: (c, r) => backups.backupFinished(clusterLabels(c), r),
     reconcileDuration: (c, s) => reconcile.observe(clusterLabels(c), s),
     setQueueDepth: (d) => depth.set(d),
     setLeader: (l) => leader.set(l ? 1 : 0),
     forgetCluster: (c) => {
       for (const m of perCluster) m.remove(clusterLabels(c));
+      backups.forget(clusterLabels(c));
     },
   };
 }

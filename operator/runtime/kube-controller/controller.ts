@@ -23,6 +23,7 @@ import { API_VERSION, KIND, type KvstoreCluster } from '../../api/types.js';
 import { parseCluster } from '../../api/parse.js';
 import { Engine } from '../../controller/engine.js';
 import type { AdminSource, EngineLogger, MemberAdmin, ReconcileFn, SnapshotStore } from '../../controller/ports.js';
+import type { BackupStores } from '../../controller/backup/store-port.js';
 import type { BackoffOptions } from '../backoff.js';
 import { ControllerRunner } from '../controller-runner.js';
 import { EventRecorder } from '../event-recorder.js';
@@ -61,6 +62,8 @@ export interface KubeControllerOptions {
   /** Peer URLs as the members know them (default: the DNS names; see KubePlatform). */
   readonly peerURL?: UrlResolver;
   readonly snapshots: SnapshotStore;
+  /** Where scheduled backups go (spec.backup). */
+  readonly backups?: BackupStores;
   readonly reconcile: ReconcileFn;
   readonly logger: EngineLogger;
   readonly timers: Timers;
@@ -93,6 +96,7 @@ export class KubeController {
       platform: new KubePlatform(o.kube, o.peerURL),
       admin: o.admin,
       snapshots: o.snapshots,
+      ...(o.backups === undefined ? {} : { backups: o.backups }),
       status: new KubeStatusSink(o.kube),
       events: new KubeEventSink(this.#events),
       clock: { now: () => o.timers.now() },

@@ -18,6 +18,8 @@ import { createOperatorMetrics } from '../metrics.js';
 import { systemTimers, type Timers } from '../timers.js';
 import { identityResolver, resolvingAdmin, type UrlResolver } from '../kube-platform/member-url.js';
 import { SnapshotVolume } from '../kube-platform/snapshot-volume.js';
+import { kubeBackupStores } from '../kube-platform/backup-volume.js';
+import { join } from 'node:path';
 import { KubeController, type LeaderElectionConfig } from './controller.js';
 
 export interface KubeOperatorOptions {
@@ -25,6 +27,8 @@ export interface KubeOperatorOptions {
   /** undefined = every namespace. */
   readonly namespace: string | undefined;
   readonly snapshotDir: string;
+  /** Directory destinations of scheduled backups (default `<snapshotDir>/backups`). */
+  readonly backupDir?: string;
   readonly reconcile: ReconcileFn;
   readonly logger: EngineLogger;
   readonly leaderElection?: LeaderElectionConfig;
@@ -64,6 +68,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     ...(o.admin === undefined ? {} : { admin: o.admin }),
     wrap: (a) => resolvingAdmin(a, resolve),
   });
+  const backups = kubeBackupStores(kube, o.backupDir ?? join(o.snapshotDir, 'backups'));
   const controller = new KubeController({
     kubeConfig: o.kubeConfig,
     kube,
@@ -71,6 +76,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     admin,
     ...(o.resolvePeerUrl === undefined ? {} : { peerURL: o.resolvePeerUrl }),
     snapshots: new SnapshotVolume(o.snapshotDir),
+    backups,
     reconcile: o.reconcile,
     logger: o.logger,
     timers: o.timers ?? systemTimers(),

@@ -10,6 +10,8 @@
  *     tls/                 with spec.tls: the generated CA, member and operator certificates
  *     snapshots/           pre-upgrade snapshots (spec.upgrade.snapshot.volume, relative to
  *                          this directory unless absolute)
+ *     backups/             scheduled backups (spec.backup.destination.path, relative to this
+ *                          directory unless absolute; S3 uploads are verified in backups-staging/)
  */
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
@@ -44,6 +46,13 @@ export class LocalLayout {
   /** The Secret manifest spec.auth.secretName names: `<secretName>.yaml` beside the manifest. */
   secretFile(secretName: string): string {
     return join(dirname(resolve(this.manifestFile)), `${secretName}.yaml`);
+  }
+  /** Directory of scheduled backups: `destination.path` (relative to the base unless absolute), default `backups`. */
+  backupDir(path: string | undefined): string {
+    return path === undefined ? join(this.base, 'backups') : isAbsolute(path) ? path : join(this.base, path);
+  }
+  get backupStagingDir(): string {
+    return join(this.base, 'backups-staging');
   }
   snapshotDir(volume: string): string {
     return isAbsolute(volume) ? volume : join(this.base, volume);

@@ -12,7 +12,8 @@ import { portFail, portOk, type AccessLoader, type MemberAccess, type PortResult
 import type { LocalLayout } from './layout.js';
 import type { LocalCertificates } from './local-certificates.js';
 
-async function readSecretFile(file: string): Promise<PortResult<SecretData | undefined>> {
+/** A Secret manifest file (`stringData` or base64 `data`); undefined when the file does not exist. */
+export async function readSecretFile(file: string): Promise<PortResult<SecretData | undefined>> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -4,7 +4,7 @@
  * prom-client Registry served with /healthz, /readyz and /metrics (health-server.ts).
  */
 import { Registry } from 'prom-client';
-import type { EngineMetrics } from '../../controller/ports.js';
+import type { BackupMetric, EngineMetrics } from '../../controller/ports.js';
 import { startHealthServer, type HealthServer } from '../health-server.js';
 import { createOperatorMetrics, type OperatorMetrics } from '../metrics.js';
 import { CountingMetrics } from './local-sinks.js';
@@ -34,6 +34,10 @@ class TeeMetrics implements EngineMetrics {
   reconcileError(cluster: string): void {
     this.counts.reconcileError();
     this.series.reconcileError(cluster);
+  }
+  backupFinished(cluster: string, result: BackupMetric): void {
+    this.counts.backupFinished(cluster, result);
+    this.series.backupFinished(cluster, result);
   }
 }
 

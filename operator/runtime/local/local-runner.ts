@@ -17,7 +17,8 @@ import { Engine } from '../../controller/engine.js';
 import { portFail, portOk, type AdminSource, type EngineLogger, type PortResult, type ReconcileFn } from '../../controller/ports.js';
 import { FileWatch } from './file-watch.js';
 import { LocalLayout } from './layout.js';
-import { localAccessLoader } from './local-access.js';
+import { localAccessLoader, readSecretFile } from './local-access.js';
+import { PlatformBackupStores } from '../backup-store/backup-stores.js';
 import { LocalCertificates } from './local-certificates.js';
 import { EventsFile, ManifestStatusSink } from './local-sinks.js';
 import { createLocalMetrics, type LocalMetrics } from './local-metrics.js';
@@ -46,6 +47,7 @@ export class LocalRunner {
   private timer: NodeJS.Timeout | undefined;
   private superviseTimer: NodeJS.Timeout | undefined;
   private watch: FileWatch | undefined;
+  private backups: PlatformBackupStores | undefined;
   private current: Promise<void> | undefined;
   private again = false;
   private stopping = false;
@@ -81,7 +83,13 @@ export class LocalRunner {
       return portFail(`metrics listener ${o.metricsBind?.host}:${o.metricsBind?.port}: ${(err as Error).message}`);
     }
     const admin = createAdminSource({ load: localAccessLoader(layout, certificates) });
+    const backups = new PlatformBackupStores({
+      dirOf: (_c, path) => layout.backupDir(path),
+      stagingDirOf: () => layout.backupStagingDir,
+      secretsOf: () => (name) => readSecretFile(layout.secretFile(name)),
+    });
     const engine = new Engine({
+      backups,
       platform: platform.value,
       admin,
       snapshots: new SnapshotDir(layout),
@@ -94,6 +102,7 @@ export class LocalRunner {
     });
     const runner = new LocalRunner(o, manifest, platform.value, admin, engine, metrics, first.value);
     o.logger.info({ cluster: first.value.metadata.name, dir: layout.base, ...(metrics.url === undefined ? {} : { metrics: `${metrics.url}/metrics` }) }, 'local mode started');
+    runner.backups = backups;
     runner.watch = new FileWatch(o.manifestFile, () => runner.trigger('file changed'), 200, o.pollMs ?? 1000);
     runner.superviseTimer = setInterval(() => runner.supervise(), o.superviseMs ?? 1000);
     runner.trigger('start');
@@ -160,6 +169,7 @@ export class LocalRunner {
     this.o.logger.info({ cluster: this.cluster.metadata.name }, 'stopping members');
     await this.platform.stopAll();
     this.admin.close();
+    this.backups?.close();
     await this.metrics.close();
   }
 }

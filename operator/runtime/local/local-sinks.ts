@@ -6,7 +6,7 @@
 import { appendFile } from 'node:fs/promises';
 import type { KvstoreCluster, KvstoreClusterStatus } from '../../api/types.js';
 import type { PlannedEvent } from '../../controller/model.js';
-import type { EngineLogger, EngineMetrics, EventSink, PortResult, StatusSink } from '../../controller/ports.js';
+import type { BackupMetric, EngineLogger, EngineMetrics, EventSink, PortResult, StatusSink } from '../../controller/ports.js';
 import type { ManifestFile } from './manifest-file.js';
 
 export class ManifestStatusSink implements StatusSink {
@@ -49,5 +49,11 @@ export class CountingMetrics implements EngineMetrics {
   }
   reconcileError(): void {
     this.counts.reconcileErrors++;
+  }
+  /** Scheduled backups finished: `backups.ok` / `backups.failed`. */
+  readonly backups = { ok: 0, failed: 0 };
+  backupFinished(_cluster: string, result: BackupMetric): void {
+    if (result.ok) this.backups.ok++;
+    else this.backups.failed++;
   }
 }
