@@ -115,6 +115,7 @@ const NON_DEFAULT: Obj = {
     upgrade: { v2WaitSeconds: 30, v2ThresholdBytes: 50000000, memberHealthTimeoutSeconds: 600, snapshot: { volume: 'snapshots', keep: 5 } },
     tls: { client: { secretName: 'main-member-tls' }, peer: { secretName: 'main-member-tls' }, operator: { secretName: 'main-operator-tls' } },
     auth: { secretName: 'main-root' },
+    backup: { schedule: '0 */6 * * *', destination: { s3: { bucket: 'kv-backups', prefix: 'main', endpoint: 'http://minio.storage.svc:9000', credentialsSecret: 'main-s3' } }, retention: { maxCount: 14, maxAgeHours: 168 } },
   },
 };
 
@@ -212,6 +213,7 @@ void test('non-default values: valid, every object valid (KvstoreCluster against
   assert.deepEqual(spec.tolerations, want.tolerations);
   assert.deepEqual(spec.tls, want.tls);
   assert.deepEqual(spec.auth, want.auth);
+  assert.deepEqual(spec.backup, want.backup);
   assert.deepEqual(validateCluster(cluster), [], "the operator's own validation accepts it");
   assert.match(r.notes, /KvstoreCluster "main" \(5 members, version 3\.5\.0\)/);
 });
@@ -273,6 +275,9 @@ void test('values.schema.json refuses typos and values the operator cannot run',
     { cluster: { ...(base.cluster as Obj), auth: { secretName: 'Root_Secret' } } },
     { serviceMonitor: { enabled: true, interval: 'often' } },
     { snapshots: { persistence: { size: 'lots' } } },
+    { cluster: { ...(base.cluster as Obj), backup: { schedule: '@daily', destination: { path: '/elsewhere' } } } },
+    { cluster: { ...(base.cluster as Obj), backup: { schedule: '@daily', retention: { maxCount: 0 } } } },
+    { cluster: { ...(base.cluster as Obj), backup: { schedule: '@daily', destination: { s3: { bucket: 'bucket', endpoint: 'minio:9000' } } } } },
   ];
   for (const over of bad) assert.ok(!valuesSchema(merged(over)), `refused: ${JSON.stringify(over)}`);
   assert.ok(valuesSchema(merged({ cluster: { ...(base.cluster as Obj), image: 'registry.example.com:5000/team/kvstore' } })), 'a registry with a port is fine');

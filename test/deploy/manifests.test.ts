@@ -85,6 +85,7 @@ const EXAMPLES = [
   { file: 'cluster-3.4.yaml', size: 3, version: '3.4.0', enableV2: undefined },
   { file: 'cluster-3.5.yaml', size: 5, version: '3.5.0', enableV2: undefined },
   { file: 'cluster-v2.yaml', size: 3, version: '3.4.0', enableV2: true },
+  { file: 'cluster-backup.yaml', size: 3, version: '3.5.0', enableV2: undefined },
 ] as const;
 
 void test('deploy/examples: the kustomization lists every example; each is a KvstoreCluster valid against the CRD schema', () => {
