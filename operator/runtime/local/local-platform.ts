@@ -78,6 +78,11 @@ export class LocalPlatform implements MemberPlatform {
     return this.state.members[name]?.hasData === true && !existsSync(join(this.deps.layout.dataDir(name), 'member'));
   }
 
+  /** The members whose data is gone (see the header), by name. */
+  lostMembers(): readonly string[] {
+    return Object.keys(this.state.members).filter((n) => this.dataLost(n)).sort();
+  }
+
   private alive(name: string): boolean {
     const pid = this.pids.get(name);
     return pid !== undefined && isAlive(pid, this.deps.layout.dataDir(name));
