@@ -33,7 +33,7 @@ export interface Failure {
 /** The failure of slot `m` given the membership `cm` (its entry, if any, is a voting member). */
 export function failureOf(m: ObservedMember, cm: readonly ClusterMember[]): Failure | undefined {
   const entry = cm.find((c) => isSlotOf(m, c));
-  if (m.dataLost === true) return { slot: m, reason: 'DataLost', why: `the data directory of ${m.name} is gone` };
+  if (m.dataLost === true) return { slot: m, reason: 'DataLost', why: `the data of ${m.name} is gone (its data directory or claim is not the one it ran with)` };
   const id = m.probe?.memberId ?? '';
   if (entry !== undefined && id !== '' && /^[0-9a-f]{16}$/.test(id) && id !== entry.id) {
     return { slot: m, reason: 'DataLost', why: `${m.name} answers as member ${id} but the membership holds ${entry.id} for it (it started again without its data)` };
