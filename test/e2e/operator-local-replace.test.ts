@@ -3,7 +3,8 @@
  * replaced — removed from the membership (MemberReplacing, reason DataLost), re-added as a
  * learner with an empty data dir (MemberReplaced), promoted once caught up (MemberPromoted) —
  * and the cluster is back to 3 voting healthy members; the replaced member, a new member id
- * under the same name, serves the keys written before.
+ * under the same name, serves the keys written before. Then the same for a data dir removed
+ * while the operator and its members are stopped.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,7 +23,7 @@ spec:
   version: 3.5.0
 `;
 
-void test('local mode: a member whose data dir is deleted is replaced (learner first, promoted) and serves the data again', async () => {
+void test('local mode: a member whose data dir is deleted (while running, then while stopped) is replaced (learner first, promoted) and serves the data again', async () => {
   const admin = createMemberAdmin();
   try {
     const { file, clusterDir } = writeManifest(MANIFEST, 'rp');
@@ -66,6 +67,20 @@ void test('local mode: a member whose data dir is deleted is replaced (learner f
     assert.equal(got.kvs.size, 20);
     assert.equal(op.logs().includes('"level":"error"'), false);
     assert.equal(await op.stop('SIGTERM'), 0);
+
+    // Removed while stopped: the operator (and with it every member) stops, rp-2's data dir is
+    // removed, the operator starts again — rp-2 is not started as it is but replaced.
+    rmSync(join(clusterDir, 'rp-2.data'), { recursive: true, force: true });
+    const op2 = new LocalOperator(file, clusterDir);
+    const again = (await eventsWith(clusterDir, 'MemberReplacing', 2)).filter((e) => e.reason === 'MemberReplacing')[1];
+    assert.match(again?.message ?? '', /rp-2.*reason DataLost/);
+    await eventsWith(clusterDir, 'MemberPromoted', 2);
+    const third = await waitStatus(file, '3 healthy members after rp-2 was replaced', (s) => s.readyMembers === '3/3' && s.members.length === 3 && s.members.every((m) => m.healthy), op2, 120_000);
+    const kv2 = openKv(third.members.find((m) => m.name === 'rp-2')!.clientURL.replace(/^http:\/\//, ''));
+    assert.equal((await readPrefix(kv2, 'keep/', { serializable: true })).kvs.size, 20);
+    kv2.close();
+    assert.equal(op2.logs().includes('"level":"error"'), false);
+    assert.equal(await op2.stop('SIGTERM'), 0);
   } finally {
     admin.close();
   }
