@@ -11,7 +11,8 @@
  * - it is the ONLY failed slot (two failed members are never replaced automatically: that needs a
  *   person — restore from a snapshot);
  * - at least 3 voting members and no learner pending, so the others (all ready, exactly one
- *   leader among them, none of them the failed member) form a quorum before and after the removal.
+ *   leader among them, the failed member not claiming leadership) form a quorum before and after
+ *   the removal.
  * The next passes re-add its slot as a learner with an empty data directory (membership/scale.ts:
  * AddLearner + ResetMember, MemberReplaced) and promote it when caught up (MemberPromoted). Pure.
  */
@@ -63,7 +64,7 @@ export function planReplace(ctx: PlanContext): Step | undefined {
   }
   const others = ctx.slots.filter((m) => m.name !== victim.name);
   const othersVoting = others.filter((m) => voting.some((c) => isSlotOf(m, c)));
-  if (othersVoting.length !== voting.length - 1 || !others.every(memberReady) || leadersOf(others).length !== 1) return undefined;
+  if (othersVoting.length !== voting.length - 1 || !others.every(memberReady) || leadersOf(others).length !== 1 || victim.probe?.isLeader === true) return undefined;
   const after = failure.reason === 'Unhealthy' ? ` for more than ${ctx.spec.upgrade.memberHealthTimeoutSeconds}s` : '';
   const message = `${failure.why}${after} (reason ${failure.reason}): removing it from the membership; it is re-added as a learner with an empty data directory next`;
   return {

@@ -211,6 +211,9 @@ void test('replace: never when the failed member is the only leader the others w
   let o = withMember(healthy('3.4.0'), member(0, '3.4.0', { probe: { isLeader: false } }));
   o = withMember(o, member(2, '3.4.0', { probe: { isLeader: true, memberId: 'abcdef0123456789' } }));
   assert.deepEqual(kinds(reconcile(cluster({}, status()), o)), []);
+  // Two claim leadership, one of them the failed member: wait until that settles.
+  const both = withMember(o, member(0, '3.4.0', { probe: { isLeader: true } }));
+  assert.deepEqual(kinds(reconcile(cluster({}, status()), both)), []);
 });
 
 void test('replace: with a learner pending, the learner is handled first (no removal)', () => {
