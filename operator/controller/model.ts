@@ -53,6 +53,11 @@ export interface ObservedMember {
   readonly runVersion: string;
   readonly clientURL: string;
   readonly peerURL: string;
+  /**
+   * The platform saw this slot's data go away after the member had run on it (local: the data
+   * dir or its WAL vanished; the platform then keeps the member stopped). Absent = not known lost.
+   */
+  readonly dataLost?: boolean;
   /** Undefined when the member could not be reached. */
   readonly probe?: MemberProbe;
 }

@@ -61,6 +61,7 @@ function toObserved(slot: PlatformSlot, probe: MemberProbe | undefined): Observe
     runVersion: slot.runVersion,
     clientURL: slot.clientURL,
     peerURL: slot.peerURL,
+    ...(slot.dataLost === true ? { dataLost: true } : {}),
     ...(probe === undefined ? {} : { probe }),
   };
 }

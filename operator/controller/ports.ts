@@ -32,6 +32,11 @@ export interface PlatformSlot {
   /** `http://host:port` the operator reaches the member's client listener at. */
   readonly clientURL: string;
   readonly peerURL: string;
+  /**
+   * The slot's data is gone although the member had run on it (local: the data dir or its WAL
+   * vanished); the platform keeps such a member stopped until `resetMember`. Absent = not lost.
+   */
+  readonly dataLost?: boolean;
 }
 
 /** What the platform holds for one cluster. */

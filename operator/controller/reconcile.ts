@@ -8,7 +8,7 @@
  *   creation not finished → wait;
  *   membership ≠ spec.size or a learner pending → one membership step (membership/scale.ts);
  *   spec.version ≠ the members' version → start, refuse or roll back (upgrade/new-change.ts);
- *   a member unreachable for long → replace it (membership/replace.ts);
+ *   a member whose data is gone, or not ready for long → replace it (membership/replace.ts);
  *   else steady.
  * Then the backup planner (backup/planner.ts) records the last backup and, when one is due and the
  * rule above took no step, adds a TakeBackup (it never holds up the rule's step).

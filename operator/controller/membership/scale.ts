@@ -5,7 +5,8 @@
  * - fewer voting members than spec.size: the lowest missing slot is added as a learner — a new
  *   slot (beyond the existing ones) gets AddLearner + EnsureObjects(replicas + 1) (MemberAdded); a
  *   slot that exists or had data (inside the current range) gets AddLearner + ResetMember so it
- *   rejoins empty (MemberReplaced);
+ *   rejoins empty (MemberReplaced, naming the reason: DataLost when the platform reports its data
+ *   gone, Unhealthy when it is not ready — membership/replace.ts removed it —, else Removed);
  * - more voting members than spec.size: RemoveMember of the highest ordinal, then EnsureObjects
  *   with fewer replicas (MemberRemoved);
  * - slots beyond spec.size that are no longer members: EnsureObjects(spec.size).
@@ -62,7 +63,8 @@ export function planMembership(ctx: PlanContext): Step | undefined {
     const missing = all.find((m) => m.ordinal < ctx.spec.size && !voting.some((c) => isSlotOf(m, c)));
     if (missing === undefined) return undefined;
     if (missing.exists || missing.ordinal < existing) {
-      const message = `${missing.name} is not a member any more: re-adding it as a learner with an empty data directory`;
+      const reason = missing.dataLost === true ? 'DataLost' : memberReady(missing) ? 'Removed' : 'Unhealthy';
+      const message = `${missing.name} is not a member any more (reason ${reason}): re-adding it as a learner with an empty data directory`;
       return scaling(ctx, 'ReplacingMember', message, {
         actions: [{ kind: 'AddLearner', name: missing.name, peerURL: missing.peerURL }, { kind: 'ResetMember', name: missing.name }],
         events: [normal('MemberReplaced', message)],

@@ -17,6 +17,9 @@
  *   template with the same name, claim and URLs (gone already = done);
  * - resetMember: template to `existing`, then deletes the member's claim `data-<pod>` and the
  *   pod, so it comes back empty and joins the running cluster.
+ * - data loss: the claim each member ran with is recorded on the StatefulSet (claim-record.ts);
+ *   a slot whose claim is since replaced or gone is observed `dataLost` (reconcile replaces it);
+ *   resetMember and scale changes drop the entries of the slots they replace, create or remove.
  */
 import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import type { KvstoreCluster } from '../../api/types.js';
@@ -28,6 +31,7 @@ import { buildStatefulSet } from '../../controller/builders/stateful-set.js';
 import { portFail, portOk, type MemberPlatform, type PlatformView, type PortResult } from '../../controller/ports.js';
 import type { KubeClient, KubeObject } from '../kube/types.js';
 import { applyObject } from './apply-object.js';
+import { keepBelow, liveClaims, lostPods, parseRecord, toRecord, writeRecord } from './claim-record.js';
 import { identityResolver, type UrlResolver } from './member-url.js';
 import { podCount, slotsOf, versionOfImage, type PodView } from './pod-slot.js';
 
@@ -99,7 +103,27 @@ export class KubePlatform implements MemberPlatform {
     // already has its peer URL (the pod's DNS name), which reconcile registers as a learner first.
     const count = Math.max(replicas, podCount(cluster, pods.value.items), stored === undefined ? 0 : cluster.spec.size);
     const slots = await Promise.all(slotsOf(cluster, pods.value.items, count).map(async (s) => ({ ...s, peerURL: await this.peerURL(s.peerURL) })));
-    return portOk({ objectsExist: sts.value !== undefined, templateVersion: stored?.version ?? '', replicas, slots });
+    const lost = sts.value === undefined ? new Set<string>() : await this.claimsLost(cluster, sts.value, slots.filter((s) => s.running).map((s) => s.name));
+    return portOk({ objectsExist: sts.value !== undefined, templateVersion: stored?.version ?? '', replicas, slots: slots.map((s) => (lost.has(s.name) ? { ...s, dataLost: true } : s)) });
+  }
+
+  /** Records the claims of running members not recorded yet; the members whose recorded claim is replaced or gone. Unknown (none) when the claims cannot be listed. */
+  private async claimsLost(cluster: KvstoreCluster, sts: StatefulSet, running: readonly string[]): Promise<ReadonlySet<string>> {
+    const claims = await this.kube.list<KubeObject>({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: namespaceOf(cluster), labelSelector: labelSelector(cluster) });
+    if (!claims.ok) return new Set();
+    const record = parseRecord(sts.metadata.annotations);
+    const live = liveClaims(claims.value.items);
+    const add = toRecord(record, live, running);
+    if (Object.keys(add).length > 0) await writeRecord(this.kube, this.stsRef(cluster), { ...record, ...add }); // a failed write is retried next pass
+    return lostPods(record, live);
+  }
+
+  private async dropClaims(cluster: KvstoreCluster, keep: (record: Readonly<Record<string, string>>) => Readonly<Record<string, string>>): Promise<PortResult<void>> {
+    const sts = await this.readSts(cluster);
+    if (!sts.ok || sts.value === undefined) return sts.ok ? portOk(undefined) : sts;
+    const record = parseRecord(sts.value.metadata.annotations);
+    const kept = keep(record);
+    return Object.keys(kept).length === Object.keys(record).length ? portOk(undefined) : writeRecord(this.kube, this.stsRef(cluster), kept);
   }
 
   async ensureObjects(cluster: KvstoreCluster, version: string, replicas: number): Promise<PortResult<void>> {
@@ -111,7 +135,8 @@ export class KubePlatform implements MemberPlatform {
       const r = o.kind === 'StatefulSet' ? await applyObject(this.kube, asKube(o), STATEFULSET_MUTABLE) : await applyObject(this.kube, asKube(o));
       if (!r.ok) return r;
     }
-    return portOk(undefined);
+    // Slots created or removed by this change get new claims: their entries go.
+    return stored === undefined ? portOk(undefined) : this.dropClaims(cluster, (r) => keepBelow(r, cluster.metadata.name, Math.min(stored.members, replicas)));
   }
 
   private async applyTemplate(cluster: KvstoreCluster, change: (t: MemberTemplate) => MemberTemplate): Promise<PortResult<void>> {
@@ -139,6 +164,8 @@ export class KubePlatform implements MemberPlatform {
   async resetMember(cluster: KvstoreCluster, name: string): Promise<PortResult<void>> {
     const t = await this.applyTemplate(cluster, (x) => ({ ...x, initialClusterState: 'existing' }));
     if (!t.ok) return t;
+    const dropped = await this.dropClaims(cluster, (r) => Object.fromEntries(Object.entries(r).filter(([pod]) => pod !== name)));
+    if (!dropped.ok) return dropped;
     const claim = await this.deleteIfPresent('PersistentVolumeClaim', cluster, `${DATA_VOLUME}-${name}`);
     if (!claim.ok) return claim;
     return this.deleteIfPresent('Pod', cluster, name);

@@ -8,11 +8,18 @@
  * With spec.tls the URLs of the secured listeners are https and each member starts with its
  * generated certificate (local-certificates.ts).
  *
+ * Data loss: once a member was seen running with its data (`hasData`), a missing
+ * `<data dir>/member` means its data is gone: the member is stopped, never started again as it is
+ * (it would rejoin under its old identity with an empty log), and observed as `dataLost` until
+ * `resetMember` gives the slot an empty data dir to join with as a learner.
+ *
  * Contract: slot addresses are picked once and kept in state.json (FORMAT.md); on open, live
  * members (pid files) are adopted, dead ones are started by the next `supervise()`. Calls for
  * one slot never overlap (a slot being restarted is left alone by `supervise()`).
  */
+import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { KvstoreCluster } from '../../api/types.js';
 import { optionFlags } from '../../controller/builders/member-args.js';
 import { clientScheme, memberName, peerScheme } from '../../controller/builders/names.js';
@@ -66,6 +73,16 @@ export class LocalPlatform implements MemberPlatform {
     return portOk(p);
   }
 
+  /** The member ran with its data and its `member/` directory is gone. */
+  private dataLost(name: string): boolean {
+    return this.state.members[name]?.hasData === true && !existsSync(join(this.deps.layout.dataDir(name), 'member'));
+  }
+
+  /** The members whose data is gone (see the header), by name. */
+  lostMembers(): readonly string[] {
+    return Object.keys(this.state.members).filter((n) => this.dataLost(n)).sort();
+  }
+
   private alive(name: string): boolean {
     const pid = this.pids.get(name);
     return pid !== undefined && isAlive(pid, this.deps.layout.dataDir(name));
@@ -104,6 +121,7 @@ export class LocalPlatform implements MemberPlatform {
         runVersion: running ? rec.version : '',
         clientURL: rec === undefined ? '' : urlOf(clientScheme(cluster), rec.host, rec.clientPort),
         peerURL: rec === undefined ? '' : urlOf(peerScheme(cluster), rec.host, rec.peerPort),
+        ...(rec !== undefined && this.dataLost(name) ? { dataLost: true } : {}),
       });
     }
     return portOk({ objectsExist: this.state.replicas > 0, templateVersion: this.state.templateVersion, replicas: this.state.replicas, slots });
@@ -151,7 +169,8 @@ export class LocalPlatform implements MemberPlatform {
     try {
       await this.stop(name);
       await rm(this.deps.layout.dataDir(name), { recursive: true, force: true });
-      const saved = await this.save({ ...this.state, members: { ...this.state.members, [name]: { ...rec, join: 'existing' } } });
+      const { hasData: _lost, ...kept } = rec;
+      const saved = await this.save({ ...this.state, members: { ...this.state.members, [name]: { ...kept, join: 'existing' } } });
       if (!saved.ok) return saved;
       return await this.start(cluster, name);
     } finally {
@@ -162,7 +181,8 @@ export class LocalPlatform implements MemberPlatform {
   /**
    * Starts every slot below `replicas` that has no live process (and is not being restarted).
    * A member that keeps dying is started again after 1 s, 2 s, 4 s … at most 30 s apart (the
-   * backoff is forgotten once it has stayed up for a minute).
+   * backoff is forgotten once it has stayed up for a minute). A member whose data is gone is
+   * stopped and left stopped; a running member with its data gets `hasData` recorded.
    */
   async supervise(cluster: KvstoreCluster): Promise<PortResult<void>> {
     const now = this.deps.now();
@@ -170,8 +190,16 @@ export class LocalPlatform implements MemberPlatform {
     for (let i = 0; i < this.state.replicas; i++) {
       const name = memberName(cluster, i);
       if (this.busy.has(name) || this.state.members[name] === undefined) continue;
+      if (this.dataLost(name)) {
+        if (this.alive(name)) {
+          this.deps.logger.warn({ member: name }, 'the data dir of the member is gone; stopping it (the operator replaces it)');
+          starts.push(this.guarded(name, async () => (await this.stop(name), portOk(undefined))));
+        }
+        continue;
+      }
       const crash = this.crashes.get(name);
       if (this.alive(name)) {
+        if (this.state.members[name]?.hasData !== true && existsSync(join(this.deps.layout.dataDir(name), 'member'))) await this.markHasData(name);
         if (crash !== undefined && now > crash.nextAt + 60_000) this.crashes.delete(name);
         continue;
       }
@@ -213,7 +241,15 @@ export class LocalPlatform implements MemberPlatform {
     this.pids.delete(name);
   }
 
+  private async markHasData(name: string): Promise<void> {
+    const rec = this.state.members[name];
+    if (rec === undefined) return;
+    const saved = await this.save({ ...this.state, members: { ...this.state.members, [name]: { ...rec, hasData: true } } });
+    if (!saved.ok) this.deps.logger.warn({ member: name, error: saved.error }, 'could not record that the member has data');
+  }
+
   private async start(cluster: KvstoreCluster, name: string): Promise<PortResult<void>> {
+    if (this.dataLost(name)) return portFail(`the data of ${name} is gone: it is replaced (reset and re-added as a learner), not started again as it is`);
     const rec = this.state.members[name];
     const version = this.state.templateVersion;
     const { layout } = this.deps;

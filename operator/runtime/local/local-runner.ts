@@ -3,7 +3,8 @@
  * API. One cluster per file. A pass runs at start, whenever the file changes, and when the
  * previous pass asked for a requeue (else every `idleRequeueSeconds`); passes never overlap
  * (a trigger during a pass runs one more pass right after). A supervision tick restarts dead
- * members like a StatefulSet controller would.
+ * members like a StatefulSet controller would, and runs a pass when it finds a member whose
+ * data is gone (reconcile replaces it).
  *
  * Contract: `start()` fails (a value) when the manifest is unreadable or invalid; a manifest
  * broken later is logged and left alone until it is fixed (the last good one is not acted on
@@ -50,6 +51,8 @@ export class LocalRunner {
   private backups: PlatformBackupStores | undefined;
   private current: Promise<void> | undefined;
   private again = false;
+  /** Members last seen without their data (comma-separated), to pass once when it changes. */
+  private lost = '';
   private stopping = false;
   private cluster: KvstoreCluster;
 
@@ -157,6 +160,12 @@ export class LocalRunner {
     if (this.stopping || this.cluster.spec.paused) return;
     void this.platform.supervise(this.cluster).then((r) => {
       if (!r.ok) this.o.logger.warn({ cluster: this.cluster.metadata.name, error: r.error }, 'member start failed');
+      // A member found without its data is news for reconcile (it replaces it): pass now, not at the next requeue.
+      const lost = this.platform.lostMembers().join(',');
+      if (lost !== this.lost) {
+        this.lost = lost;
+        if (lost !== '') this.trigger(`data lost: ${lost}`);
+      }
     });
   }
 

@@ -16,6 +16,8 @@ export interface SlotRecord {
    * creation, `existing` for slots added (or reset) later, which join a running cluster.
    */
   readonly join: 'new' | 'existing';
+  /** The member was seen running with its data (`<data dir>/member`); its absence then = data lost. */
+  readonly hasData?: boolean;
 }
 
 export interface LocalState {

@@ -143,3 +143,97 @@ void test('membership changes wait while an upgrade is under way', () => {
   const plan = reconcile(cluster({ size: 5, version: '3.5.0' }, status({}, up)), growing(3));
   assert.ok(!kinds(plan).includes('AddLearner'));
 });
+
+// Replacing a failed member (membership/replace.ts): data lost or unhealthy beyond the timeout.
+
+void test('replace: data lost (the platform says so) → RemoveMember at once, MemberReplacing names DataLost', () => {
+  const o = withMember(healthy('3.4.0'), member(1, '3.4.0', { running: false, dataLost: true, probe: null }));
+  const plan = reconcile(cluster({}, status()), o);
+  assert.deepEqual(plan.actions, [{ kind: 'RemoveMember', memberId: idOf(1), name: 'demo-1' }]);
+  assert.deepEqual(plan.events.map((e) => [e.type, e.reason]), [['Warning', 'MemberReplacing']]);
+  assert.match(plan.events[0].message, /reason DataLost/);
+  assert.equal(condition(plan, 'Degraded').reason, 'MemberDataLost');
+  assert.equal(condition(plan, 'Progressing').reason, 'ReplacingMember');
+  assert.equal(plan.status.phase, 'Scaling');
+});
+
+void test('replace: a member answering with another member id than its membership entry → DataLost, at once', () => {
+  const o = withMember(healthy('3.4.0'), member(2, '3.4.0', { probe: { memberId: 'abcdef0123456789' } }));
+  const plan = reconcile(cluster({}, status()), o);
+  assert.deepEqual(plan.actions, [{ kind: 'RemoveMember', memberId: idOf(2), name: 'demo-2' }]);
+  assert.match(plan.events[0].message, /answers as member abcdef0123456789.*reason DataLost/);
+});
+
+void test('replace: reachable but /health false beyond the timeout → RemoveMember, reason Unhealthy', () => {
+  const o = withMember(healthy('3.4.0'), member(2, '3.4.0', { probe: { healthy: false } }));
+  const early = reconcile(cluster({}, degradedSince(NOW)), { ...o, now: '2026-03-01T10:04:00Z' });
+  assert.deepEqual(early.actions, []);
+  const plan = reconcile(cluster({}, degradedSince(NOW)), { ...o, now: LATER });
+  assert.deepEqual(plan.actions, [{ kind: 'RemoveMember', memberId: idOf(2), name: 'demo-2' }]);
+  assert.match(plan.events[0].message, /demo-2 is not healthy for more than \d+s \(reason Unhealthy\)/);
+});
+
+void test('replace: running but no linearizable read beyond the timeout → reason Unhealthy', () => {
+  const o = withMember(healthy('3.4.0'), member(1, '3.4.0', { probe: { linearizableRead: false } }));
+  const plan = reconcile(cluster({}, degradedSince(NOW)), { ...o, now: LATER });
+  assert.deepEqual(kinds(plan), ['RemoveMember']);
+});
+
+void test('replace: never with two failed members (data lost + unhealthy, or two data lost)', () => {
+  let o = withMember(healthy('3.4.0', 5), member(3, '3.4.0', { running: false, dataLost: true, probe: null }));
+  o = withMember(o, member(4, '3.4.0', { probe: { healthy: false } }));
+  assert.deepEqual(kinds(reconcile(cluster({ size: 5 }, degradedSince(NOW)), { ...o, now: LATER })), []);
+  o = withMember(o, member(4, '3.4.0', { running: false, dataLost: true, probe: null }));
+  assert.deepEqual(kinds(reconcile(cluster({ size: 5 }, degradedSince(NOW)), { ...o, now: LATER })), []);
+});
+
+void test('replace: never with fewer than 3 voting members (the removal needs the failed member for quorum)', () => {
+  // 3 slots but only 2 voting members (and no learner): the membership is short, never shrunk further.
+  const lost = withMember(healthy('3.4.0'), member(1, '3.4.0', { running: false, dataLost: true, probe: null }));
+  const two = { ...lost, clusterMembers: (lost.clusterMembers ?? []).filter((c) => c.name !== 'demo-2') };
+  assert.ok(!kinds(reconcile(cluster({}, degradedSince(NOW)), { ...two, now: LATER })).includes('RemoveMember'));
+  const one = withMember(healthy('3.4.0', 1), member(0, '3.4.0', { probe: { healthy: false, isLeader: true } }));
+  assert.deepEqual(kinds(reconcile(cluster({ size: 1 }, degradedSince(NOW)), { ...one, now: LATER })), []);
+});
+
+void test('replace: never while an upgrade is under way, nor when the others have no leader', () => {
+  const o = withMember(healthy('3.4.0'), member(1, '3.4.0', { running: false, dataLost: true, probe: null }));
+  const up = { from: '3.4.0', to: '3.5.0', state: 'UpgradingMembers', membersDone: [], startedAt: NOW } as const;
+  assert.ok(!kinds(reconcile(cluster({ version: '3.5.0' }, status({}, up)), o)).includes('RemoveMember'));
+  const blocked = { ...up, state: 'Blocked', reason: 'MemberHealthTimeout' } as const;
+  assert.ok(!kinds(reconcile(cluster({ version: '3.5.0' }, status({}, blocked)), o)).includes('RemoveMember'));
+  const leaderless = withMember(o, member(0, '3.4.0', { probe: { isLeader: false } }));
+  assert.deepEqual(kinds(reconcile(cluster({}, status()), leaderless)), []);
+});
+
+void test('replace: never when the failed member is the only leader the others would follow', () => {
+  // The member with the lost identity still leads: the others report no leader of their own.
+  let o = withMember(healthy('3.4.0'), member(0, '3.4.0', { probe: { isLeader: false } }));
+  o = withMember(o, member(2, '3.4.0', { probe: { isLeader: true, memberId: 'abcdef0123456789' } }));
+  assert.deepEqual(kinds(reconcile(cluster({}, status()), o)), []);
+  // Two claim leadership, one of them the failed member: wait until that settles.
+  const both = withMember(o, member(0, '3.4.0', { probe: { isLeader: true } }));
+  assert.deepEqual(kinds(reconcile(cluster({}, status()), both)), []);
+});
+
+void test('replace: with a learner pending, the learner is handled first (no removal)', () => {
+  const o = withMember(healthy('3.4.0'), member(1, '3.4.0', { running: false, dataLost: true, probe: null }));
+  const cm = [...(o.clusterMembers ?? []), { id: idOf(3), name: 'demo-3', peerURLs: ['http://127.0.0.13:2380'], isLearner: true }];
+  assert.ok(!kinds(reconcile(cluster({}, status()), { ...o, clusterMembers: cm })).includes('RemoveMember'));
+});
+
+void test('replace: after the removal the slot is re-added as a learner, MemberReplaced naming the reason', () => {
+  const lost = member(1, '3.4.0', { running: false, dataLost: true, probe: null });
+  const o = withMember(healthy('3.4.0'), lost);
+  const removed = { ...o, clusterMembers: (o.clusterMembers ?? []).filter((c) => c.name !== 'demo-1') };
+  const plan = reconcile(cluster({}, status()), removed);
+  assert.deepEqual(plan.actions, [
+    { kind: 'AddLearner', name: 'demo-1', peerURL: 'http://127.0.0.11:2380' },
+    { kind: 'ResetMember', name: 'demo-1' },
+  ]);
+  assert.deepEqual(reasons(plan), ['MemberReplaced']);
+  assert.match(plan.events[0].message, /reason DataLost/);
+  const down = withMember(healthy('3.4.0'), member(1, '3.4.0', { probe: null }));
+  const again = reconcile(cluster({}, status()), { ...down, clusterMembers: removed.clusterMembers });
+  assert.match(again.events[0].message, /reason Unhealthy/);
+});

@@ -169,6 +169,20 @@ void test('virtual cluster: a member unreachable for longer than the health time
   assert.ok(['MemberReplacing', 'MemberReplaced', 'MemberPromoted'].every((r) => events.includes(r)));
 });
 
+void test('virtual cluster: a member whose data is gone is replaced at once (no health timeout), the leader too', () => {
+  for (const victim of [2, 0]) {
+    const { vc, c } = start(0);
+    const settled = { ...c, spec: { ...c.spec, version: '3.4.0' } };
+    vc.loseData(victim);
+    const healed = drive(vc, settled, (p) => p.status.readyMembers === '3/3' && p.actions.length === 0 && p.status.phase === 'Running');
+    assert.deepEqual(vc.executed.map((e) => e.action.kind), ['RemoveMember', 'AddLearner', 'ResetMember', 'PromoteLearner']);
+    assert.ok(Date.parse(vc.executed[0]?.at ?? '') - Date.parse(NOW) < 300_000, 'not held back by memberHealthTimeoutSeconds');
+    assert.equal(healed.status?.conditions.find((x) => x.type === 'Degraded')?.status, 'False');
+    const events = vc.plans.flatMap((p) => p.events.filter((e) => e.reason.startsWith('MemberReplac')).map((e) => `${e.reason}: ${/reason (\w+)/.exec(e.message)?.[1] ?? ''}`));
+    assert.deepEqual(events, ['MemberReplacing: DataLost', 'MemberReplaced: DataLost']);
+  }
+});
+
 for (const [size, leader, order] of [
   [1, 0, ['vc-0']],
   [5, 3, ['vc-0', 'vc-1', 'vc-2', 'vc-4', 'vc-3']],

@@ -18,6 +18,8 @@ interface VMember {
   revision: number;
   exists: boolean;
   membership: 'voting' | 'learner' | 'none';
+  /** Its data is gone (the platform reports it; the member stays down until reset). */
+  dataLost?: boolean;
 }
 
 const lineOf = (v: string): string => `${v.split('.').slice(0, 2).join('.')}.0`;
@@ -99,6 +101,7 @@ export class VirtualCluster {
         runVersion: !m.exists ? '' : m.downFor === 0 ? m.version : this.template,
         clientURL: `http://127.0.1.${m.ordinal + 1}:2379`,
         peerURL: `http://127.0.1.${m.ordinal + 1}:2380`,
+        ...(m.dataLost === true ? { dataLost: true } : {}),
       };
       if (!m.exists || m.downFor > 0 || m.membership === 'none') return base;
       return {
@@ -167,7 +170,7 @@ export class VirtualCluster {
       if (action.kind === 'ResetMember') {
         const m = this.members.find((x) => `${this.name}-${x.ordinal}` === action.name);
         if (m === undefined) throw new Error(`ResetMember ${action.name}`);
-        Object.assign(m, { exists: true, version: this.template, downFor: 1, revision: 0 });
+        Object.assign(m, { exists: true, version: this.template, downFor: 1, revision: 0, dataLost: false });
       }
       if (action.kind === 'TakeSnapshot') {
         const revision = this.members[this.leader]?.revision ?? 0;
@@ -183,6 +186,12 @@ export class VirtualCluster {
     const m = this.slot(ordinal);
     m.downFor = Number.MAX_SAFE_INTEGER;
     if (m.ordinal === this.leader) this.leader = this.members.find((x) => x !== m && x.exists && x.downFor === 0 && x.membership === 'voting')?.ordinal ?? -1;
+  }
+
+  /** The member's data is gone: the platform reports it and keeps it down (until reset). */
+  loseData(ordinal: number): void {
+    this.fail(ordinal);
+    this.slot(ordinal).dataLost = true;
   }
 
   /** Forget what the operator process held in memory (an operator restart): only status survives. */

@@ -9,7 +9,8 @@
  *   to the pods' local hosts and ports (pod-addresses.ts), stable per pod name, so a recreated
  *   pod keeps its address;
  * - a PersistentVolumeClaim volume is the directory `<root>/pvc/<ns>/<claim>` (so it outlives
- *   the pod: same claim, same data), an emptyDir is per pod uid; mount paths in flags and env are
+ *   the pod: same claim, same data) — with `readClaims`, `<root>/pvc/<ns>/<claim>/<claim uid>`,
+ *   so a claim deleted and created again is a new, empty volume as in a cluster —, an emptyDir is per pod uid; mount paths in flags and env are
  *   replaced by those directories; without --data-dir the member's default `<name>.kvstore`
  *   lives in `<root>/pods/<ns>/<pod>` (kept across restarts of the pod);
  * - a secret volume is a directory per pod uid holding one file per key of the Secret's data
@@ -74,6 +75,9 @@ function tcpOpen(host: string, port: number): Promise<boolean> {
   });
 }
 
+/** A PersistentVolumeClaim's uid, or undefined when there is no such claim. */
+export type ClaimReader = (namespace: string, name: string) => Promise<string | undefined>;
+
 /** A Secret's `data` (base64 values), or undefined when there is no such Secret. */
 export type SecretReader = (namespace: string, name: string) => Promise<Readonly<Record<string, string>> | undefined>;
 
@@ -93,6 +97,7 @@ export class KvstorePodRunner implements PodRunner {
   private readonly main: string;
   private readonly processes = new Map<string, ServerProcess[]>();
   private secrets: SecretReader | undefined;
+  private claims: ClaimReader | undefined;
 
   constructor(private readonly opts: KvstorePodRunnerOptions = {}) {
     this.root = opts.rootDir ?? makeTempDir('kube-pods');
@@ -105,6 +110,11 @@ export class KvstorePodRunner implements PodRunner {
    */
   readSecrets(reader: SecretReader): void {
     this.secrets = reader;
+  }
+
+  /** Where claim uids come from: from then on a claim's volume is per uid (a recreated claim is empty). */
+  readClaims(reader: ClaimReader): void {
+    this.claims = reader;
   }
 
   /** Every process run for a pod (namespace/name), oldest first. */
@@ -158,10 +168,18 @@ export class KvstorePodRunner implements PodRunner {
       for (const [k, b64] of Object.entries(data)) writeFileSync(join(dir, k), Buffer.from(b64, 'base64'), { mode: 0o600 });
       secretDirs.set(v.name, dir);
     }
+    const claimUids = new Map<string, string>();
+    for (const v of ((pod.spec ?? {}) as { volumes?: VolumeView[] }).volumes ?? []) {
+      const claim = v.persistentVolumeClaim?.claimName;
+      const uid = claim === undefined ? undefined : await this.claims?.(ns, claim);
+      if (claim !== undefined && uid !== undefined) claimUids.set(claim, uid);
+    }
     const hostPathOf = (v: VolumeView): string | undefined => {
       if (v.secret !== undefined) return secretDirs.get(v.name);
-      const dir = v.persistentVolumeClaim !== undefined
-        ? join(this.root, 'pvc', ns, v.persistentVolumeClaim.claimName)
+      const claim = v.persistentVolumeClaim?.claimName;
+      const uid = claim === undefined ? undefined : claimUids.get(claim);
+      const dir = claim !== undefined
+        ? join(this.root, 'pvc', ns, claim, ...(uid === undefined ? [] : [uid]))
         : v.emptyDir !== undefined ? join(this.root, 'empty', ns, pod.metadata.uid ?? name, v.name) : undefined;
       if (dir !== undefined) mkdirSync(dir, { recursive: true });
       return dir;
