@@ -9,13 +9,16 @@
  *
  * Then every requirement of the call (requirements.ts) is checked in order against the
  * member's applied auth state; the first failure is the answer. Calls whose path needs
- * nothing are not even identified.
+ * nothing are not even identified. A call that passes carries its identity on the request
+ * message (request-auth.ts) to the proposal header, so the apply step checks it again.
  */
 import type { ResponseHeader, WatchCreateRequest } from '../../proto/gen/etcd/rpc.js';
 import type { DomainError } from '../errors/domain-error.js';
 import type { AuthInfo, AuthStore } from './auth-store.js';
 import { requirementsOf, watchNeeds, type LeaseKeys, type Need, type RequirementOptions } from './requirements.js';
 import { identityOf, type Tokens } from './tokens.js';
+import { checkNeeds } from './check-needs.js';
+import { keepAuth } from './request-auth.js';
 
 /** What an edge knows about the caller. */
 export interface Caller {
@@ -80,7 +83,17 @@ export class AuthGate {
     if (needs === undefined) return undefined;
     const id = await this.identify(caller);
     const e = id.ok ? this.#verify(needs, id.info) : id.error;
-    return e !== undefined && needs.some((n) => n.kind === 'admin' && n.raw) ? rawAuthError(e) : e;
+    if (e === undefined) {
+      if (id.ok && id.info !== undefined && typeof request === 'object' && request !== null) this.#attach(request, id.info, caller);
+      return undefined;
+    }
+    return needs.some((n) => n.kind === 'admin' && n.raw) ? rawAuthError(e) : e;
+  }
+
+  /** Carries the identity to the proposal (its header), for the check at apply (request-auth.ts). */
+  #attach(request: object, info: AuthInfo, caller: Caller): void {
+    const store = this.#d.store;
+    keepAuth(request, { info, refresh: () => this.identify(caller), authRevision: () => store.revision });
   }
 
   /** The check of one watch create request (read on its range). */
@@ -92,29 +105,7 @@ export class AuthGate {
   }
 
   #verify(needs: readonly Need[], info: AuthInfo | undefined): DomainError | undefined {
-    const { store } = this.#d;
-    for (const need of needs) {
-      const e = checkNeed(store, need, info);
-      if (e !== undefined) return e;
-    }
-    return undefined;
-  }
-}
-
-function checkNeed(store: AuthStore, need: Need, info: AuthInfo | undefined): DomainError | undefined {
-  switch (need.kind) {
-    case 'keys':
-      return store.checkKeys(info, need.key, need.rangeEnd, need.type);
-    case 'admin':
-      return store.checkAdmin(info);
-    case 'adminOrSelf': {
-      const e = store.checkAdmin(info);
-      return e !== undefined && need.user !== info?.username ? e : undefined;
-    }
-    case 'adminOrRole': {
-      const e = store.checkAdmin(info);
-      return e !== undefined && !store.hasRole(info?.username ?? '', need.role) ? e : undefined;
-    }
+    return checkNeeds(this.#d.store, needs, info);
   }
 }
 

@@ -40,14 +40,14 @@ const ADMIN: readonly Need[] = [{ kind: 'admin' }];
 const ADMIN_RAW: readonly Need[] = [{ kind: 'admin', raw: true }];
 const NOTHING: readonly Need[] = [];
 
-function putNeeds(r: pb.PutRequest, leaseKeys: LeaseKeys | undefined): Need[] {
+export function putNeeds(r: pb.PutRequest, leaseKeys: LeaseKeys | undefined): Need[] {
   const needs = [write(r.key)];
   if (leaseKeys && r.lease !== 0n) for (const k of leaseKeys(r.lease)) needs.push(write(k));
   if (r.prevKv) needs.push(read(r.key));
   return needs;
 }
 
-function deleteNeeds(r: pb.DeleteRangeRequest): Need[] {
+export function deleteNeeds(r: pb.DeleteRangeRequest): Need[] {
   const needs = [write(r.key, r.rangeEnd)];
   if (r.prevKv) needs.push(read(r.key, r.rangeEnd));
   return needs;
@@ -66,7 +66,7 @@ function opNeeds(ops: readonly pb.RequestOp[]): Need[] {
   return needs;
 }
 
-function txnNeeds(r: pb.TxnRequest): Need[] {
+export function txnNeeds(r: pb.TxnRequest): Need[] {
   return [...r.compare.map((c) => read(c.key, c.rangeEnd)), ...opNeeds(r.success), ...opNeeds(r.failure)];
 }
 

@@ -197,7 +197,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     membership,
     clusterVersion,
     v2,
-    auth: auth.apply,
+    auth: { ...auth.apply, leaseKeys: (id) => lessor.timeToLive(id, 0)?.keys ?? [] },
     onClusterVersion: (from, to) => {
       const ids = { 'cluster-id': formatId(clusterId) };
       if (from === undefined) log.info({ ...ids, 'cluster-version': to }, 'set initial cluster version');
