@@ -9,8 +9,8 @@
  *   range: read; a nested txn: its own compares and requests, as the edge checks it);
  *   LeaseRevoke: write on every key attached to the lease;
  * - a key check made with an auth revision older than the store's fails with AuthOldRevision
- *   (the proposer then proposes again with a fresh identity, or the client authenticates
- *   again); a permission revoked since the edge check fails with PermissionDenied;
+ *   (answered so: the client refreshes its token and retries, as clientv3 does); a permission
+ *   revoked since the edge check fails with PermissionDenied;
  * - auth management (every auth request but Authenticate) needs admin (no revision check,
  *   as etcd's IsAdminPermitted);
  * - Compaction, LeaseGrant, Alarm and the member's internal requests need nothing.

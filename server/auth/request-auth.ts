@@ -6,17 +6,13 @@
  * Only the auth gate attaches it, and only while auth is enabled: with auth disabled nothing
  * is attached, the proposal's header carries no identity and the apply step checks nothing.
  *
- * `refresh` resolves the caller's token again (etcd's raftRequest loop: a write refused at
- * apply with AuthOldRevision is proposed again with the identity as of the current auth
- * revision); `authRevision` is the member's current auth revision (a read compares it after
- * reading, as etcd's doSerialize does).
+ * `authRevision` is the member's current auth revision (a read compares it after reading, as
+ * etcd's doSerialize does).
  */
-import type { DomainError } from '../errors/domain-error.js';
 import type { AuthInfo } from './auth-store.js';
 
 export interface RequestAuth {
   readonly info: AuthInfo;
-  readonly refresh: () => Promise<{ readonly ok: true; readonly info: AuthInfo | undefined } | { readonly ok: false; readonly error: DomainError }>;
   readonly authRevision: () => number;
 }
 

@@ -110,6 +110,48 @@ const RULES: Readonly<Record<string, Rule>> = {
   '/etcdserverpb.Auth/RoleGet': (r: pb.AuthRoleGetRequest) => [{ kind: 'adminOrRole', role: r.role }],
 };
 
+/**
+ * Paths whose token etcd 3.4 resolves even when it checks nothing else (auth disabled, or no
+ * requirement): every call it proposes, its serialized reads, the Maintenance calls behind its
+ * auth check and membership changes. An unknown token there fails with InvalidAuthToken;
+ * `true`: the failure travels raw (`auth: invalid auth token`, code Unknown), as etcd's
+ * Maintenance server sends it. Authenticate, AuthStatus, Status, MemberList, MoveLeader and
+ * the lease reads never look at a token.
+ */
+export const TOKEN_RESOLVED: Readonly<Record<string, boolean>> = {
+  '/etcdserverpb.KV/Range': false,
+  '/etcdserverpb.KV/Put': false,
+  '/etcdserverpb.KV/DeleteRange': false,
+  '/etcdserverpb.KV/Txn': false,
+  '/etcdserverpb.KV/Compact': false,
+  '/etcdserverpb.Lease/LeaseGrant': false,
+  '/etcdserverpb.Lease/LeaseRevoke': false,
+  '/etcdserverpb.Maintenance/Alarm': true,
+  '/etcdserverpb.Maintenance/Defragment': true,
+  '/etcdserverpb.Maintenance/Snapshot': true,
+  '/etcdserverpb.Maintenance/Hash': true,
+  '/etcdserverpb.Maintenance/HashKV': true,
+  '/etcdserverpb.Cluster/MemberAdd': false,
+  '/etcdserverpb.Cluster/MemberRemove': false,
+  '/etcdserverpb.Cluster/MemberUpdate': false,
+  '/etcdserverpb.Cluster/MemberPromote': false,
+  '/etcdserverpb.Auth/AuthEnable': false,
+  '/etcdserverpb.Auth/AuthDisable': false,
+  '/etcdserverpb.Auth/UserAdd': false,
+  '/etcdserverpb.Auth/UserDelete': false,
+  '/etcdserverpb.Auth/UserChangePassword': false,
+  '/etcdserverpb.Auth/UserGrantRole': false,
+  '/etcdserverpb.Auth/UserRevokeRole': false,
+  '/etcdserverpb.Auth/UserGet': false,
+  '/etcdserverpb.Auth/UserList': false,
+  '/etcdserverpb.Auth/RoleAdd': false,
+  '/etcdserverpb.Auth/RoleGet': false,
+  '/etcdserverpb.Auth/RoleDelete': false,
+  '/etcdserverpb.Auth/RoleList': false,
+  '/etcdserverpb.Auth/RoleGrantPermission': false,
+  '/etcdserverpb.Auth/RoleRevokePermission': false,
+};
+
 /** What the call at `path` with `request` needs, in check order; undefined: not checked at all. */
 export function requirementsOf(path: string, request: unknown, leaseKeys: LeaseKeys, opts: RequirementOptions): readonly Need[] | undefined {
   const rule = RULES[path];
