@@ -262,6 +262,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         metrics.currentRevision.set(Number(store.currentRevision));
         metrics.compactRevision.set(Number(store.compactRevision));
         metrics.keys.set(store.keyCount);
+        metrics.authRevision.set(auth.store.revision);
       },
       onProposalFailed: () => metrics.proposalsFailed.inc(),
       onFlushed: (seconds) => metrics.backendCommitDuration.observe(seconds),
@@ -333,6 +334,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     metrics.exposeNames(metricNamesForCluster(clusterVersion.current));
   }
   metrics.quotaBackendBytes.set(config.effectiveQuotaBackendBytes);
+  metrics.authRevision.set(auth.store.revision);
 
   let dbSize = await backend.size();
   const clientUrls = config.advertiseClientUrls;

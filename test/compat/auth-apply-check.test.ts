@@ -3,7 +3,7 @@
  * side (same calls, same outcomes):
  * - simple tokens: a user's role loses its permission after the token was issued; the next
  *   write, read and txn with that token are refused (`permission denied`), the token itself
- *   stays valid;
+ *   stays valid; the auth revision gauge (`*_debugging_auth_revision`) follows every change;
  * - jwt tokens: etcdctl (clientv3) authenticates, an auth change then makes its token stale,
  *   and its write txn and read txn get `revision of auth store is old`; clientv3 refreshes
  *   the token and retries, so both commands succeed.
@@ -65,11 +65,18 @@ async function simpleStory(m: Member): Promise<string[]> {
     out.push(`read still granted ${await get('r')}`);
     await ctl(m, 'user', 'revoke-role', 'alice', 'w', ROOT);
     out.push(`get after role revoke ${await get('r')}`);
+    out.push(`auth revision metric ${await authRevisionMetric(m)}`);
   } finally {
     kv.close();
     auth.close();
   }
   return out;
+}
+
+/** The value of `<prefix>_debugging_auth_revision` on the member's /metrics. */
+async function authRevisionMetric(m: Member): Promise<string> {
+  const text = await (await fetch(`${m.clientUrl}/metrics`)).text();
+  return /^(?:etcd|kvstore)_debugging_auth_revision (\d+)$/m.exec(text)?.[1] ?? 'absent';
 }
 
 /** etcdctl `txn -i` as alice: the client authenticates, then root changes auth, then the txn is sent. */
@@ -116,6 +123,7 @@ void describe(`permissions re-checked at apply: kvstore vs etcd ${etcdVersion()}
     const [ref, sub] = await Promise.all([side('etcd', [], simpleStory), side('kvstore', [], simpleStory)]);
     assert.deepEqual(sub, ref);
     assert.match(ref.join('\n'), /put after revoke 7 etcdserver: permission denied/);
+    assert.match(ref.join('\n'), /auth revision metric 10$/);
   });
 
   void it('jwt tokens: etcdctl recovers from AuthOldRevision (refreshes its token and retries)', async () => {
