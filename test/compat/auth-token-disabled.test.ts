@@ -1,7 +1,8 @@
 /**
  * A token sent while auth is disabled, kvstore against the real etcd 3.4 side by side: each
  * call is made with no token, with an unknown simple-looking token and with garbage, on a
- * member that never enabled auth, and the outcomes (gRPC code + message) must be the same.
+ * member that never enabled auth, and the outcomes (gRPC code + message; the JSON gateway's
+ * status and body with the token as `Authorization`) must be the same.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -32,6 +33,15 @@ function watchOutcome(w: pb.WatchClient, token: string | undefined): Promise<str
     s.on('error', (e: ServiceError) => end(`${e.code} ${e.details}`));
     s.write({ requestUnion: { $case: 'createRequest', value: pb.WatchCreateRequest.fromJSON({ key: Buffer.from('k').toString('base64') }) } });
   });
+}
+
+/** A JSON gateway call with the token as the `Authorization` header: status and body, the header (revision, ids) masked. */
+async function gatewayOutcome(m: Member, path: string, token: string | undefined): Promise<string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token !== undefined) headers.authorization = token;
+  const res = await fetch(`${m.clientUrl}${path}`, { method: 'POST', headers, body: JSON.stringify({ key: 'aw==', value: 'dg==' }), signal: AbortSignal.timeout(10_000) });
+  const body = (await res.text()).replace(/"header":\{[^}]*\}/, '"header":{…}');
+  return `${res.status} ${body.trim()}`;
 }
 
 async function story(m: Member): Promise<string[]> {
@@ -67,6 +77,8 @@ async function story(m: Member): Promise<string[]> {
     for (const token of [undefined, 'abcdefghijklmnop.1', 'garbage']) {
       for (const [name, call] of calls) out.push(`${name} token=${token ?? '-'}: ${(await outcome(call, token)).replace(/role add r\w+/, 'role add')}`);
       out.push(`watch token=${token ?? '-'}: ${await watchOutcome(watch, token)}`);
+      out.push(`gateway range token=${token ?? '-'}: ${await gatewayOutcome(m, '/v3/kv/range', token)}`);
+      out.push(`gateway put token=${token ?? '-'}: ${await gatewayOutcome(m, '/v3/kv/put', token)}`);
     }
   } finally {
     for (const c of [kv, lease, cluster, maint, auth, watch]) c.close();
@@ -88,5 +100,8 @@ void describe(`a token while auth is disabled: kvstore vs etcd ${etcdVersion()}`
   void it('every call answers as the reference does', async () => {
     const [ref, sub] = await Promise.all([side('etcd'), side('kvstore')]);
     assert.deepEqual(sub, ref);
+    assert.match(ref.join('\n'), /^put token=garbage: 16 etcdserver: invalid auth token$/m);
+    assert.match(ref.join('\n'), /^gateway put token=garbage: 401 .*invalid auth token/m);
+    assert.match(ref.join('\n'), /^gateway put token=-: 200 /m);
   });
 });
