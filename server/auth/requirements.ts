@@ -17,7 +17,8 @@
  * - Auth: every management call and the user/role lists need admin; UserGet needs admin or
  *   being that user; RoleGet admin or holding that role; Authenticate, AuthStatus nothing.
  *
- * A path absent from the table needs nothing and never resolves a token (`undefined`).
+ * A path absent from the table needs nothing (`undefined`); its token is resolved only when
+ * the path is in TOKEN_RESOLVED.
  * Watch creates are checked one by one by the watch edge (read on the watched range).
  */
 import type * as pb from '../../proto/gen/etcd/rpc.js';
