@@ -11,7 +11,8 @@
  * - on Unavailable the call moves to the next ready endpoint: always for `repeatable` calls
  *   (reads), and for `mutable` calls only when the failure came from the transport (the
  *   request did not reach etcd); calls bound to one endpoint are not moved;
- * - an `invalid auth token` answer refreshes the token once and retries.
+ * - an `invalid auth token`, `revision of auth store is old` or `user name is empty` answer
+ *   refreshes the token once and retries (as clientv3 3.4.23 does; with credentials only).
  */
 import { Metadata, status as GrpcStatus, type ClientReadableStream, type ClientDuplexStream, type ServiceError } from '@grpc/grpc-js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,6 +22,10 @@ import { toGrpcCode, GrpcCode } from './grpc-codes.js';
 import type { ResolvedOptions } from './options.js';
 import type { EndpointPool } from './pool.js';
 import type { Result } from './result.js';
+
+
+/** Answers after which a client with credentials authenticates again and retries (clientv3's shouldRefreshToken). */
+const REFRESHES_TOKEN: ReadonlySet<string> = new Set(['InvalidAuthToken', 'AuthOldRevision', 'UserEmpty']);
 
 /** Per-call options. */
 export interface CallOptions {
@@ -82,7 +87,7 @@ export class Invoker {
       const r = await this.once(def, payload, endpoint, md.value, deadline, call?.signal);
       if (r.ok) return r;
       this.report(def.path, endpoint, call, attempt, r.error);
-      if (r.error.kind === 'InvalidAuthToken' && this.opts.username !== undefined && !refreshed) {
+      if (REFRESHES_TOKEN.has(r.error.kind) && this.opts.username !== undefined && !refreshed) {
         refreshed = true;
         this.token = undefined;
         continue;

@@ -13,6 +13,8 @@ export interface TlsOptions {
   readonly key?: Buffer;
   /** Accept any server certificate (testing only). */
   readonly insecureSkipVerify?: boolean;
+  /** The name the server certificate must carry (and the SNI sent) when it is not the endpoint's host (an endpoint reached through another address). */
+  readonly serverName?: string;
 }
 
 /** One failed unary attempt, as reported to the logger. */

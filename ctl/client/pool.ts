@@ -122,6 +122,8 @@ export class EndpointPool {
       'grpc.max_reconnect_backoff_ms': 1000,
       'grpc.enable_retries': 0,
     };
+    const serverName = this.opts.tls?.serverName;
+    if (serverName !== undefined) o['grpc.ssl_target_name_override'] = serverName;
     if (this.opts.keepAliveTimeMs !== undefined) o['grpc.keepalive_time_ms'] = this.opts.keepAliveTimeMs;
     if (this.opts.keepAliveTimeoutMs !== undefined) o['grpc.keepalive_timeout_ms'] = this.opts.keepAliveTimeoutMs;
     return o;

@@ -34,8 +34,9 @@ export const DEFAULT_SNAPSHOT_DIR = '/var/lib/kvstore-operator/snapshots';
  * run as local processes), used to match and register members. Without peer entries peer URLs
  * stay the DNS names, as a port-forward setup needs.
  */
-function mapped(r: UrlResolver): { resolveUrl: UrlResolver; resolvePeerUrl: UrlResolver } {
-  return { resolveUrl: r, resolvePeerUrl: r };
+function mapped(file: string): { resolveUrl: UrlResolver; resolvePeerUrl: UrlResolver } {
+  // Client URLs are dialled here: over TLS they verify the advertised name. Peer URLs are data.
+  return { resolveUrl: addressMapResolver(file, { tlsServerName: true }), resolvePeerUrl: addressMapResolver(file) };
 }
 
 interface RunOptions {
@@ -101,7 +102,7 @@ export function runCommand(io: RunCommandIO): Command {
         namespace: opts.namespace === 'all' ? undefined : opts.namespace,
         snapshotDir: resolve(opts.snapshotDir),
         ...(opts.backupDir === undefined ? {} : { backupDir: resolve(opts.backupDir) }),
-        ...(opts.memberAddressMap === undefined ? {} : mapped(addressMapResolver(resolve(opts.memberAddressMap)))),
+        ...(opts.memberAddressMap === undefined ? {} : mapped(resolve(opts.memberAddressMap))),
         reconcile,
         logger,
         ...(metricsBind === undefined ? {} : { metricsBind }),

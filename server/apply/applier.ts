@@ -4,6 +4,9 @@
  * member yields the same state (time enters only as the entry's `nowMs`, used for lease
  * deadlines that only the leader acts on).
  *
+ * While auth is enabled, a request whose header names its caller is checked again against
+ * the auth state as of its entry (auth/apply-check.ts) before it applies.
+ *
  * Effects outside the state machine are reported through callbacks (watch events,
  * compaction) and `takeBackendOps()` (lease/alarm records for the next backend flush).
  */
@@ -23,6 +26,9 @@ import { AlarmType, type LeasePort } from './ports.js';
 import { applyTxn, checkPutAgainstState, txnHasPut } from './txn.js';
 import { AuthStore } from '../auth/auth-store.js';
 import { applyAuth, isAuthRequest, type AuthApplyPort } from './auth-apply.js';
+import { checkProposal } from '../auth/apply-check.js';
+
+const NO_LEASE_KEYS = (): readonly Buffer[] => [];
 
 export interface ApplierDeps {
   readonly store: MvccStore;
@@ -82,6 +88,12 @@ export class Applier {
     const { alarms } = this.#deps;
     if (alarms.has(AlarmType.Corrupt) && r.$case !== 'alarm') return err('Corrupt');
     const capped = alarms.has(AlarmType.NoSpace);
+    const { auth } = this.#deps;
+    // Re-checked only while auth is enabled and the proposer named the caller (one boolean when disabled).
+    if (auth.store.enabled && req.header !== undefined && req.header.authRevision !== 0n) {
+      const denied = checkProposal(auth.store, req.header, r, auth.leaseKeys ?? NO_LEASE_KEYS);
+      if (denied !== undefined) return fail(denied);
+    }
     if (isAuthRequest(r)) {
       const res = applyAuth(this.#deps.auth, r, header(this.#deps.store.currentRevision));
       if (!res.ok) return res;

@@ -13,6 +13,7 @@
 import type { InternalRequest } from '../../proto/gen/kvstore/internal.js';
 import type * as pb from '../../proto/gen/etcd/rpc.js';
 import type { AuthOutcome, AuthStore } from '../auth/auth-store.js';
+import type { LeaseKeys } from '../auth/requirements.js';
 import { err, fail, ok, type Result } from '../errors/domain-error.js';
 import type { BackendOp } from '../storage/backend.js';
 
@@ -26,6 +27,8 @@ export interface TokenPort {
 export interface AuthApplyPort {
   readonly store: AuthStore;
   readonly tokens?: TokenPort;
+  /** The keys attached to a lease, for the check at apply (auth/apply-check.ts); default: none. */
+  readonly leaseKeys?: LeaseKeys;
 }
 
 type Req = NonNullable<InternalRequest['request']>;

@@ -9,13 +9,16 @@
  *
  * Then every requirement of the call (requirements.ts) is checked in order against the
  * member's applied auth state; the first failure is the answer. Calls whose path needs
- * nothing are not even identified.
+ * nothing are not even identified. A call that passes carries its identity on the request
+ * message (request-auth.ts) to the proposal header, so the apply step checks it again.
  */
 import type { ResponseHeader, WatchCreateRequest } from '../../proto/gen/etcd/rpc.js';
 import type { DomainError } from '../errors/domain-error.js';
 import type { AuthInfo, AuthStore } from './auth-store.js';
-import { requirementsOf, watchNeeds, type LeaseKeys, type Need, type RequirementOptions } from './requirements.js';
+import { requirementsOf, TOKEN_RESOLVED, watchNeeds, type LeaseKeys, type Need, type RequirementOptions } from './requirements.js';
 import { identityOf, type Tokens } from './tokens.js';
+import { checkNeeds } from './check-needs.js';
+import { keepAuth } from './request-auth.js';
 
 /** What an edge knows about the caller. */
 export interface Caller {
@@ -54,7 +57,7 @@ export class AuthGate {
     return this.#d.header();
   }
 
-  /** False while auth is disabled: nothing is checked then. */
+  /** False while auth is disabled: then only a token sent with a call is looked at. */
   active(): boolean {
     return this.#d.store.enabled;
   }
@@ -73,48 +76,52 @@ export class AuthGate {
     return { ok: true, info: undefined };
   }
 
-  /** Undefined when the call may proceed, else the error to answer with. */
+  /**
+   * Undefined when the call may proceed, else the error to answer with. While auth is
+   * disabled only a token sent with the call is looked at (etcd resolves it all the same).
+   */
   async check(path: string, request: unknown, caller: Caller): Promise<DomainError | undefined> {
-    if (!this.active()) return undefined;
+    if (!this.active()) return caller.token === undefined ? undefined : this.#tokenOnly(path, caller.token);
     const needs = requirementsOf(path, request, this.#d.leaseKeys, this.#d.requirements);
-    if (needs === undefined) return undefined;
+    if (needs === undefined) return caller.token === undefined ? undefined : this.#tokenOnly(path, caller.token);
     const id = await this.identify(caller);
     const e = id.ok ? this.#verify(needs, id.info) : id.error;
-    return e !== undefined && needs.some((n) => n.kind === 'admin' && n.raw) ? rawAuthError(e) : e;
+    if (e === undefined) {
+      if (id.ok && id.info !== undefined && typeof request === 'object' && request !== null) this.#attach(request, id.info);
+      return undefined;
+    }
+    return needs.some((n) => n.kind === 'admin' && n.raw) ? rawAuthError(e) : e;
   }
 
-  /** The check of one watch create request (read on its range). */
+  /** A call that checks nothing but whose token etcd resolves (TOKEN_RESOLVED): an unknown token fails. */
+  async #tokenOnly(path: string, token: string): Promise<DomainError | undefined> {
+    const raw = TOKEN_RESOLVED[path];
+    if (raw === undefined) return undefined;
+    const id = await this.identify({ token });
+    if (id.ok) return undefined;
+    return raw ? rawAuthError(id.error) : id.error;
+  }
+
+  /** Carries the identity to the proposal (its header), for the check at apply (request-auth.ts). */
+  #attach(request: object, info: AuthInfo): void {
+    const store = this.#d.store;
+    keepAuth(request, { info, authRevision: () => store.revision });
+  }
+
+  /** The check of one watch create request (read on its range; only the token while auth is disabled). */
   async checkWatch(create: WatchCreateRequest, caller: Caller): Promise<DomainError | undefined> {
-    if (!this.active()) return undefined;
+    if (!this.active()) {
+      if (caller.token === undefined) return undefined;
+      const id = await this.identify({ token: caller.token });
+      return id.ok ? undefined : id.error;
+    }
     const id = await this.identify(caller);
     if (!id.ok) return id.error;
     return this.#verify([watchNeeds(create)], id.info);
   }
 
   #verify(needs: readonly Need[], info: AuthInfo | undefined): DomainError | undefined {
-    const { store } = this.#d;
-    for (const need of needs) {
-      const e = checkNeed(store, need, info);
-      if (e !== undefined) return e;
-    }
-    return undefined;
-  }
-}
-
-function checkNeed(store: AuthStore, need: Need, info: AuthInfo | undefined): DomainError | undefined {
-  switch (need.kind) {
-    case 'keys':
-      return store.checkKeys(info, need.key, need.rangeEnd, need.type);
-    case 'admin':
-      return store.checkAdmin(info);
-    case 'adminOrSelf': {
-      const e = store.checkAdmin(info);
-      return e !== undefined && need.user !== info?.username ? e : undefined;
-    }
-    case 'adminOrRole': {
-      const e = store.checkAdmin(info);
-      return e !== undefined && !store.hasRole(info?.username ?? '', need.role) ? e : undefined;
-    }
+    return checkNeeds(this.#d.store, needs, info);
   }
 }
 

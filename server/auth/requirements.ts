@@ -17,7 +17,8 @@
  * - Auth: every management call and the user/role lists need admin; UserGet needs admin or
  *   being that user; RoleGet admin or holding that role; Authenticate, AuthStatus nothing.
  *
- * A path absent from the table needs nothing and never resolves a token (`undefined`).
+ * A path absent from the table needs nothing (`undefined`); its token is resolved only when
+ * the path is in TOKEN_RESOLVED.
  * Watch creates are checked one by one by the watch edge (read on the watched range).
  */
 import type * as pb from '../../proto/gen/etcd/rpc.js';
@@ -40,14 +41,14 @@ const ADMIN: readonly Need[] = [{ kind: 'admin' }];
 const ADMIN_RAW: readonly Need[] = [{ kind: 'admin', raw: true }];
 const NOTHING: readonly Need[] = [];
 
-function putNeeds(r: pb.PutRequest, leaseKeys: LeaseKeys | undefined): Need[] {
+export function putNeeds(r: pb.PutRequest, leaseKeys: LeaseKeys | undefined): Need[] {
   const needs = [write(r.key)];
   if (leaseKeys && r.lease !== 0n) for (const k of leaseKeys(r.lease)) needs.push(write(k));
   if (r.prevKv) needs.push(read(r.key));
   return needs;
 }
 
-function deleteNeeds(r: pb.DeleteRangeRequest): Need[] {
+export function deleteNeeds(r: pb.DeleteRangeRequest): Need[] {
   const needs = [write(r.key, r.rangeEnd)];
   if (r.prevKv) needs.push(read(r.key, r.rangeEnd));
   return needs;
@@ -66,7 +67,7 @@ function opNeeds(ops: readonly pb.RequestOp[]): Need[] {
   return needs;
 }
 
-function txnNeeds(r: pb.TxnRequest): Need[] {
+export function txnNeeds(r: pb.TxnRequest): Need[] {
   return [...r.compare.map((c) => read(c.key, c.rangeEnd)), ...opNeeds(r.success), ...opNeeds(r.failure)];
 }
 
@@ -108,6 +109,48 @@ const RULES: Readonly<Record<string, Rule>> = {
   '/etcdserverpb.Auth/RoleRevokePermission': () => ADMIN,
   '/etcdserverpb.Auth/UserGet': (r: pb.AuthUserGetRequest) => [{ kind: 'adminOrSelf', user: r.name }],
   '/etcdserverpb.Auth/RoleGet': (r: pb.AuthRoleGetRequest) => [{ kind: 'adminOrRole', role: r.role }],
+};
+
+/**
+ * Paths whose token etcd 3.4 resolves even when it checks nothing else (auth disabled, or no
+ * requirement): every call it proposes, its serialized reads, the Maintenance calls behind its
+ * auth check and membership changes. An unknown token there fails with InvalidAuthToken;
+ * `true`: the failure travels raw (`auth: invalid auth token`, code Unknown), as etcd's
+ * Maintenance server sends it. Authenticate, AuthStatus, Status, MemberList, MoveLeader and
+ * the lease reads never look at a token.
+ */
+export const TOKEN_RESOLVED: Readonly<Record<string, boolean>> = {
+  '/etcdserverpb.KV/Range': false,
+  '/etcdserverpb.KV/Put': false,
+  '/etcdserverpb.KV/DeleteRange': false,
+  '/etcdserverpb.KV/Txn': false,
+  '/etcdserverpb.KV/Compact': false,
+  '/etcdserverpb.Lease/LeaseGrant': false,
+  '/etcdserverpb.Lease/LeaseRevoke': false,
+  '/etcdserverpb.Maintenance/Alarm': true,
+  '/etcdserverpb.Maintenance/Defragment': true,
+  '/etcdserverpb.Maintenance/Snapshot': true,
+  '/etcdserverpb.Maintenance/Hash': true,
+  '/etcdserverpb.Maintenance/HashKV': true,
+  '/etcdserverpb.Cluster/MemberAdd': false,
+  '/etcdserverpb.Cluster/MemberRemove': false,
+  '/etcdserverpb.Cluster/MemberUpdate': false,
+  '/etcdserverpb.Cluster/MemberPromote': false,
+  '/etcdserverpb.Auth/AuthEnable': false,
+  '/etcdserverpb.Auth/AuthDisable': false,
+  '/etcdserverpb.Auth/UserAdd': false,
+  '/etcdserverpb.Auth/UserDelete': false,
+  '/etcdserverpb.Auth/UserChangePassword': false,
+  '/etcdserverpb.Auth/UserGrantRole': false,
+  '/etcdserverpb.Auth/UserRevokeRole': false,
+  '/etcdserverpb.Auth/UserGet': false,
+  '/etcdserverpb.Auth/UserList': false,
+  '/etcdserverpb.Auth/RoleAdd': false,
+  '/etcdserverpb.Auth/RoleGet': false,
+  '/etcdserverpb.Auth/RoleDelete': false,
+  '/etcdserverpb.Auth/RoleList': false,
+  '/etcdserverpb.Auth/RoleGrantPermission': false,
+  '/etcdserverpb.Auth/RoleRevokePermission': false,
 };
 
 /** What the call at `path` with `request` needs, in check order; undefined: not checked at all. */

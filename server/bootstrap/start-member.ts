@@ -42,6 +42,8 @@ import { logVersionHistory } from '../clusterversion/history-log.js';
 import { gateOnClusterVersion } from '../clusterversion/health-gate.js';
 import type { HttpHandler } from '../transport/client-listener.js';
 import { healthBodyFor, metricNamesFor, metricNamesForCluster } from './profile-impl.js';
+import { createMetricsApp } from '../api/http/metrics-app.js';
+import { listenMetrics } from '../transport/listen-metrics.js';
 import { openWal, walExists } from '../wal/index.js';
 import { WatchHub } from '../watch/watch-hub.js';
 import { dataDirLayout, decodeWalMetadata, encodeWalMetadata } from './data-dir.js';
@@ -197,7 +199,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     membership,
     clusterVersion,
     v2,
-    auth: auth.apply,
+    auth: { ...auth.apply, leaseKeys: (id) => lessor.timeToLive(id, 0)?.keys ?? [] },
     onClusterVersion: (from, to) => {
       const ids = { 'cluster-id': formatId(clusterId) };
       if (from === undefined) log.info({ ...ids, 'cluster-version': to }, 'set initial cluster version');
@@ -262,6 +264,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         metrics.currentRevision.set(Number(store.currentRevision));
         metrics.compactRevision.set(Number(store.compactRevision));
         metrics.keys.set(store.keyCount);
+        metrics.authRevision.set(auth.store.revision);
       },
       onProposalFailed: () => metrics.proposalsFailed.inc(),
       onFlushed: (seconds) => metrics.backendCommitDuration.observe(seconds),
@@ -333,6 +336,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     metrics.exposeNames(metricNamesForCluster(clusterVersion.current));
   }
   metrics.quotaBackendBytes.set(config.effectiveQuotaBackendBytes);
+  metrics.authRevision.set(auth.store.revision);
 
   let dbSize = await backend.size();
   const clientUrls = config.advertiseClientUrls;
@@ -424,6 +428,18 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   };
   const listeners = await listenClients(config.listenClientUrls, grpcServer, gatewayGate.wrapHandler((req, res) => http.handler(req, res)), log, { tls: tls.client });
   const bound = listeners.listeners.map((l) => `${l.url.protocol}//${l.address.family === 'IPv6' ? `[${l.address.address}]` : l.address.address}:${l.address.port}`);
+  const metricsApp = createMetricsApp({
+    registry,
+    info: services.info,
+    logger: log,
+    healthBody: healthBodyFor(profile),
+    onHealthChecked: (healthy) => (healthy ? metrics.healthSuccess.inc() : metrics.healthFailures.inc()),
+  });
+  const metricsListeners = await listenMetrics(config.listenMetricsUrls, metricsApp.callback(), log, { tls: tls.client }).catch(async (e: unknown) => {
+    await listeners.close();
+    throw e instanceof Error && e.message.startsWith('cannot listen on TLS') ? new ConfigProblem(e.message) : e;
+  });
+  if (metricsListeners.listeners.length > 0) log.info({ 'metrics-urls': metricsListeners.listeners.map((l) => `${l.url.protocol}//${l.address.address}:${l.address.port}`) }, 'serving /metrics and /health');
 
   const housekeeping = startHousekeeping({
     member,
@@ -477,7 +493,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         versions.stop();
         stopV2();
         await handOffLeadership(member, membership, peers.transport, log);
-        await listeners.close();
+        await Promise.all([listeners.close(), metricsListeners.close()]);
         grpcServer.forceShutdown();
         await member.stop();
         forwarder.close();

@@ -36,6 +36,7 @@ import type { Wal, WalContents } from '../wal/types.js';
 import { ProposalWaiters } from './proposal-waiters.js';
 import { ReadBarriers } from './read-barrier.js';
 import { EnvelopeEncoder } from './request-envelope.js';
+import type { AuthInfo } from '../auth/auth-store.js';
 import type { Scheduler } from './scheduler.js';
 
 export interface MemberHooks {
@@ -221,17 +222,19 @@ export class Member {
    * Proposes a request; resolves with its applied outcome (or Timeout / Stopped). `raw`, when
    * given, is the client's encoding of `request.value` (api/raw-request.ts): the log entry
    * then carries those bytes, and this member applies `request` itself instead of decoding
-   * the entry (the same message, decoded from the same bytes).
+   * the entry (the same message, decoded from the same bytes). `auth`, given while auth is
+   * enabled, names the caller in the entry's header: the apply step checks it again.
    */
-  propose(request: Request, raw?: Uint8Array): Promise<Result<Applied>> {
+  propose(request: Request, raw?: Uint8Array, auth?: AuthInfo): Promise<Result<Applied>> {
     if (this.#stopped || !this.#node) return Promise.resolve(err('Stopped'));
     const { id, outcome } = this.#waiters.register(this.#d.scheduler.now() + this.#d.requestTimeoutMs);
-    const data = this.#envelopes.encode(id, request, raw);
+    const header = this.#envelopes.header(id, auth);
+    const data = this.#envelopes.encode(header, request, raw);
     if (data.length > this.#d.maxRequestBytes) {
       this.#waiters.resolve(id, err('RequestTooLarge'));
       return outcome;
     }
-    if (raw !== undefined) this.#proposed.set(data, { header: { id, memberId: this.#d.memberId }, request });
+    if (raw !== undefined) this.#proposed.set(data, { header, request });
     const res = this.#node.propose(data);
     if (!res.ok) this.#waiters.resolve(id, err(this.#lead === 0n ? 'NoLeader' : 'Timeout'));
     else this.#schedule();
@@ -242,7 +245,7 @@ export class Member {
   proposeConfChange(type: ConfChangeType, nodeId: bigint, member: pb.Member): Promise<Result<Applied>> {
     if (this.#stopped || !this.#node) return Promise.resolve(err('Stopped'));
     const { id, outcome } = this.#waiters.register(this.#d.scheduler.now() + this.#d.requestTimeoutMs);
-    const context = Buffer.from(ConfChangeContext.encode({ header: { id, memberId: this.#d.memberId }, member }).finish());
+    const context = Buffer.from(ConfChangeContext.encode({ header: this.#envelopes.header(id), member }).finish());
     const res = this.#node.proposeConfChange({ type, nodeId, context });
     if (!res.ok) this.#waiters.resolve(id, err(this.#lead === 0n ? 'NoLeader' : 'Timeout'));
     else this.#schedule();

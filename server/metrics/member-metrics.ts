@@ -84,6 +84,8 @@ export interface MemberMetrics {
   readonly leaseGranted: CounterHandle;
   readonly leaseRevoked: CounterHandle;
   readonly leaseRenewed: CounterHandle;
+  /** The auth store's revision (set after each applied batch). */
+  readonly authRevision: GaugeHandle;
 }
 
 export interface MemberMetricLabels {
@@ -138,6 +140,7 @@ const HELP: { readonly [K in MemberMetricRole]: string } = {
   leaseGranted: 'The total number of granted leases.',
   leaseRevoked: 'The total number of revoked leases.',
   leaseRenewed: 'The number of renewed leases seen by the leader.',
+  authRevision: 'The current revision of auth store.',
 };
 
 const MS_BUCKETS = exponentialBuckets(0.001, 2, 14); // 0.001 … 8.192 s
@@ -214,6 +217,7 @@ export function createMemberMetrics(
     leaseGranted: c('leaseGranted'),
     leaseRevoked: c('leaseRevoked'),
     leaseRenewed: c('leaseRenewed'),
+    authRevision: lg('authRevision'),
   };
   visibility.expose(names);
   return { ...handles, exposeNames: (table) => visibility.expose(table) };

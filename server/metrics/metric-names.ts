@@ -1,5 +1,5 @@
 /**
- * Names of the member metrics (ETCD-FACTS §8.1–8.3 with `etcd_` → `kvstore_`), as one table
+ * Names of the member metrics (ETCD-FACTS §8.1–8.3, auth included, with `etcd_` → `kvstore_`), as one table
  * so a per-version profile can rename or drop them (SPEC "Metric renames": 3.5 drops the
  * `kvstore_debugging_mvcc_{db_total_size_in_bytes,put,delete,txn}_total` names).
  *
@@ -57,6 +57,8 @@ export const MEMBER_METRIC_NAMES = {
   leaseGranted: 'kvstore_debugging_lease_granted_total',
   leaseRevoked: 'kvstore_debugging_lease_revoked_total',
   leaseRenewed: 'kvstore_debugging_lease_renewed_total',
+  // auth (etcd's auth/metrics.go)
+  authRevision: 'kvstore_debugging_auth_revision',
 } as const;
 
 export type MemberMetricRole = keyof typeof MEMBER_METRIC_NAMES;

@@ -25,7 +25,7 @@ import { selfCert } from './auto-tls.js';
 import { createTlsSource, type TlsFlagNames, type TlsSource } from './tls-source.js';
 
 export interface MemberTls {
-  /** Set when a client URL is https. */
+  /** Set when a client URL or a metrics URL is https. */
   readonly client: ClientTls | undefined;
   /** Set when the member has peer certificates (given or auto). */
   readonly peer: PeerTls | undefined;
@@ -66,8 +66,10 @@ export async function prepareMemberTls(config: ServerConfig, logger: Logger, now
   };
 
   const clientSecurity = config.clientTransportSecurity;
-  const clientNeeded = config.listenClientUrls.some((u) => u.protocol === 'https:');
-  const client = clientNeeded ? await sourceOf(clientSecurity, 'client', config.listenClientUrls) : undefined;
+  // The --listen-metrics-urls listeners serve https with the client certificate too.
+  const clientSideUrls = [...config.listenClientUrls, ...config.listenMetricsUrls];
+  const clientNeeded = clientSideUrls.some((u) => u.protocol === 'https:');
+  const client = clientNeeded ? await sourceOf(clientSecurity, 'client', clientSideUrls) : undefined;
 
   const peerSecurity = config.peerTransportSecurity;
   const peer = await sourceOf(peerSecurity, 'peer', config.listenPeerUrls);

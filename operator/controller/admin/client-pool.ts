@@ -6,9 +6,12 @@
  * Two clients per URL when credentials are given: `anonymous(url)` presents the TLS client
  * certificate only (the auth-status probe must not carry a token, or it cannot tell auth is on),
  * `admin(url)` also authenticates as the root user. Without credentials both are the same.
+ * A URL carrying a TLS server name (dial-target.ts) is dialled without it and verified
+ * against that name.
  */
 import { createClient, type Client, type ClientOptions } from '../../../ctl/client/index.js';
 import type { MemberAccess } from '../ports.js';
+import { dialTarget } from './dial-target.js';
 
 export class ClientPool {
   private readonly anon = new Map<string, Client>();
@@ -27,11 +30,12 @@ export class ClientPool {
   private make(clientURL: string, withCredentials: boolean): Client {
     const tls = this.access.tls;
     const creds = withCredentials ? this.access.credentials : undefined;
+    const { url, serverName } = dialTarget(clientURL);
     const o: ClientOptions = {
-      endpoints: [clientURL],
+      endpoints: [url],
       dialTimeoutMs: this.dialTimeoutMs,
       commandTimeoutMs: this.commandTimeoutMs,
-      ...(tls === undefined ? {} : { tls: { ca: tls.ca, cert: tls.cert, key: tls.key } }),
+      ...(tls === undefined && serverName === undefined ? {} : { tls: { ca: tls?.ca, cert: tls?.cert, key: tls?.key, serverName } }),
       ...(creds === undefined ? {} : { username: creds.username, password: creds.password }),
     };
     return createClient(o);

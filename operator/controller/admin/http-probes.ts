@@ -12,8 +12,8 @@ import { request as httpsRequest } from 'node:https';
 import { portFail, portOk, type MemberAccess, type MemberMetrics, type MemberVersion, type PortResult } from '../ports.js';
 import { sampleOf } from './prometheus-text.js';
 
-/** TLS material for https URLs (none: the system CAs, no client certificate). */
-export type HttpTls = MemberAccess['tls'];
+/** TLS material for https URLs (none: the system CAs, no client certificate); `serverName`: the name to verify when not the URL's host. */
+export type HttpTls = (Partial<NonNullable<MemberAccess['tls']>> & { readonly serverName?: string }) | undefined;
 
 export const IS_LEADER_METRIC = 'kvstore_server_is_leader';
 export const V2_STORE_SIZE_METRIC = 'kvstore_v2_store_size_bytes';
@@ -36,7 +36,7 @@ function get(url: string, timeoutMs: number, signal: AbortSignal | undefined, tl
     try {
       // A connection per probe (no pooled socket a restarted member has closed under us).
       const req = url.startsWith('https:')
-        ? httpsRequest(url, { method: 'GET', signal: s, agent: false, ...(tls === undefined ? {} : { ca: tls.ca, cert: tls.cert, key: tls.key }) }, onResponse)
+        ? httpsRequest(url, { method: 'GET', signal: s, agent: false, ...(tls === undefined ? {} : { ca: tls.ca, cert: tls.cert, key: tls.key, servername: tls.serverName }) }, onResponse)
         : httpRequest(url, { method: 'GET', signal: s, agent: false }, onResponse);
       req.on('error', fail);
       req.end();

@@ -3,12 +3,14 @@
  * client (ctl/client, the one kvstorectl uses) for the gRPC calls and the snapshot, both with
  * the cluster's `MemberAccess` (TLS client certificate, root credentials) when it has one.
  *
- * Contract: see ports.ts. Clients are kept per member URL until `close()`.
+ * Contract: see ports.ts. Clients are kept per member URL until `close()`. A URL mapped to another
+ * address may carry the TLS server name to verify (dial-target.ts).
  */
 import type { MemberAccess, MemberAdmin } from '../ports.js';
 import { ClientPool } from './client-pool.js';
 import { GrpcCalls } from './grpc-calls.js';
-import { fetchHealth, fetchMetrics, fetchVersion } from './http-probes.js';
+import { dialTarget } from './dial-target.js';
+import { fetchHealth, fetchMetrics, fetchVersion, type HttpTls } from './http-probes.js';
 import { snapshotToFile } from './snapshot-to-file.js';
 
 export interface MemberAdminOptions {
@@ -24,10 +26,17 @@ export function createMemberAdmin(o: MemberAdminOptions = {}, access: MemberAcce
   const pool = new ClientPool(callMs, callMs, access);
   const calls = new GrpcCalls(pool);
   const tls = access.tls;
+  /** An HTTP probe of the URL to dial, with the TLS server name a mapped URL carries (dial-target.ts). */
+  const probe =
+    <T>(fetch: (url: string, ms: number, signal: AbortSignal | undefined, tls: HttpTls) => Promise<T>) =>
+    (url: string, signal?: AbortSignal): Promise<T> => {
+      const d = dialTarget(url);
+      return fetch(d.url, callMs, signal, d.serverName === undefined ? tls : { ...tls, serverName: d.serverName });
+    };
   return {
-    version: (url, signal) => fetchVersion(url, callMs, signal, tls),
-    health: (url, signal) => fetchHealth(url, callMs, signal, tls),
-    metrics: (url, signal) => fetchMetrics(url, callMs, signal, tls),
+    version: probe(fetchVersion),
+    health: probe(fetchHealth),
+    metrics: probe(fetchMetrics),
     status: (url, signal) => calls.status(url, signal),
     alarms: (url, signal) => calls.alarms(url, signal),
     linearizableRead: (url, signal) => calls.linearizableRead(url, signal),

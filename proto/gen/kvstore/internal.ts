@@ -45,6 +45,14 @@ export interface RequestHeader {
   id: bigint;
   /** Member that proposed the request. */
   memberId: bigint;
+  /**
+   * The caller's identity as the proposing member resolved it while auth was enabled (etcd's
+   * RequestHeader.auth_revision = 3; its username is field 2 there, taken here by member_id).
+   * Both absent (0 / empty): the request is not checked again at apply — entries written
+   * before these fields existed, internal proposals, and calls made while auth was disabled.
+   */
+  authRevision: bigint;
+  username: string;
 }
 
 export interface InternalRequest {
@@ -122,7 +130,7 @@ export interface ConfChangeContext {
 }
 
 function createBaseRequestHeader(): RequestHeader {
-  return { id: 0n, memberId: 0n };
+  return { id: 0n, memberId: 0n, authRevision: 0n, username: "" };
 }
 
 export const RequestHeader: MessageFns<RequestHeader> = {
@@ -138,6 +146,15 @@ export const RequestHeader: MessageFns<RequestHeader> = {
         throw new globalThis.Error("value provided for field message.memberId of type uint64 too large");
       }
       writer.uint32(16).uint64(message.memberId);
+    }
+    if (message.authRevision !== 0n) {
+      if (BigInt.asUintN(64, message.authRevision) !== message.authRevision) {
+        throw new globalThis.Error("value provided for field message.authRevision of type uint64 too large");
+      }
+      writer.uint32(24).uint64(message.authRevision);
+    }
+    if (message.username !== "") {
+      writer.uint32(34).string(message.username);
     }
     return writer;
   },
@@ -171,6 +188,22 @@ export const RequestHeader: MessageFns<RequestHeader> = {
             message.memberId = reader.uint64() as bigint;
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.authRevision = reader.uint64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -191,6 +224,12 @@ export const RequestHeader: MessageFns<RequestHeader> = {
         : isSet(object.member_id)
         ? BigInt(object.member_id)
         : 0n,
+      authRevision: isSet(object.authRevision)
+        ? BigInt(object.authRevision)
+        : isSet(object.auth_revision)
+        ? BigInt(object.auth_revision)
+        : 0n,
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
     };
   },
 
@@ -201,6 +240,12 @@ export const RequestHeader: MessageFns<RequestHeader> = {
     }
     if (message.memberId !== 0n) {
       obj.memberId = message.memberId.toString();
+    }
+    if (message.authRevision !== 0n) {
+      obj.authRevision = message.authRevision.toString();
+    }
+    if (message.username !== "") {
+      obj.username = message.username;
     }
     return obj;
   },

@@ -1,18 +1,23 @@
 /**
  * The edge's auth hook. With auth disabled (or no gate configured) `gateOf` returns
- * undefined and the adapters call the service directly — one property read and one boolean
- * per call. With auth enabled, the caller is taken from the call (metadata `token`, else
+ * undefined for a call without token and the adapters call the service directly — one
+ * boolean and two metadata lookups per call. With auth enabled, the caller is taken from the call (metadata `token`, else
  * `authorization`; the verified client certificate's common name) and the gate checks it.
  */
 import type { Metadata, ServerUnaryCall } from '@grpc/grpc-js';
 import type { AuthGate, Caller } from '../../auth/gate.js';
 import { grpcClientCommonName } from '../../tls/client-identity.js';
-import type { EdgeContext } from './context.js';
+import type { EdgeContext, MetadataReader } from './context.js';
 
-/** The gate to consult for this call, or undefined when nothing is to be checked. */
-export function gateOf(ctx: EdgeContext): AuthGate | undefined {
+/**
+ * The gate to consult for this call, or undefined when nothing is to be checked: while auth
+ * is disabled, only a call that carries a token is looked at (etcd resolves it all the same).
+ */
+export function gateOf(ctx: EdgeContext, metadata: MetadataReader): AuthGate | undefined {
   const gate = ctx.auth;
-  return gate !== undefined && gate.active() ? gate : undefined;
+  if (gate === undefined) return undefined;
+  if (gate.active()) return gate;
+  return metadata.get('token').length > 0 || metadata.get('authorization').length > 0 ? gate : undefined;
 }
 
 function firstString(metadata: Metadata, key: string): string | undefined {

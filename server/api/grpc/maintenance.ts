@@ -48,7 +48,7 @@ function snapshotHandler(
     if (req instanceof MalformedRequest) return stream.fail(malformedStatus(req));
     if (lacksRequiredLeader(ctx, call.metadata)) return stream.fail(toStatus({ kind: 'NoLeader' }));
     const pump = async (): Promise<void> => {
-      const denied = await gateOf(ctx)?.check(MaintenanceDef.snapshot.path, req, callerOf(call));
+      const denied = await gateOf(ctx, call.metadata)?.check(MaintenanceDef.snapshot.path, req, callerOf(call));
       if (denied !== undefined) return stream.fail(toStatus(denied));
       for await (const chunk of m.snapshot(req)) {
         if (!stream.open) break;

@@ -77,7 +77,7 @@ function serve<Req, Res, O>(
       }
       pending.then(onOutcome, onThrow);
     };
-    const gate = gateOf(ctx);
+    const gate = gateOf(ctx, call.metadata);
     if (gate === undefined) return run();
     gate.check(def.path, req, callerOf(call)).then((e) => (e === undefined ? run() : fail(toStatus(e))), onThrow);
   };

@@ -78,7 +78,7 @@ export function watchHandlers(ctx: EdgeContext, watch: WatchService): UntypedSer
           stream.fail({ code: GrpcCode.Unknown, message: messageOf(e) });
         }
       };
-      const gate = gateOf(ctx);
+      const gate = gateOf(ctx, call.metadata);
       // While auth is enabled, requests of the stream are handled in order behind the checks.
       if (gate === undefined && authChecks === undefined) return forward();
       authChecks = (authChecks ?? Promise.resolve()).then(async () => {

@@ -4,9 +4,10 @@
  * checked by the auth gate (server/auth/gate.ts) with that header as the caller's token.
  *
  * Shape: `wrapHandler` runs each HTTP request inside an AsyncLocalStorage scope holding its
- * caller (only while auth is enabled; otherwise the handler runs as is); `guard` wraps the
- * services the gateway calls so each unary call, and each watch create, asks the gate first
- * (one boolean while auth is disabled); a refused snapshot stream ends with etcd's raw auth
+ * caller (while auth is enabled, or when the request carries a token: etcd resolves a token
+ * even then; otherwise the handler runs as is); `guard` wraps the services the gateway calls
+ * so each unary call, and each watch create, asks the gate first (nothing while auth is
+ * disabled and no token came); a refused snapshot stream ends with etcd's raw auth
  * error chunk. Lease keep-alives need nothing.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -39,8 +40,9 @@ export function gatewayAuth(gate: AuthGate): GatewayAuth {
   const callers = new AsyncLocalStorage<Caller>();
   const checked = <Req, Res>(path: string, fn: Fn<Req, Res>): Fn<Req, Res> =>
     async (req) => {
-      if (!gate.active()) return fn(req);
-      const e = await gate.check(path, req, callers.getStore() ?? {});
+      const caller = callers.getStore();
+      if (caller === undefined && !gate.active()) return fn(req);
+      const e = await gate.check(path, req, caller ?? {});
       return e === undefined ? fn(req) : fail(e);
     };
   const guardWatch = (watch: WatchService): WatchService => ({
@@ -50,7 +52,8 @@ export function gatewayAuth(gate: AuthGate): GatewayAuth {
       let queue: Promise<void> = Promise.resolve();
       return {
         request(req: pb.WatchRequest) {
-          if (!gate.active() || req.requestUnion?.$case !== 'createRequest') return session.request(req);
+          if (!gate.active() && caller.token === undefined) return session.request(req);
+          if (req.requestUnion?.$case !== 'createRequest') return session.request(req);
           const create = req.requestUnion.value;
           queue = queue.then(async () => {
             const e = await gate.checkWatch(create, caller);
@@ -67,7 +70,7 @@ export function gatewayAuth(gate: AuthGate): GatewayAuth {
     (r: pb.SnapshotRequest): AsyncIterable<pb.SnapshotResponse> => {
       const caller = callers.getStore() ?? {};
       return (async function* () {
-        if (gate.active()) {
+        if (gate.active() || caller.token !== undefined) {
           const e = await gate.check('/etcdserverpb.Maintenance/Snapshot', r, caller);
           if (e !== undefined) throw new Error(e.kind === 'Internal' ? e.message : toStatus(e).message);
         }
@@ -81,9 +84,10 @@ export function gatewayAuth(gate: AuthGate): GatewayAuth {
   const A = '/etcdserverpb.Auth/';
   return {
     wrapHandler: (handler) => (req, res) => {
-      if (!gate.active()) return handler(req, res);
       const token = req.headers.authorization;
-      return callers.run({ token: token === undefined || token === '' ? undefined : token }, () => handler(req, res));
+      const hasToken = token !== undefined && token !== '';
+      if (!gate.active() && !hasToken) return handler(req, res);
+      return callers.run({ token: hasToken ? token : undefined }, () => handler(req, res));
     },
     guard(s) {
       const { kv, lease, cluster, maintenance: m, auth } = s;
@@ -115,7 +119,7 @@ export function gatewayAuth(gate: AuthGate): GatewayAuth {
         },
         maintenance: {
           ...m,
-          alarm: (r) => m.alarm(r),
+          alarm: checked(`${M}Alarm`, (r) => m.alarm(r)),
           status: (r) => m.status(r),
           defragment: checked(`${M}Defragment`, (r) => m.defragment(r)),
           hash: checked(`${M}Hash`, (r) => m.hash(r)),

@@ -21,6 +21,7 @@ import { err, ok, type Result } from '../../errors/domain-error.js';
 import type { AuthService } from '../services.js';
 import type { ServiceContext } from './context.js';
 import { proposeAndFill } from './propose.js';
+import { authOf, type RequestAuth } from '../../auth/request-auth.js';
 
 /** bcrypt, as a port (bcryptjs at the composition root). */
 export interface PasswordHasher {
@@ -41,7 +42,8 @@ export function createAuthService(ctx: ServiceContext, deps: AuthServiceDeps): A
   const { store, passwords, tokens } = deps;
   const header = (): pb.ResponseHeader => member.header(kv.currentRevision);
   const barrier = (): Promise<Result<void>> => member.readBarrier();
-  const propose = <T extends { header?: pb.ResponseHeader | undefined }>(r: Parameters<typeof proposeAndFill>[1]) => proposeAndFill<T>(ctx, r);
+  const propose = <T extends { header?: pb.ResponseHeader | undefined }>(r: Parameters<typeof proposeAndFill>[1], caller?: RequestAuth) =>
+    proposeAndFill<T>(ctx, r, caller);
 
   async function checkPassword(name: string, password: string): Promise<Result<number>> {
     const user = store.user(name);
@@ -87,7 +89,7 @@ export function createAuthService(ctx: ServiceContext, deps: AuthServiceDeps): A
       if (req.name.length === 0) return err('UserEmpty');
       const noPassword = req.options?.noPassword ?? false;
       const hashedPassword = noPassword ? '' : req.hashedPassword !== '' ? req.hashedPassword : await passwords.hash(req.password);
-      return propose<pb.AuthUserAddResponse>({ $case: 'authUserAdd', value: { name: req.name, password: '', options: { noPassword }, hashedPassword } });
+      return propose<pb.AuthUserAddResponse>({ $case: 'authUserAdd', value: { name: req.name, password: '', options: { noPassword }, hashedPassword } }, authOf(req));
     },
 
     async userGet(req) {
@@ -109,7 +111,7 @@ export function createAuthService(ctx: ServiceContext, deps: AuthServiceDeps): A
     async userChangePassword(req) {
       if (store.user(req.name) === undefined) return err('UserNotFound');
       const hashedPassword = req.hashedPassword !== '' ? req.hashedPassword : await passwords.hash(req.password);
-      return propose<pb.AuthUserChangePasswordResponse>({ $case: 'authUserChangePassword', value: { name: req.name, password: '', hashedPassword } });
+      return propose<pb.AuthUserChangePasswordResponse>({ $case: 'authUserChangePassword', value: { name: req.name, password: '', hashedPassword } }, authOf(req));
     },
 
     userGrantRole: (req) => propose<pb.AuthUserGrantRoleResponse>({ $case: 'authUserGrantRole', value: req }),

@@ -12,6 +12,7 @@ import { err, fail, ok, type Result } from '../../errors/domain-error.js';
 import type { KvService } from '../services.js';
 import type { ServiceContext } from './context.js';
 import { proposeAndFill } from './propose.js';
+import { authOf } from '../../auth/request-auth.js';
 import { quotaExceeded, raiseNoSpace, withinQuota } from './quota.js';
 
 export function createKvService(ctx: ServiceContext): KvService {
@@ -27,6 +28,9 @@ export function createKvService(ctx: ServiceContext): KvService {
       }
       const res = await store.range(toRangeParams(req));
       if (!res.ok) return res;
+      // An auth change applied while this read waited: the caller's rights may be gone (etcd's doSerialize).
+      const caller = authOf(req);
+      if (caller !== undefined && caller.info.revision !== caller.authRevision()) return err('AuthOldRevision');
       return ok({ header: member.header(store.currentRevision), kvs: res.value.kvs, more: res.value.more, count: res.value.count });
     },
 

@@ -31,6 +31,17 @@ void test('nothing is checked while auth is disabled', async () => {
   assert.equal(await gate.check(RANGE, { key: b('x'), rangeEnd: b('') }, {}), undefined);
 });
 
+void test('while auth is disabled a token sent anyway is resolved: unknown → InvalidAuthToken (raw on Maintenance)', async () => {
+  const { gate, simple } = setup();
+  simple.assign('tok', 'alice');
+  assert.equal((await gate.check(RANGE, { key: b('x'), rangeEnd: b('') }, { token: 'bad' }))?.kind, 'InvalidAuthToken');
+  assert.equal(await gate.check(RANGE, { key: b('x'), rangeEnd: b('') }, { token: 'tok' }), undefined);
+  assert.deepEqual(await gate.check('/etcdserverpb.Maintenance/Alarm', {}, { token: 'bad' }), { kind: 'Internal', message: 'auth: invalid auth token' });
+  assert.equal(await gate.check('/etcdserverpb.Maintenance/Status', {}, { token: 'bad' }), undefined);
+  assert.equal((await gate.checkWatch({ key: b('k'), rangeEnd: b('') } as never, { token: 'bad' }))?.kind, 'InvalidAuthToken');
+  assert.equal(await gate.checkWatch({ key: b('k'), rangeEnd: b('') } as never, {}), undefined);
+});
+
 void test('tokens: unknown → InvalidAuthToken; none → UserEmpty; valid → the user\'s permissions', async () => {
   const { store, simple, gate } = setup();
   store.enable();
@@ -40,7 +51,9 @@ void test('tokens: unknown → InvalidAuthToken; none → UserEmpty; valid → t
   assert.equal(await gate.check(RANGE, { key: b('k'), rangeEnd: b('') }, { token: 'tok' }), undefined);
   assert.equal((await gate.check(RANGE, { key: b('j'), rangeEnd: b('') }, { token: 'tok' }))?.kind, 'PermissionDenied');
   assert.equal((await gate.check('/etcdserverpb.Lease/LeaseRevoke', { ID: 5n }, { token: 'tok' }))?.kind, 'PermissionDenied');
-  assert.equal(await gate.check('/etcdserverpb.Lease/LeaseGrant', { ID: 5n }, { token: 'bad' }), undefined, 'unchecked paths ignore tokens');
+  assert.equal((await gate.check('/etcdserverpb.Lease/LeaseGrant', { ID: 5n }, { token: 'bad' }))?.kind, 'InvalidAuthToken', 'etcd resolves the token of every proposal');
+  assert.equal(await gate.check('/etcdserverpb.Lease/LeaseGrant', { ID: 5n }, { token: 'tok' }), undefined);
+  assert.equal(await gate.check('/etcdserverpb.Cluster/MemberList', {}, { token: 'bad' }), undefined, 'paths etcd never resolves a token for');
 });
 
 void test('maintenance refusals are raw auth errors (code Unknown in etcd)', async () => {

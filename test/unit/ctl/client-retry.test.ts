@@ -1,8 +1,9 @@
 /**
  * The client library's call policy against in-process fake members (grpc-js servers on
  * loopback): reads move to another endpoint after a server-side Unavailable while writes do not;
- * a dropped member is skipped; an invalid auth token is refreshed once; streams carry the
- * require-leader metadata; every failed attempt is reported with its number.
+ * a dropped member is skipped; an invalid auth token (or one of an old auth revision) is
+ * refreshed once; streams carry the require-leader metadata; every failed attempt is reported
+ * with its number.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -19,7 +20,7 @@ interface Fake {
   stop(): Promise<void>;
 }
 
-type Behaviour = { readonly rangeFails?: string; readonly putFails?: string; readonly tokens?: string[] };
+type Behaviour = { readonly rangeFails?: string; readonly putFails?: string; readonly tokens?: string[]; readonly stale?: string[] };
 
 async function startFake(id: bigint, b: Behaviour): Promise<Fake> {
   const server = new Server();
@@ -31,6 +32,10 @@ async function startFake(id: bigint, b: Behaviour): Promise<Fake> {
       calls.push('range');
       metadata.push(call.metadata);
       const token = call.metadata.get('token')[0];
+      if (b.stale?.includes(String(token))) {
+        cb({ code: status.INVALID_ARGUMENT, details: 'etcdserver: revision of auth store is old', name: 'Error', message: '', metadata: undefined as unknown as Metadata });
+        return;
+      }
       if (b.tokens !== undefined && !b.tokens.includes(String(token))) {
         cb({ code: status.UNAUTHENTICATED, details: 'etcdserver: invalid auth token', name: 'Error', message: '', metadata: undefined as unknown as Metadata });
         return;
@@ -132,6 +137,21 @@ void describe('client call policy', () => {
     try {
       assert.ok((await c.kv.get('k')).ok);
       tokens.splice(0, tokens.length, 'rotated');
+      assert.ok((await c.kv.get('k')).ok);
+      assert.deepEqual(secured.calls, ['authenticate', 'range', 'range', 'authenticate', 'range']);
+    } finally {
+      c.close();
+      await secured.stop();
+    }
+  });
+
+  void it('credentials: a token of an old auth revision is refreshed once, as clientv3 does', async () => {
+    const stale: string[] = [];
+    const secured = await startFake(5n, { tokens: [], stale });
+    const c = createClient({ endpoints: [secured.endpoint], dialTimeoutMs: 1000, commandTimeoutMs: 3000, username: 'u', password: 'p' });
+    try {
+      assert.ok((await c.kv.get('k')).ok);
+      stale.push('tok1');
       assert.ok((await c.kv.get('k')).ok);
       assert.deepEqual(secured.calls, ['authenticate', 'range', 'range', 'authenticate', 'range']);
     } finally {

@@ -96,3 +96,10 @@ void test('majorMinor', () => {
   assert.equal(majorMinor('3.5'), '3.5');
   assert.equal(majorMinor('not_decided'), undefined);
 });
+
+void test('the auth revision gauge', async () => {
+  const registry = new Registry();
+  const m = createMemberMetrics(registry, { serverVersion: '3.4.45' });
+  m.authRevision.set(7);
+  assert.match(await registry.metrics(), /^kvstore_debugging_auth_revision 7$/m);
+});
