@@ -27,13 +27,15 @@ import { isDeferredRefusal, waitingStatus } from './deferred-refusal.js';
 import { execute, type ExecuteResult } from './execute.js';
 import type { Plan, SnapshotOutcome } from './model.js';
 import { observe } from './observe.js';
-import { portOk, type AdminSource, type Clock, type EngineLogger, type EngineMetrics, type EventSink, type MemberAdmin, type MemberPlatform, type PortResult, type ReconcileFn, type SnapshotStore, type StatusSink } from './ports.js';
+import { portOk, type AdminSource, type Clock, type EngineLogger, type EngineMetrics, type EventSink, type MemberAdmin, type MemberPlatform, type PortResult, type ReconcileFn, type RehearsalPlatform, type SnapshotStore, type StatusSink } from './ports.js';
 
 export interface EngineDeps {
   readonly platform: MemberPlatform;
   /** One admin for every cluster, or a source giving each cluster the admin of its access (TLS, credentials). */
   readonly admin: MemberAdmin | AdminSource;
   readonly snapshots: SnapshotStore;
+  /** Where upgrade rehearsals run (operator/controller/upgrade/rehearsal.ts); absent: a rehearsal fails. */
+  readonly rehearsal?: RehearsalPlatform;
   readonly status: StatusSink;
   readonly events: EventSink;
   readonly clock: Clock;
@@ -98,7 +100,7 @@ export class Engine {
       await d.events.emit(cluster, { type: 'Warning', reason: 'MemberAccessUnavailable', message: admin.error });
       return this.failed(key, `member access: ${admin.error}`, retry);
     }
-    const obs = await observe(cluster, { platform: d.platform, admin: admin.value, timeoutMs: d.observeTimeoutMs ?? 5000 }, now, seen);
+    const obs = await observe(cluster, { platform: d.platform, admin: admin.value, ...(d.rehearsal === undefined ? {} : { rehearsal: d.rehearsal }), timeoutMs: d.observeTimeoutMs ?? 5000 }, now, seen);
     if (!obs.ok) return this.failed(key, obs.error, retry);
     let plan: Plan;
     try {
@@ -116,6 +118,7 @@ export class Engine {
       platform: d.platform,
       admin: admin.value,
       snapshots: d.snapshots,
+      ...(d.rehearsal === undefined ? {} : { rehearsal: d.rehearsal }),
       now: () => iso(d.clock.now()),
       onAction: (a) => d.logger.info({ ...log, action: a.kind, ...('name' in a ? { member: a.name } : 'member' in a ? { member: a.member } : {}) }, 'executing'),
     });

@@ -11,12 +11,14 @@
  */
 import type { KvstoreCluster } from '../api/types.js';
 import type { Action, Observed, SnapshotOutcome } from './model.js';
-import { portFail, portOk, type MemberAdmin, type MemberPlatform, type PortResult, type SnapshotStore } from './ports.js';
+import { portFail, portOk, type MemberAdmin, type MemberPlatform, type PortResult, type RehearsalPlatform, type SnapshotStore } from './ports.js';
 
 export interface ExecuteDeps {
   readonly platform: MemberPlatform;
   readonly admin: MemberAdmin;
   readonly snapshots: SnapshotStore;
+  /** Where upgrade rehearsals run; absent: StartRehearsal / StopRehearsal do nothing (observe reports the rehearsal failed). */
+  readonly rehearsal?: RehearsalPlatform;
   /** RFC 3339 now (recorded as the snapshot's takenAt). */
   readonly now: () => string;
   /** Told before each action runs. */
@@ -73,6 +75,10 @@ async function run(cluster: KvstoreCluster, a: Action, observed: Observed, deps:
       const url = adminURL(observed);
       return url.ok ? deps.admin.remove(url.value, a.memberId) : url;
     }
+    case 'StartRehearsal':
+      return deps.rehearsal === undefined ? portOk(undefined) : deps.rehearsal.start(cluster, a.id, deps.snapshots.pathOf(cluster, a.file), a.version);
+    case 'StopRehearsal':
+      return deps.rehearsal === undefined ? portOk(undefined) : deps.rehearsal.cleanup(cluster);
     case 'TakeSnapshot':
       throw new Error('TakeSnapshot is run by execute() itself');
   }

@@ -71,6 +71,23 @@ export type SnapshotOutcome =
   | { readonly ok: true; readonly forVersion: string; readonly record: SnapshotRecord }
   | { readonly ok: false; readonly forVersion: string; readonly error: string };
 
+/**
+ * The scratch member of an upgrade rehearsal as the platform and the member show it (rehearsal.ts
+ * in upgrade/ decides). `expected` is read from the snapshot file itself (its newest revision,
+ * never below the compaction revision nor 1, and its live keys); `served` is what the scratch
+ * member answers (/health, Maintenance.Status revision, a linearizable Range count_only).
+ */
+export interface RehearsalObservation {
+  readonly id: string;
+  /** Starting: restoring or not answering yet; Serving: its process runs; Failed: the restore failed or the process exited. */
+  readonly phase: 'Starting' | 'Serving' | 'Failed';
+  readonly expected?: { readonly revision: number; readonly keys: number };
+  readonly served?: { readonly healthy: boolean; readonly revision?: number; readonly keys?: number };
+  readonly error?: string;
+  /** The last lines of the scratch member's log (restore messages included). */
+  readonly logTail: string;
+}
+
 export interface Observed {
   /** RFC 3339 time of this pass (injected clock). */
   readonly now: string;
@@ -83,6 +100,8 @@ export interface Observed {
   /** Membership as a reachable member reports it; undefined when none answered. */
   readonly clusterMembers?: readonly ClusterMember[];
   readonly snapshotOutcome?: SnapshotOutcome;
+  /** The cluster's rehearsal scratch member, when one exists. */
+  readonly rehearsal?: RehearsalObservation;
 }
 
 export type Action =
@@ -103,7 +122,12 @@ export type Action =
   /** Replace a failed member's slot: delete its data (PVC / data dir) and its pod / process, so it comes
    * back empty and joins the running cluster (`initial-cluster-state existing`) as the learner that an
    * AddLearner of the same pass registered. Only planned right after AddLearner for the same `name`. */
-  | { readonly kind: 'ResetMember'; readonly name: string };
+  | { readonly kind: 'ResetMember'; readonly name: string }
+  /** Restore snapshot `file` (a name in the snapshot store) into a scratch single member at `version`,
+   * known as `id` (any earlier scratch member of the cluster is removed first). */
+  | { readonly kind: 'StartRehearsal'; readonly id: string; readonly file: string; readonly version: string }
+  /** Remove the cluster's scratch member and its data, if any. */
+  | { readonly kind: 'StopRehearsal' };
 
 export interface PlannedEvent {
   readonly type: 'Normal' | 'Warning';

@@ -30,7 +30,7 @@ export function cluster(status?: KvstoreClusterStatus): KvstoreCluster {
       image: 'kvstore/kvstore',
       storage: { size: '1Gi' },
       options: {},
-      upgrade: { v2WaitSeconds: 1, v2ThresholdBytes: 50_000_000, memberHealthTimeoutSeconds: 300, snapshot: { volume: 'snapshots', keep: 3 } },
+      upgrade: { v2WaitSeconds: 1, v2ThresholdBytes: 50_000_000, memberHealthTimeoutSeconds: 300, snapshot: { volume: 'snapshots', keep: 3 }, rehearsal: false, rehearsalTimeoutSeconds: 300 },
       paused: false,
     },
     ...(status === undefined ? {} : { status }),
