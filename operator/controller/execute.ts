@@ -9,6 +9,7 @@
  * - membership calls (AddLearner, PromoteLearner, RemoveMember) go to a reachable voting member
  *   of the observation, the leader first.
  */
+import { basename } from 'node:path';
 import type { KvstoreCluster } from '../api/types.js';
 import type { Action, Observed, SnapshotOutcome } from './model.js';
 import { portFail, portOk, type MemberAdmin, type MemberPlatform, type PortResult, type RehearsalPlatform, type SnapshotStore } from './ports.js';
@@ -76,7 +77,7 @@ async function run(cluster: KvstoreCluster, a: Action, observed: Observed, deps:
       return url.ok ? deps.admin.remove(url.value, a.memberId) : url;
     }
     case 'StartRehearsal':
-      return deps.rehearsal === undefined ? portOk(undefined) : deps.rehearsal.start(cluster, a.id, deps.snapshots.pathOf(cluster, a.file), a.version);
+      return deps.rehearsal === undefined ? portOk(undefined) : deps.rehearsal.start(cluster, a.id, deps.snapshots.pathOf(cluster, basename(a.file)), a.version);
     case 'StopRehearsal':
       return deps.rehearsal === undefined ? portOk(undefined) : deps.rehearsal.cleanup(cluster);
     case 'TakeSnapshot':

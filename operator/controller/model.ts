@@ -123,7 +123,7 @@ export type Action =
    * back empty and joins the running cluster (`initial-cluster-state existing`) as the learner that an
    * AddLearner of the same pass registered. Only planned right after AddLearner for the same `name`. */
   | { readonly kind: 'ResetMember'; readonly name: string }
-  /** Restore snapshot `file` (a name in the snapshot store) into a scratch single member at `version`,
+  /** Restore snapshot `file` (as recorded; its base name is looked up in the snapshot store) into a scratch single member at `version`,
    * known as `id` (any earlier scratch member of the cluster is removed first). */
   | { readonly kind: 'StartRehearsal'; readonly id: string; readonly file: string; readonly version: string }
   /** Remove the cluster's scratch member and its data, if any. */

@@ -14,7 +14,7 @@ import { mkdir } from 'node:fs/promises';
 import type { KvstoreCluster } from '../../api/types.js';
 import { createAdminSource } from '../../controller/admin/admin-source.js';
 import { Engine } from '../../controller/engine.js';
-import { portFail, portOk, type AdminSource, type EngineLogger, type PortResult, type ReconcileFn } from '../../controller/ports.js';
+import { portFail, portOk, type AdminSource, type EngineLogger, type PortResult, type ReconcileFn, type RehearsalPlatform } from '../../controller/ports.js';
 import { FileWatch } from './file-watch.js';
 import { LocalLayout } from './layout.js';
 import { localAccessLoader } from './local-access.js';
@@ -23,6 +23,7 @@ import { EventsFile, ManifestStatusSink } from './local-sinks.js';
 import { createLocalMetrics, type LocalMetrics } from './local-metrics.js';
 import { LocalPlatform } from './local-platform.js';
 import { ManifestFile } from './manifest-file.js';
+import { LocalRehearsal } from './rehearsal-process.js';
 import { SnapshotDir } from './snapshot-dir.js';
 
 export interface LocalRunnerOptions {
@@ -40,6 +41,8 @@ export interface LocalRunnerOptions {
   readonly pollMs?: number;
   /** Where to serve /healthz, /readyz and /metrics (port 0 picks one); none when absent. */
   readonly metricsBind?: { readonly host: string; readonly port: number };
+  /** Wraps the upgrade rehearsal platform (tests inject faults through it); the local one as is when absent. */
+  readonly wrapRehearsal?: (local: RehearsalPlatform) => RehearsalPlatform;
 }
 
 export class LocalRunner {
@@ -57,6 +60,7 @@ export class LocalRunner {
     private readonly platform: LocalPlatform,
     private readonly admin: AdminSource,
     private readonly engine: Engine,
+    private readonly rehearsal: LocalRehearsal,
     /** Engine counters (upgrades started/completed/blocked, member durations, errors), and the metrics listener if any. */
     readonly metrics: LocalMetrics,
     first: KvstoreCluster,
@@ -81,10 +85,12 @@ export class LocalRunner {
       return portFail(`metrics listener ${o.metricsBind?.host}:${o.metricsBind?.port}: ${(err as Error).message}`);
     }
     const admin = createAdminSource({ load: localAccessLoader(layout, certificates) });
+    const rehearsal = new LocalRehearsal({ layout, kvstoreMain: o.kvstoreMain, logger: o.logger, random: o.random });
     const engine = new Engine({
       platform: platform.value,
       admin,
       snapshots: new SnapshotDir(layout),
+      rehearsal: o.wrapRehearsal === undefined ? rehearsal : o.wrapRehearsal(rehearsal),
       status: new ManifestStatusSink(manifest),
       events: new EventsFile(layout.eventsFile, o.logger, o.now),
       clock: { now: o.now },
@@ -92,7 +98,7 @@ export class LocalRunner {
       logger: o.logger,
       reconcile: o.reconcile,
     });
-    const runner = new LocalRunner(o, manifest, platform.value, admin, engine, metrics, first.value);
+    const runner = new LocalRunner(o, manifest, platform.value, admin, engine, rehearsal, metrics, first.value);
     o.logger.info({ cluster: first.value.metadata.name, dir: layout.base, ...(metrics.url === undefined ? {} : { metrics: `${metrics.url}/metrics` }) }, 'local mode started');
     runner.watch = new FileWatch(o.manifestFile, () => runner.trigger('file changed'), 200, o.pollMs ?? 1000);
     runner.superviseTimer = setInterval(() => runner.supervise(), o.superviseMs ?? 1000);
@@ -158,6 +164,7 @@ export class LocalRunner {
     this.watch?.close();
     await this.current;
     this.o.logger.info({ cluster: this.cluster.metadata.name }, 'stopping members');
+    await this.rehearsal.cleanup();
     await this.platform.stopAll();
     this.admin.close();
     await this.metrics.close();
