@@ -163,7 +163,7 @@ export interface MemberAdmin {
    */
   snapshot(clientURL: string, file: string, signal?: AbortSignal): Promise<PortResult<SnapshotFile>>;
   /** Keys in the whole key space: a linearizable Range count_only (the upgrade rehearsal's check). */
-  keyCount?(clientURL: string, signal?: AbortSignal): Promise<PortResult<number>>;
+  keyCount(clientURL: string, signal?: AbortSignal): Promise<PortResult<number>>;
   /** Closes every connection. */
   close(): void;
 }

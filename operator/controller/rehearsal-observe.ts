@@ -30,12 +30,12 @@ export async function observeRehearsal(
   const [health, status, keys] = await Promise.all([
     admin.health(v.clientURL, signal),
     admin.status(v.clientURL, signal),
-    admin.keyCount === undefined ? Promise.resolve(undefined) : admin.keyCount(v.clientURL, signal),
+    admin.keyCount(v.clientURL, signal),
   ]);
   const served = {
     healthy: health.ok && health.value,
     ...(status.ok ? { revision: status.value.revision } : {}),
-    ...(keys?.ok === true ? { keys: keys.value } : {}),
+    ...(keys.ok ? { keys: keys.value } : {}),
   };
   return portOk({ ...base, phase: 'Serving', served });
 }

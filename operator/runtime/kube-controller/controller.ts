@@ -22,7 +22,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type KvstoreCluster } from '../../api/types.js';
 import { parseCluster } from '../../api/parse.js';
 import { Engine } from '../../controller/engine.js';
-import type { AdminSource, EngineLogger, MemberAdmin, ReconcileFn, SnapshotStore } from '../../controller/ports.js';
+import type { AdminSource, EngineLogger, MemberAdmin, ReconcileFn, RehearsalPlatform, SnapshotStore } from '../../controller/ports.js';
 import type { BackoffOptions } from '../backoff.js';
 import { ControllerRunner } from '../controller-runner.js';
 import { EventRecorder } from '../event-recorder.js';
@@ -61,6 +61,8 @@ export interface KubeControllerOptions {
   /** Peer URLs as the members know them (default: the DNS names; see KubePlatform). */
   readonly peerURL?: UrlResolver;
   readonly snapshots: SnapshotStore;
+  /** Where upgrade rehearsals run (absent: a rehearsal fails, fail safe). */
+  readonly rehearsal?: RehearsalPlatform;
   readonly reconcile: ReconcileFn;
   readonly logger: EngineLogger;
   readonly timers: Timers;
@@ -93,6 +95,7 @@ export class KubeController {
       platform: new KubePlatform(o.kube, o.peerURL),
       admin: o.admin,
       snapshots: o.snapshots,
+      ...(o.rehearsal === undefined ? {} : { rehearsal: o.rehearsal }),
       status: new KubeStatusSink(o.kube),
       events: new KubeEventSink(this.#events),
       clock: { now: () => o.timers.now() },

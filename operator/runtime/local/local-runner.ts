@@ -23,7 +23,7 @@ import { EventsFile, ManifestStatusSink } from './local-sinks.js';
 import { createLocalMetrics, type LocalMetrics } from './local-metrics.js';
 import { LocalPlatform } from './local-platform.js';
 import { ManifestFile } from './manifest-file.js';
-import { LocalRehearsal } from './rehearsal-process.js';
+import { ProcessRehearsal } from '../rehearsal/process-rehearsal.js';
 import { SnapshotDir } from './snapshot-dir.js';
 
 export interface LocalRunnerOptions {
@@ -60,7 +60,7 @@ export class LocalRunner {
     private readonly platform: LocalPlatform,
     private readonly admin: AdminSource,
     private readonly engine: Engine,
-    private readonly rehearsal: LocalRehearsal,
+    private readonly rehearsal: ProcessRehearsal,
     /** Engine counters (upgrades started/completed/blocked, member durations, errors), and the metrics listener if any. */
     readonly metrics: LocalMetrics,
     first: KvstoreCluster,
@@ -85,7 +85,7 @@ export class LocalRunner {
       return portFail(`metrics listener ${o.metricsBind?.host}:${o.metricsBind?.port}: ${(err as Error).message}`);
     }
     const admin = createAdminSource({ load: localAccessLoader(layout, certificates) });
-    const rehearsal = new LocalRehearsal({ layout, kvstoreMain: o.kvstoreMain, logger: o.logger, random: o.random });
+    const rehearsal = new ProcessRehearsal({ dirOf: () => layout.base, kvstoreMain: o.kvstoreMain, logger: o.logger, random: o.random });
     const engine = new Engine({
       platform: platform.value,
       admin,
@@ -164,7 +164,7 @@ export class LocalRunner {
     this.watch?.close();
     await this.current;
     this.o.logger.info({ cluster: this.cluster.metadata.name }, 'stopping members');
-    await this.rehearsal.cleanup();
+    await this.rehearsal.stopAll();
     await this.platform.stopAll();
     this.admin.close();
     await this.metrics.close();

@@ -126,6 +126,9 @@ export class FakeAdmin implements MemberAdmin {
     if (this.snapshotError !== undefined) return Promise.resolve(portFail(this.snapshotError));
     return Promise.resolve(portOk({ file, sha256: 'ab'.repeat(32), revision: 100, size: 4128 }));
   }
+  keyCount(): Promise<PortResult<number>> {
+    return Promise.resolve(portOk(42));
+  }
   close(): void {}
 }
 
