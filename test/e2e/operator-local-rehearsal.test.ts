@@ -92,13 +92,14 @@ async function start(name: string, wrap?: (p: RehearsalPlatform) => RehearsalPla
 
 const pidOf = (clusterDir: string, name: string): string => readFileSync(join(clusterDir, `${name}-0.pid`), 'utf8').trim();
 
-void test('local mode: an upgrade rehearsal that passes — the scratch member serves the snapshot at 3.5.0, is removed, then the member is upgraded', async () => {
+void test('local mode: an upgrade rehearsal that passes — the scratch member serves the snapshot at 3.5.0, is removed, then the member is upgraded', async (t) => {
   const { file, clusterDir, runner, log, endpoint } = await start('reh');
   try {
     await fill(endpoint);
     setVersion(file, '3.5.0');
     const done = await waitFor(file, clusterDir, 'upgrade Completed', (s) => s.upgrade?.state === 'Completed', log);
     const r = done.upgrade?.rehearsal;
+    t.diagnostic(`rehearsal: ${JSON.stringify(r)}`);
     assert.equal(r?.outcome, 'Passed');
     assert.equal(r?.keys, 27);
     assert.ok((r?.revision ?? 0) >= 34, `revision ${r?.revision}`);
