@@ -28,4 +28,4 @@ export const CONDITION_TYPES = ['Available', 'Progressing', 'Degraded', 'Upgradi
 
 export const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
 
-export const UPGRADE_STATES = ['Snapshotting', 'UpgradingMembers', 'WaitingV2', 'Finalizing', 'RollingBack', 'Completed', 'RolledBack', 'Blocked'] as const;
+export const UPGRADE_STATES = ['Snapshotting', 'Rehearsing', 'UpgradingMembers', 'WaitingV2', 'Finalizing', 'RollingBack', 'Completed', 'RolledBack', 'Blocked'] as const;

@@ -63,6 +63,8 @@ export const UpgradeSpecSchema = Type.Object(
     v2ThresholdBytes: int64({ minimum: 0, default: 50_000_000, description: 'v2 store size above which the wait applies.' }),
     memberHealthTimeoutSeconds: Type.Integer({ minimum: 1, default: 300, description: 'How long one member may take to come back healthy on the new version.' }),
     snapshot: SnapshotSpecSchema,
+    rehearsal: Type.Boolean({ default: true, description: 'Restore the pre-upgrade snapshot into a scratch member at the target version before any member is touched; a failed rehearsal blocks the upgrade.' }),
+    rehearsalTimeoutSeconds: Type.Integer({ minimum: 1, default: 300, description: 'How long the rehearsal may take to serve the snapshot at the target version.' }),
   },
   { default: {}, description: 'How rolling upgrades are paced and protected.' },
 );

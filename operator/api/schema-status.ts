@@ -37,6 +37,16 @@ export const SnapshotRecordSchema = Type.Object({
   takenAt: time('When the snapshot was completed.'),
 });
 
+export const RehearsalRecordSchema = Type.Object({
+  id: Type.String({ description: 'Identifies the scratch member of this attempt (a new id per attempt).' }),
+  startedAt: time('When this attempt started.'),
+  outcome: Type.Optional(stringEnum(['Passed', 'Failed'] as const, { description: 'Absent while the rehearsal runs; a lost outcome is never a pass.' })),
+  revision: Type.Optional(int64({ minimum: 0, description: 'Revision the scratch member served.' })),
+  keys: Type.Optional(int64({ minimum: 0, description: 'Keys the scratch member served (Range count_only, linearizable).' })),
+  durationSeconds: Type.Optional(Type.Integer({ minimum: 0 })),
+  message: Type.Optional(Type.String({ description: 'Why it failed.' })),
+});
+
 export const UpgradeStatusSchema = Type.Object({
   from: Type.String(),
   to: Type.String(),
@@ -47,6 +57,7 @@ export const UpgradeStatusSchema = Type.Object({
   finishedAt: Type.Optional(time('When the upgrade completed, rolled back or was blocked.')),
   waitUntil: Type.Optional(time('End of the v2 wait between members.')),
   snapshot: Type.Optional(SnapshotRecordSchema),
+  rehearsal: Type.Optional(RehearsalRecordSchema),
   reason: Type.Optional(Type.String({ description: 'Why the upgrade is blocked (state Blocked).' })),
 });
 

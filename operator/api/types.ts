@@ -18,6 +18,7 @@ import type {
   MemberStatusSchema,
   ServerOptionsSchema,
   SnapshotRecordSchema,
+  RehearsalRecordSchema,
   AuthSpecSchema,
   TlsSpecSchema,
   SnapshotSpecSchema,
@@ -75,6 +76,7 @@ export type KvstoreClusterSpec = DeepReadonly<Static<typeof KvstoreClusterSpecSc
 export type Condition = DeepReadonly<Static<typeof ConditionSchema>>;
 export type MemberStatus = DeepReadonly<Static<typeof MemberStatusSchema>>;
 export type SnapshotRecord = DeepReadonly<Static<typeof SnapshotRecordSchema>>;
+export type RehearsalRecord = DeepReadonly<Static<typeof RehearsalRecordSchema>>;
 export type UpgradeStatus = DeepReadonly<Static<typeof UpgradeStatusSchema>>;
 export type BackupRecord = DeepReadonly<Static<typeof BackupRecordSchema>>;
 export type RetainedBackup = DeepReadonly<Static<typeof RetainedBackupSchema>>;

@@ -31,7 +31,7 @@ import type { Plan, SnapshotOutcome } from './model.js';
 import type { BackupOutcome } from './backup/outcome.js';
 import type { BackupStores } from './backup/store-port.js';
 import { observe } from './observe.js';
-import { portOk, type AdminSource, type Clock, type EngineLogger, type EngineMetrics, type EventSink, type MemberAdmin, type MemberPlatform, type PortResult, type ReconcileFn, type SnapshotStore, type StatusSink } from './ports.js';
+import { portOk, type AdminSource, type Clock, type EngineLogger, type EngineMetrics, type EventSink, type MemberAdmin, type MemberPlatform, type PortResult, type ReconcileFn, type RehearsalPlatform, type SnapshotStore, type StatusSink } from './ports.js';
 
 export interface EngineDeps {
   readonly platform: MemberPlatform;
@@ -40,6 +40,8 @@ export interface EngineDeps {
   readonly snapshots: SnapshotStore;
   /** Where scheduled backups go (spec.backup); absent: a due backup fails with a reason. */
   readonly backups?: BackupStores;
+  /** Where upgrade rehearsals run (operator/controller/upgrade/rehearsal.ts); absent: a rehearsal fails. */
+  readonly rehearsal?: RehearsalPlatform;
   readonly status: StatusSink;
   readonly events: EventSink;
   readonly clock: Clock;
@@ -107,7 +109,7 @@ export class Engine {
       await d.events.emit(cluster, { type: 'Warning', reason: 'MemberAccessUnavailable', message: admin.error });
       return this.failed(key, `member access: ${admin.error}`, retry);
     }
-    const observed = await observe(cluster, { platform: d.platform, admin: admin.value, timeoutMs: d.observeTimeoutMs ?? 5000 }, now, seen);
+    const observed = await observe(cluster, { platform: d.platform, admin: admin.value, ...(d.rehearsal === undefined ? {} : { rehearsal: d.rehearsal }), timeoutMs: d.observeTimeoutMs ?? 5000 }, now, seen);
     if (!observed.ok) return this.failed(key, observed.error, retry);
     const obs = { ok: true as const, value: seenBackup === undefined ? observed.value : { ...observed.value, backupOutcome: seenBackup } };
     let plan: Plan;
@@ -127,6 +129,7 @@ export class Engine {
       admin: admin.value,
       snapshots: d.snapshots,
       ...(d.backups === undefined ? {} : { backups: d.backups }),
+      ...(d.rehearsal === undefined ? {} : { rehearsal: d.rehearsal }),
       now: () => iso(d.clock.now()),
       nowMs: () => d.clock.now(),
       onAction: (a) => d.logger.info({ ...log, action: a.kind, ...('name' in a ? { member: a.name } : 'member' in a ? { member: a.member } : {}) }, 'executing'),

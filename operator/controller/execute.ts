@@ -11,17 +11,20 @@
  * - membership calls (AddLearner, PromoteLearner, RemoveMember) go to a reachable voting member
  *   of the observation, the leader first.
  */
+import { basename } from 'node:path';
 import type { KvstoreCluster } from '../api/types.js';
 import type { Action, Observed, SnapshotOutcome } from './model.js';
 import type { BackupOutcome } from './backup/outcome.js';
 import { pruneBackups, takeBackup } from './backup/run-backup.js';
 import type { BackupStores } from './backup/store-port.js';
-import { portFail, portOk, type MemberAdmin, type MemberPlatform, type PortResult, type SnapshotStore } from './ports.js';
+import { portFail, portOk, type MemberAdmin, type MemberPlatform, type PortResult, type RehearsalPlatform, type SnapshotStore } from './ports.js';
 
 export interface ExecuteDeps {
   readonly platform: MemberPlatform;
   readonly admin: MemberAdmin;
   readonly snapshots: SnapshotStore;
+  /** Where upgrade rehearsals run; absent: StartRehearsal / StopRehearsal do nothing (observe reports the rehearsal failed). */
+  readonly rehearsal?: RehearsalPlatform;
   /** RFC 3339 now (recorded as the snapshot's takenAt). */
   readonly now: () => string;
   /** Where scheduled backups go (absent: a TakeBackup fails as an outcome). */
@@ -85,6 +88,10 @@ async function run(cluster: KvstoreCluster, a: Action, observed: Observed, deps:
     }
     case 'PruneBackups':
       return pruneBackups(cluster, a, deps.backups);
+    case 'StartRehearsal':
+      return deps.rehearsal === undefined ? portOk(undefined) : deps.rehearsal.start(cluster, a.id, deps.snapshots.pathOf(cluster, basename(a.file)), a.version);
+    case 'StopRehearsal':
+      return deps.rehearsal === undefined ? portOk(undefined) : deps.rehearsal.cleanup(cluster);
     case 'TakeSnapshot':
     case 'TakeBackup':
       throw new Error(`${a.kind} is run by execute() itself`);

@@ -77,6 +77,23 @@ export type SnapshotOutcome =
   | { readonly ok: true; readonly forVersion: string; readonly record: SnapshotRecord }
   | { readonly ok: false; readonly forVersion: string; readonly error: string };
 
+/**
+ * The scratch member of an upgrade rehearsal as the platform and the member show it (rehearsal.ts
+ * in upgrade/ decides). `expected` is read from the snapshot file itself (its newest revision,
+ * never below the compaction revision nor 1, and its live keys); `served` is what the scratch
+ * member answers (/health, Maintenance.Status revision, a linearizable Range count_only).
+ */
+export interface RehearsalObservation {
+  readonly id: string;
+  /** Starting: restoring or not answering yet; Serving: its process runs; Failed: the restore failed or the process exited. */
+  readonly phase: 'Starting' | 'Serving' | 'Failed';
+  readonly expected?: { readonly revision: number; readonly keys: number };
+  readonly served?: { readonly healthy: boolean; readonly revision?: number; readonly keys?: number };
+  readonly error?: string;
+  /** The last lines of the scratch member's log (restore messages included). */
+  readonly logTail: string;
+}
+
 export interface Observed {
   /** RFC 3339 time of this pass (injected clock). */
   readonly now: string;
@@ -91,6 +108,8 @@ export interface Observed {
   readonly snapshotOutcome?: SnapshotOutcome;
   /** Outcome of the last pass's TakeBackup (kept by the engine until a pass that saw it wrote its status). */
   readonly backupOutcome?: BackupOutcome;
+  /** The cluster's rehearsal scratch member, when one exists. */
+  readonly rehearsal?: RehearsalObservation;
 }
 
 export type Action =
@@ -116,7 +135,13 @@ export type Action =
    * Its failure is an outcome (status.backups.lastFailure), not a failed action. */
   | { readonly kind: 'TakeBackup'; readonly member: string; readonly clientURL: string; readonly name: string }
   /** Delete these backups at spec.backup.destination (retention, after a success). */
-  | { readonly kind: 'PruneBackups'; readonly names: readonly string[] };
+  | { readonly kind: 'PruneBackups'; readonly names: readonly string[] }
+
+  /** Restore snapshot `file` (as recorded; its base name is looked up in the snapshot store) into a scratch single member at `version`,
+   * known as `id` (any earlier scratch member of the cluster is removed first). */
+  | { readonly kind: 'StartRehearsal'; readonly id: string; readonly file: string; readonly version: string }
+  /** Remove the cluster's scratch member and its data, if any. */
+  | { readonly kind: 'StopRehearsal' };
 
 export interface PlannedEvent {
   readonly type: 'Normal' | 'Warning';

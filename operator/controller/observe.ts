@@ -12,11 +12,14 @@
 import { setMaxListeners } from 'node:events';
 import type { KvstoreCluster } from '../api/types.js';
 import type { ClusterMember, MemberProbe, Observed, ObservedMember, SnapshotOutcome } from './model.js';
-import { portFail, portOk, type MemberAdmin, type MemberPlatform, type PlatformSlot, type PortResult } from './ports.js';
+import { portFail, portOk, type MemberAdmin, type MemberPlatform, type PlatformSlot, type PortResult, type RehearsalPlatform } from './ports.js';
+import { observeRehearsal } from './rehearsal-observe.js';
 
 export interface ObserveDeps {
   readonly platform: MemberPlatform;
   readonly admin: MemberAdmin;
+  /** Where upgrade rehearsals run (absent: a rehearsal under way is observed as failed). */
+  readonly rehearsal?: RehearsalPlatform;
   /** Bound of the whole observation (default 5 s). */
   readonly timeoutMs?: number;
 }
@@ -110,6 +113,8 @@ async function gather(
     }),
   );
   const clusterMembers = await membership(deps.admin, members, signal);
+  const rehearsal = await observeRehearsal(cluster, deps.rehearsal, deps.admin, signal);
+  if (!rehearsal.ok) return portFail(`observe rehearsal: ${rehearsal.error}`);
   return portOk({
     now,
     objectsExist: view.value.objectsExist,
@@ -117,5 +122,6 @@ async function gather(
     members,
     ...(clusterMembers === undefined ? {} : { clusterMembers }),
     ...(snapshotOutcome === undefined ? {} : { snapshotOutcome }),
+    ...(rehearsal.value === undefined ? {} : { rehearsal: rehearsal.value }),
   });
 }

@@ -167,6 +167,8 @@ export interface MemberAdmin {
    * `<file>`. On any failure the `.part` file is removed and nothing is left at `<file>`.
    */
   snapshot(clientURL: string, file: string, signal?: AbortSignal): Promise<PortResult<SnapshotFile>>;
+  /** Keys in the whole key space: a linearizable Range count_only (the upgrade rehearsal's check). */
+  keyCount(clientURL: string, signal?: AbortSignal): Promise<PortResult<number>>;
   /** Closes every connection. */
   close(): void;
 }
@@ -181,6 +183,35 @@ export interface SnapshotStore {
   list(cluster: KvstoreCluster): Promise<PortResult<readonly string[]>>;
   /** Removes all but the newest `keep` files; the removed paths. */
   prune(cluster: KvstoreCluster, keep: number): Promise<PortResult<readonly string[]>>;
+}
+
+/** The scratch member of an upgrade rehearsal as the platform holds it (no member calls). */
+export interface ScratchView {
+  readonly id: string;
+  /** Starting: the restore runs; Running: the process / pod runs; Failed: the restore failed or it exited. */
+  readonly phase: 'Starting' | 'Running' | 'Failed';
+  /** `http://host:port` of its client listener ('' until known). */
+  readonly clientURL: string;
+  /** Read from the snapshot file: its revision (as a restored member reports it) and live keys. */
+  readonly expected?: { readonly revision: number; readonly keys: number };
+  readonly error?: string;
+  /** The last ~20 lines of its log. */
+  readonly logTail: string;
+}
+
+/**
+ * Where upgrade rehearsals run (operator/controller/upgrade/rehearsal.ts): one scratch single
+ * member per cluster at most, restored from a snapshot file of the SnapshotStore, never joined to
+ * the cluster. Local: a `kvstore` process on a free loopback address; Kubernetes: a pod.
+ */
+export interface RehearsalPlatform {
+  /** Removes any earlier scratch member of the cluster, then restores `snapshotPath` (SnapshotStore.pathOf)
+   * into a new one at `version`, known as `id`. A restore that fails later shows as phase Failed. */
+  start(cluster: KvstoreCluster, id: string, snapshotPath: string, version: string): Promise<PortResult<void>>;
+  /** The cluster's scratch member, undefined when there is none. */
+  observe(cluster: KvstoreCluster, signal: AbortSignal): Promise<PortResult<ScratchView | undefined>>;
+  /** Stops and removes the scratch member and its data; nothing to remove is not an error. */
+  cleanup(cluster: KvstoreCluster): Promise<PortResult<void>>;
 }
 
 /** Writes the status (local: into the manifest file; Kubernetes: the status subresource). */

@@ -12,6 +12,7 @@ import { GrpcCalls } from './grpc-calls.js';
 import { dialTarget } from './dial-target.js';
 import { fetchHealth, fetchMetrics, fetchVersion, type HttpTls } from './http-probes.js';
 import { snapshotToFile } from './snapshot-to-file.js';
+import { keyCount } from './key-count.js';
 
 export interface MemberAdminOptions {
   /** Bound of each HTTP probe and each unary gRPC call (default 3 s). */
@@ -46,6 +47,7 @@ export function createMemberAdmin(o: MemberAdminOptions = {}, access: MemberAcce
     promote: (url, id) => calls.promote(url, id),
     remove: (url, id) => calls.remove(url, id),
     snapshot: (url, file, signal) => snapshotToFile(calls, url, file, snapMs, signal),
+    keyCount: (url, signal) => keyCount(calls, url, signal),
     close: () => pool.close(),
   };
 }

@@ -5,9 +5,9 @@
  * run spec.version and no upgrade is under way (the membership rules and the steady state apply).
  *
  * Upgrade states (status.upgrade.state):
- *   Snapshotting → UpgradingMembers ⇄ WaitingV2 → Finalizing → Completed
+ *   Snapshotting → Rehearsing → UpgradingMembers ⇄ WaitingV2 → Finalizing → Completed
  *   any of those before Finalizing + spec.version back to `from` → RollingBack → RolledBack
- *   snapshot failure or a member past its health deadline → Blocked (continues when it clears)
+ *   snapshot failure, failed rehearsal or a member past its health deadline → Blocked (continues when it clears)
  *   a third spec.version: refused once a member was touched, else it replaces the target
  * Pure.
  */
@@ -22,6 +22,7 @@ import { rollStep } from './roll.js';
 import { redirect } from './redirect.js';
 import { snapshotStep, startUpgrade, SNAPSHOT_RETRY_SECONDS } from './start.js';
 import { planNew } from './new-change.js';
+import { blockedByRehearsal, rehearsalBlockedStep, rehearsalStep } from './rehearsal.js';
 
 export function isActive(up: UpgradeStatus | undefined): up is UpgradeStatus {
   return up !== undefined && isActiveState(up.state);
@@ -29,8 +30,15 @@ export function isActive(up: UpgradeStatus | undefined): up is UpgradeStatus {
 
 export function planVersion(ctx: PlanContext): Step | undefined {
   const up = ctx.prev?.upgrade;
-  if (isActive(up)) return planActive(ctx, up);
-  return planNew(ctx);
+  const step = isActive(up) ? planActive(ctx, up) : planNew(ctx);
+  return step === undefined ? undefined : withoutScratch(ctx, step);
+}
+
+/** A rehearsal scratch member left over once the upgrade is no longer rehearsing is removed. */
+function withoutScratch(ctx: PlanContext, step: Step): Step {
+  if (ctx.observed.rehearsal === undefined || step.upgrade?.state === 'Rehearsing') return step;
+  if (step.actions.some((a) => a.kind === 'StopRehearsal' || a.kind === 'StartRehearsal')) return step;
+  return { ...step, actions: [{ kind: 'StopRehearsal' }, ...step.actions] };
 }
 
 function planActive(ctx: PlanContext, up: UpgradeStatus): Step {
@@ -43,6 +51,8 @@ function planActive(ctx: PlanContext, up: UpgradeStatus): Step {
   }
   if (want === up.to) {
     if (up.state === 'Snapshotting') return snapshotStep(ctx, up);
+    if (up.state === 'Rehearsing') return rehearsalStep(ctx, up);
+    if (blockedByRehearsal(up)) return rehearsalBlockedStep(ctx, up);
     if (up.state === 'Finalizing') return finalizeStep(ctx, up, []);
     if (up.state === 'Blocked' && up.snapshot === undefined) return retrySnapshot(ctx, up);
     return rollStep(ctx, up, 'forward', []);

@@ -1,15 +1,15 @@
 /**
  * Starting an upgrade and its snapshot phase. Before any member is touched: the gates, then a
  * TakeSnapshot from the leader (state Snapshotting). The next pass reads the outcome:
- * ok → recorded in status.upgrade.snapshot (SnapshotTaken) and the first member starts in the
- * same pass; failed → Blocked (SnapshotFailed, a Warning event), retried after
+ * ok → recorded in status.upgrade.snapshot (SnapshotTaken), then the rehearsal starts in the same
+ * pass (rehearsal.ts; with spec.upgrade.rehearsal false, the first member); failed → Blocked (SnapshotFailed, a Warning event), retried after
  * SNAPSHOT_RETRY_SECONDS; no outcome (the operator restarted meanwhile) → taken again. Pure.
  */
 import type { UpgradeStatus } from '../../api/types.js';
 import { leadersOf, type PlanContext } from '../context.js';
 import { carried, normal, verdict, warning, type Step } from '../step.js';
 import { checkGates } from './gates.js';
-import { rollStep } from './roll.js';
+import { afterSnapshot } from './rehearsal.js';
 import { outcomeFor, takeSnapshot } from './snapshot.js';
 
 export const SNAPSHOT_RETRY_SECONDS = 60;
@@ -60,7 +60,7 @@ export function snapshotStep(ctx: PlanContext, up: UpgradeStatus): Step {
   if (outcome.ok) {
     const r = outcome.record;
     const taken = normal('SnapshotTaken', `snapshot ${r.file} taken from the leader ${r.member}: revision ${r.revision}, ${r.size} bytes, sha256 ${r.sha256}`);
-    return rollStep(ctx, { ...up, snapshot: r, state: 'UpgradingMembers' }, 'forward', [taken]);
+    return afterSnapshot(ctx, { ...up, snapshot: r }, [taken]);
   }
   const message = `the pre-upgrade snapshot from the leader failed (${outcome.error}); no member was touched; retrying in ${SNAPSHOT_RETRY_SECONDS}s`;
   return {

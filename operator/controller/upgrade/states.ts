@@ -4,7 +4,7 @@
  */
 import type { UpgradeState } from '../../api/types.js';
 
-export const ACTIVE_STATES: ReadonlySet<UpgradeState> = new Set<UpgradeState>(['Snapshotting', 'UpgradingMembers', 'WaitingV2', 'Finalizing', 'RollingBack', 'Blocked']);
+export const ACTIVE_STATES: ReadonlySet<UpgradeState> = new Set<UpgradeState>(['Snapshotting', 'Rehearsing', 'UpgradingMembers', 'WaitingV2', 'Finalizing', 'RollingBack', 'Blocked']);
 
 export function isActiveState(state: UpgradeState | undefined): boolean {
   return state !== undefined && ACTIVE_STATES.has(state);

@@ -22,7 +22,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { API_VERSION, KIND, type KvstoreCluster } from '../../api/types.js';
 import { parseCluster } from '../../api/parse.js';
 import { Engine } from '../../controller/engine.js';
-import type { AdminSource, EngineLogger, MemberAdmin, ReconcileFn, SnapshotStore } from '../../controller/ports.js';
+import type { AdminSource, EngineLogger, MemberAdmin, ReconcileFn, RehearsalPlatform, SnapshotStore } from '../../controller/ports.js';
 import type { BackupStores } from '../../controller/backup/store-port.js';
 import type { BackoffOptions } from '../backoff.js';
 import { ControllerRunner } from '../controller-runner.js';
@@ -64,6 +64,8 @@ export interface KubeControllerOptions {
   readonly snapshots: SnapshotStore;
   /** Where scheduled backups go (spec.backup). */
   readonly backups?: BackupStores;
+  /** Where upgrade rehearsals run (absent: a rehearsal fails, fail safe). */
+  readonly rehearsal?: RehearsalPlatform;
   readonly reconcile: ReconcileFn;
   readonly logger: EngineLogger;
   readonly timers: Timers;
@@ -97,6 +99,7 @@ export class KubeController {
       admin: o.admin,
       snapshots: o.snapshots,
       ...(o.backups === undefined ? {} : { backups: o.backups }),
+      ...(o.rehearsal === undefined ? {} : { rehearsal: o.rehearsal }),
       status: new KubeStatusSink(o.kube),
       events: new KubeEventSink(this.#events),
       clock: { now: () => o.timers.now() },

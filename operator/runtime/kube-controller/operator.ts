@@ -6,6 +6,8 @@
  * `startKubeOperator` is what `kvstore-operator run` calls, and what tests call in-process
  * (with a resolver mapping pod DNS names to the test pods' addresses).
  */
+import { join, resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { createAdminSource } from '../../controller/admin/admin-source.js';
@@ -19,8 +21,12 @@ import { systemTimers, type Timers } from '../timers.js';
 import { identityResolver, resolvingAdmin, type UrlResolver } from '../kube-platform/member-url.js';
 import { SnapshotVolume } from '../kube-platform/snapshot-volume.js';
 import { kubeBackupStores } from '../kube-platform/backup-volume.js';
-import { join } from 'node:path';
 import { KubeController, type LeaderElectionConfig } from './controller.js';
+import { namespaceOf } from '../../controller/builders/names.js';
+import { ProcessRehearsal } from '../rehearsal/process-rehearsal.js';
+
+/** The server build this operator carries (its image holds dist/server beside dist/operator). */
+const BUNDLED_SERVER_MAIN = fileURLToPath(new URL('../../../server/main.js', import.meta.url));
 
 export interface KubeOperatorOptions {
   readonly kubeConfig: KubeConfig;
@@ -41,6 +47,8 @@ export interface KubeOperatorOptions {
   readonly timers?: Timers;
   readonly admin?: MemberAdminOptions;
   readonly observeTimeoutMs?: number;
+  /** The kvstore entry point upgrade rehearsals run (default: the server build this operator carries). */
+  readonly kvstoreMain?: string;
 }
 
 export interface KubeOperator {
@@ -69,6 +77,14 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     wrap: (a) => resolvingAdmin(a, resolve),
   });
   const backups = kubeBackupStores(kube, o.backupDir ?? join(o.snapshotDir, 'backups'));
+  // Rehearsal scratch members: child processes of this operator, files on the snapshot volume.
+  const rehearsals = join(resolvePath(o.snapshotDir), '.rehearsals');
+  const rehearsal = new ProcessRehearsal({
+    dirOf: (c) => join(rehearsals, `${namespaceOf(c)}-${c.metadata.name}`),
+    kvstoreMain: o.kvstoreMain ?? BUNDLED_SERVER_MAIN,
+    logger: o.logger,
+    random: Math.random,
+  });
   const controller = new KubeController({
     kubeConfig: o.kubeConfig,
     kube,
@@ -77,6 +93,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     ...(o.resolvePeerUrl === undefined ? {} : { peerURL: o.resolvePeerUrl }),
     snapshots: new SnapshotVolume(o.snapshotDir),
     backups,
+    rehearsal,
     reconcile: o.reconcile,
     logger: o.logger,
     timers: o.timers ?? systemTimers(),
@@ -113,6 +130,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
       ...(health === undefined ? {} : { healthURL: health.url }),
       stop: async () => {
         await controller.stop();
+        await rehearsal.stopAll();
         await health?.close();
         admin.close();
       },

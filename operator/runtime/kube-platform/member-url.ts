@@ -31,6 +31,7 @@ export function resolvingAdmin(admin: MemberAdmin, resolve: UrlResolver): Member
     promote: async (url, id) => admin.promote(await resolve(url), id),
     remove: async (url, id) => admin.remove(await resolve(url), id),
     snapshot: async (url, file, signal) => admin.snapshot(await resolve(url), file, signal),
+    keyCount: async (url, signal) => admin.keyCount(await resolve(url), signal),
     close: () => admin.close(),
   };
 }

@@ -15,7 +15,7 @@ import { mkdir } from 'node:fs/promises';
 import type { KvstoreCluster } from '../../api/types.js';
 import { createAdminSource } from '../../controller/admin/admin-source.js';
 import { Engine } from '../../controller/engine.js';
-import { portFail, portOk, type AdminSource, type EngineLogger, type PortResult, type ReconcileFn } from '../../controller/ports.js';
+import { portFail, portOk, type AdminSource, type EngineLogger, type PortResult, type ReconcileFn, type RehearsalPlatform } from '../../controller/ports.js';
 import { FileWatch } from './file-watch.js';
 import { LocalLayout } from './layout.js';
 import { localAccessLoader, readSecretFile } from './local-access.js';
@@ -25,6 +25,7 @@ import { EventsFile, ManifestStatusSink } from './local-sinks.js';
 import { createLocalMetrics, type LocalMetrics } from './local-metrics.js';
 import { LocalPlatform } from './local-platform.js';
 import { ManifestFile } from './manifest-file.js';
+import { ProcessRehearsal } from '../rehearsal/process-rehearsal.js';
 import { SnapshotDir } from './snapshot-dir.js';
 
 export interface LocalRunnerOptions {
@@ -42,6 +43,8 @@ export interface LocalRunnerOptions {
   readonly pollMs?: number;
   /** Where to serve /healthz, /readyz and /metrics (port 0 picks one); none when absent. */
   readonly metricsBind?: { readonly host: string; readonly port: number };
+  /** Wraps the upgrade rehearsal platform (tests inject faults through it); the local one as is when absent. */
+  readonly wrapRehearsal?: (local: RehearsalPlatform) => RehearsalPlatform;
 }
 
 export class LocalRunner {
@@ -62,6 +65,7 @@ export class LocalRunner {
     private readonly platform: LocalPlatform,
     private readonly admin: AdminSource,
     private readonly engine: Engine,
+    private readonly rehearsal: ProcessRehearsal,
     /** Engine counters (upgrades started/completed/blocked, member durations, errors), and the metrics listener if any. */
     readonly metrics: LocalMetrics,
     first: KvstoreCluster,
@@ -91,11 +95,13 @@ export class LocalRunner {
       stagingDirOf: () => layout.backupStagingDir,
       secretsOf: () => (name) => readSecretFile(layout.secretFile(name)),
     });
+    const rehearsal = new ProcessRehearsal({ dirOf: () => layout.base, kvstoreMain: o.kvstoreMain, logger: o.logger, random: o.random });
     const engine = new Engine({
       backups,
       platform: platform.value,
       admin,
       snapshots: new SnapshotDir(layout),
+      rehearsal: o.wrapRehearsal === undefined ? rehearsal : o.wrapRehearsal(rehearsal),
       status: new ManifestStatusSink(manifest),
       events: new EventsFile(layout.eventsFile, o.logger, o.now),
       clock: { now: o.now },
@@ -103,7 +109,7 @@ export class LocalRunner {
       logger: o.logger,
       reconcile: o.reconcile,
     });
-    const runner = new LocalRunner(o, manifest, platform.value, admin, engine, metrics, first.value);
+    const runner = new LocalRunner(o, manifest, platform.value, admin, engine, rehearsal, metrics, first.value);
     o.logger.info({ cluster: first.value.metadata.name, dir: layout.base, ...(metrics.url === undefined ? {} : { metrics: `${metrics.url}/metrics` }) }, 'local mode started');
     runner.backups = backups;
     runner.watch = new FileWatch(o.manifestFile, () => runner.trigger('file changed'), 200, o.pollMs ?? 1000);
@@ -176,6 +182,7 @@ export class LocalRunner {
     this.watch?.close();
     await this.current;
     this.o.logger.info({ cluster: this.cluster.metadata.name }, 'stopping members');
+    await this.rehearsal.stopAll();
     await this.platform.stopAll();
     this.admin.close();
     this.backups?.close();

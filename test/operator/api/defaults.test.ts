@@ -13,7 +13,7 @@ void test('an empty spec (version only) gets every default', () => {
     image: 'kvstore/kvstore',
     storage: { size: '1Gi' },
     options: {},
-    upgrade: { v2WaitSeconds: 120, v2ThresholdBytes: 50_000_000, memberHealthTimeoutSeconds: 300, snapshot: { volume: 'snapshots', keep: 3 } },
+    upgrade: { v2WaitSeconds: 120, v2ThresholdBytes: 50_000_000, memberHealthTimeoutSeconds: 300, snapshot: { volume: 'snapshots', keep: 3 }, rehearsal: true, rehearsalTimeoutSeconds: 300 },
     paused: false,
   });
 });
@@ -21,7 +21,7 @@ void test('an empty spec (version only) gets every default', () => {
 void test('nested defaults fill the fields left out of a partly written object', () => {
   const spec = withDefaults(input({ version: '3.5.0', storage: { storageClassName: 'fast' }, upgrade: { v2WaitSeconds: 5, snapshot: { keep: 1 } } })).spec;
   assert.deepEqual(spec.storage, { size: '1Gi', storageClassName: 'fast' });
-  assert.deepEqual(spec.upgrade, { v2WaitSeconds: 5, v2ThresholdBytes: 50_000_000, memberHealthTimeoutSeconds: 300, snapshot: { volume: 'snapshots', keep: 1 } });
+  assert.deepEqual(spec.upgrade, { v2WaitSeconds: 5, v2ThresholdBytes: 50_000_000, memberHealthTimeoutSeconds: 300, snapshot: { volume: 'snapshots', keep: 1 }, rehearsal: true, rehearsalTimeoutSeconds: 300 });
 });
 
 void test('values given are kept, false and 0 included', () => {

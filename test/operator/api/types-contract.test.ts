@@ -24,7 +24,7 @@ interface ServerOptions {
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
 }
 interface SnapshotSpec { volume: string; keep: number }
-interface UpgradeSpec { v2WaitSeconds: number; v2ThresholdBytes: number; memberHealthTimeoutSeconds: number; snapshot: SnapshotSpec }
+interface UpgradeSpec { v2WaitSeconds: number; v2ThresholdBytes: number; memberHealthTimeoutSeconds: number; snapshot: SnapshotSpec; rehearsal: boolean; rehearsalTimeoutSeconds: number }
 interface KvstoreClusterSpec {
   size: 1 | 3 | 5 | 7;
   version: string;
@@ -50,16 +50,18 @@ interface Condition {
 }
 interface MemberStatus { name: string; id: string; version: string; healthy: boolean; leader: boolean; clientURL: string }
 interface SnapshotRecord { file: string; sha256: string; revision: number; size: number; member: string; takenAt: string }
+interface RehearsalRecord { id: string; startedAt: string; outcome?: 'Passed' | 'Failed'; revision?: number; keys?: number; durationSeconds?: number; message?: string }
 interface UpgradeStatus {
   from: string;
   to: string;
-  state: 'Snapshotting' | 'UpgradingMembers' | 'WaitingV2' | 'Finalizing' | 'RollingBack' | 'Completed' | 'RolledBack' | 'Blocked';
+  state: 'Snapshotting' | 'Rehearsing' | 'UpgradingMembers' | 'WaitingV2' | 'Finalizing' | 'RollingBack' | 'Completed' | 'RolledBack' | 'Blocked';
   currentMember?: string;
   membersDone: string[];
   startedAt: string;
   finishedAt?: string;
   waitUntil?: string;
   snapshot?: SnapshotRecord;
+  rehearsal?: RehearsalRecord;
   reason?: string;
 }
 interface KvstoreClusterStatus {

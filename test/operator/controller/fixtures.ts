@@ -15,7 +15,7 @@ export function spec(over: Partial<KvstoreClusterSpec> = {}): KvstoreClusterSpec
     image: 'kvstore/kvstore',
     storage: { size: '1Gi' },
     options: {},
-    upgrade: { v2WaitSeconds: 120, v2ThresholdBytes: 50_000_000, memberHealthTimeoutSeconds: 300, snapshot: { volume: 'snapshots', keep: 3 } },
+    upgrade: { v2WaitSeconds: 120, v2ThresholdBytes: 50_000_000, memberHealthTimeoutSeconds: 300, snapshot: { volume: 'snapshots', keep: 3 }, rehearsal: true, rehearsalTimeoutSeconds: 300 },
     paused: false,
     ...over,
   } as KvstoreClusterSpec;

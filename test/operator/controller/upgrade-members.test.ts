@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { reconcile } from '../../../operator/controller/reconcile.js';
 import type { UpgradeStatus, SnapshotRecord } from '../../../operator/api/types.js';
 import type { Observed } from '../../../operator/controller/model.js';
-import { cluster, condition, healthy, kinds, member, NOW, reasons, status, withMember } from './fixtures.js';
+import { cluster, condition, healthy, kinds, member, NOW, reasons, spec, status, withMember } from './fixtures.js';
 
 const LATER = '2026-03-01T10:01:00Z';
 const record: SnapshotRecord = { file: 'demo-3.4.0-to-3.5.0-20260301T100000Z.db', sha256: 'ab'.repeat(32), revision: 100, size: 4096, member: 'demo-0', takenAt: NOW };
@@ -18,9 +18,9 @@ function mixed(upgraded: readonly number[], now = LATER, template = '3.5.0'): Ob
   return { ...o, templateVersion: template };
 }
 
-void test('snapshot ok: recorded in status.upgrade.snapshot before the first follower is restarted', () => {
+void test('snapshot ok, rehearsal off: recorded in status.upgrade.snapshot before the first follower is restarted', () => {
   const up: UpgradeStatus = { from: '3.4.0', to: '3.5.0', state: 'Snapshotting', membersDone: [], startedAt: NOW };
-  const plan = reconcile(cluster({ version: '3.5.0' }, status({}, up)), { ...at(healthy('3.4.0'), LATER), snapshotOutcome: { ok: true, forVersion: '3.5.0', record } });
+  const plan = reconcile(cluster({ version: '3.5.0', upgrade: { ...spec().upgrade, rehearsal: false } }, status({}, up)), { ...at(healthy('3.4.0'), LATER), snapshotOutcome: { ok: true, forVersion: '3.5.0', record } });
   assert.deepEqual(plan.status.upgrade?.snapshot, record);
   assert.deepEqual(plan.actions, [{ kind: 'SetTemplateVersion', version: '3.5.0' }, { kind: 'RestartMember', name: 'demo-1' }]);
   assert.deepEqual(reasons(plan), ['SnapshotTaken', 'MemberUpgradeStarted']);

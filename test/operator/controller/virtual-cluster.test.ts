@@ -39,8 +39,14 @@ void test('virtual cluster: a full 3.4.0 → 3.5.0 upgrade — snapshot first, f
   const events = vc.plans.flatMap((p) => p.events.map((e) => e.reason));
   assert.deepEqual(
     events.filter((e) => e !== 'ClusterCreated'),
-    ['UpgradeStarted', 'SnapshotTaken', 'MemberUpgradeStarted', 'MemberUpgraded', 'MemberUpgradeStarted', 'MemberUpgraded', 'MemberUpgradeStarted', 'MemberUpgraded', 'UpgradeCompleted'],
+    ['UpgradeStarted', 'SnapshotTaken', 'RehearsalStarted', 'RehearsalPassed', 'MemberUpgradeStarted', 'MemberUpgraded', 'MemberUpgradeStarted', 'MemberUpgraded', 'MemberUpgradeStarted', 'MemberUpgraded', 'UpgradeCompleted'],
   );
+  // The rehearsal ran between the snapshot and the first member, and its scratch member is gone.
+  assert.ok(kindsRun.indexOf('TakeSnapshot') < kindsRun.indexOf('StartRehearsal') && kindsRun.indexOf('StopRehearsal') < kindsRun.indexOf('RestartMember'));
+  assert.equal(vc.scratch, undefined);
+  assert.equal(st?.upgrade?.rehearsal?.outcome, 'Passed');
+  assert.equal(st?.upgrade?.rehearsal?.keys, vc.snapshotKeys);
+  assert.equal(st?.upgrade?.rehearsal?.revision, st?.upgrade?.snapshot?.revision);
   // Each status the plans wrote while a member was in flight says which one.
   for (const plan of vc.plans) {
     if (plan.actions.some((a) => a.kind === 'RestartMember')) assert.equal(plan.status.phase, 'Upgrading');
@@ -196,3 +202,42 @@ for (const [size, leader, order] of [
     assert.equal(end.status?.clusterVersion, '3.4.0');
   });
 }
+
+void test('virtual cluster: a rehearsal whose scratch member serves other figures blocks the upgrade before any member is touched', () => {
+  const { vc, c } = start(1);
+  vc.rehearsal = 'serves-fewer-keys';
+  const end = drive(vc, c, (p) => p.status.upgrade?.state === 'Blocked');
+  assert.deepEqual(vc.restarts(), []);
+  assert.equal(vc.scratch, undefined);
+  assert.equal(end.status?.upgrade?.rehearsal?.outcome, 'Failed');
+  assert.equal(end.status?.conditions.find((x) => x.type === 'UpgradeBlocked')?.reason, 'RehearsalFailed');
+  // It stays blocked; nothing is restarted while it does.
+  let held = end;
+  for (let i = 0; i < 5; i++) {
+    vc.tick(60);
+    const p = drive(vc, held, () => true, 1);
+    held = p;
+  }
+  assert.equal(held.status?.upgrade?.state, 'Blocked');
+  assert.deepEqual(vc.restarts(), []);
+  // spec.version back to 3.4.0: nothing was touched, the upgrade ends RolledBack at once.
+  const back = drive(vc, { ...held, spec: { ...held.spec, version: '3.4.0' } }, (p) => p.status.upgrade?.state === 'RolledBack');
+  assert.equal(back.status?.upgrade?.state, 'RolledBack');
+  assert.deepEqual(vc.restarts(), []);
+});
+
+void test('virtual cluster: an operator restarted mid-rehearsal rehearses again, then upgrades', () => {
+  const { vc, c } = start(1);
+  vc.rehearsalPasses = 3;
+  let cur = drive(vc, c, (p) => p.status.upgrade?.state === 'Rehearsing');
+  const first = cur.status?.upgrade?.rehearsal?.id;
+  vc.tick(2);
+  vc.restartOperator();
+  cur = drive(vc, cur, (p) => p.actions.some((a) => a.kind === 'StartRehearsal'));
+  assert.equal(cur.status?.upgrade?.state, 'Rehearsing');
+  assert.notEqual(cur.status?.upgrade?.rehearsal?.id, first);
+  assert.deepEqual(vc.restarts(), []);
+  const end = drive(vc, cur, completed);
+  assert.equal(end.status?.upgrade?.rehearsal?.outcome, 'Passed');
+  assert.deepEqual(vc.restarts(), ['vc-0', 'vc-2', 'vc-1']);
+});

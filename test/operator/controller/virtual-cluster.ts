@@ -3,7 +3,9 @@
  * members restart (down for `restartPasses` observations, then back at the template version, a
  * restarted leader hands leadership to the lowest running member), writes advance every running
  * member's revision, the cluster version follows the lowest member line once every member runs
- * (one observation later), snapshots succeed unless told otherwise. Virtual time advances by each
+ * (one observation later), snapshots succeed unless told otherwise, a rehearsal's scratch member
+ * starts (`rehearsalPasses` observations) and serves the snapshot's figures unless told otherwise
+ * (`rehearsal: 'serves-fewer-keys' | 'exits' | 'never-ready'`). Virtual time advances by each
  * plan's requeueAfterSeconds. Test-only.
  */
 import type { KvstoreCluster, KvstoreClusterSpec } from '../../../operator/api/types.js';
@@ -36,6 +38,12 @@ export class VirtualCluster {
   v2Bytes = 1000;
   restartPasses = 2;
   failSnapshot = false;
+  rehearsalPasses = 1;
+  rehearsal: 'ok' | 'serves-fewer-keys' | 'exits' | 'never-ready' = 'ok';
+  /** The rehearsal's scratch member, while one exists. */
+  scratch: { id: string; version: string; downFor: number; revision: number } | undefined;
+  /** Keys every snapshot holds. */
+  readonly snapshotKeys = 42;
   /** Every action executed, in order, with the virtual time it ran at. */
   readonly executed: { readonly at: string; readonly action: Action }[] = [];
   readonly plans: Plan[] = [];
@@ -59,6 +67,7 @@ export class VirtualCluster {
   /** Time passes: restarted members come back, writes land, the cluster version catches up. */
   tick(seconds: number): void {
     this.nowMs += seconds * 1000;
+    if (this.scratch !== undefined && this.scratch.downFor > 0) this.scratch.downFor -= 1;
     for (const m of this.members) {
       if (m.downFor > 0) {
         m.downFor -= 1;
@@ -130,7 +139,17 @@ export class VirtualCluster {
         .filter((m) => m.membership !== 'none')
         .map((m) => ({ id: idOf(m.ordinal), name: m.exists ? `${this.name}-${m.ordinal}` : '', peerURLs: [`http://127.0.1.${m.ordinal + 1}:2380`], isLearner: m.membership === 'learner' })),
       ...(this.snapshotOutcome === undefined ? {} : { snapshotOutcome: this.snapshotOutcome }),
+      ...(this.scratch === undefined ? {} : { rehearsal: this.scratchView(this.scratch) }),
     };
+  }
+
+  private scratchView(s: NonNullable<VirtualCluster['scratch']>): Observed['rehearsal'] {
+    const expected = { revision: s.revision, keys: this.snapshotKeys };
+    const logTail = `scratch ${s.id} at ${s.version}\n`;
+    if (this.rehearsal === 'exits') return { id: s.id, phase: 'Failed', expected, error: 'the scratch member exited with code 1', logTail: `${logTail}panic: cannot read the backend\n` };
+    if (s.downFor > 0 || this.rehearsal === 'never-ready') return { id: s.id, phase: 'Starting', expected, logTail };
+    const keys = this.rehearsal === 'serves-fewer-keys' ? this.snapshotKeys - 1 : this.snapshotKeys;
+    return { id: s.id, phase: 'Serving', expected, served: { healthy: true, revision: s.revision, keys }, logTail };
   }
 
   execute(plan: Plan): void {
@@ -172,6 +191,11 @@ export class VirtualCluster {
         if (m === undefined) throw new Error(`ResetMember ${action.name}`);
         Object.assign(m, { exists: true, version: this.template, downFor: 1, revision: 0, dataLost: false });
       }
+      if (action.kind === 'StartRehearsal') {
+        const revision = this.snapshotOutcome?.ok === true ? this.snapshotOutcome.record.revision : 0;
+        this.scratch = { id: action.id, version: action.version, downFor: this.rehearsalPasses, revision };
+      }
+      if (action.kind === 'StopRehearsal') this.scratch = undefined;
       if (action.kind === 'TakeSnapshot') {
         const revision = this.members[this.leader]?.revision ?? 0;
         this.snapshotOutcome = this.failSnapshot
@@ -197,6 +221,7 @@ export class VirtualCluster {
   /** Forget what the operator process held in memory (an operator restart): only status survives. */
   restartOperator(): void {
     this.snapshotOutcome = undefined;
+    this.scratch = undefined; // local mode: the new operator does not know the old scratch process
   }
 
   restarts(): string[] {

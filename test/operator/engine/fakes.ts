@@ -30,7 +30,7 @@ export function cluster(status?: KvstoreClusterStatus): KvstoreCluster {
       image: 'kvstore/kvstore',
       storage: { size: '1Gi' },
       options: {},
-      upgrade: { v2WaitSeconds: 1, v2ThresholdBytes: 50_000_000, memberHealthTimeoutSeconds: 300, snapshot: { volume: 'snapshots', keep: 3 } },
+      upgrade: { v2WaitSeconds: 1, v2ThresholdBytes: 50_000_000, memberHealthTimeoutSeconds: 300, snapshot: { volume: 'snapshots', keep: 3 }, rehearsal: false, rehearsalTimeoutSeconds: 300 },
       paused: false,
     },
     ...(status === undefined ? {} : { status }),
@@ -125,6 +125,9 @@ export class FakeAdmin implements MemberAdmin {
     this.snapshots.push(`${url} ${file}`);
     if (this.snapshotError !== undefined) return Promise.resolve(portFail(this.snapshotError));
     return Promise.resolve(portOk({ file, sha256: 'ab'.repeat(32), revision: 100, size: 4128 }));
+  }
+  keyCount(): Promise<PortResult<number>> {
+    return Promise.resolve(portOk(42));
   }
   close(): void {}
 }

@@ -134,6 +134,8 @@ void test('3.4.0 → 3.5.0 under a write load: snapshot first, followers then th
   const idx = (r: string): number => reasons.indexOf(r);
   assert.ok(idx('UpgradeStarted') >= 0 && idx('UpgradeStarted') < idx('SnapshotTaken'), reasons.join(','));
   assert.ok(idx('SnapshotTaken') < idx('MemberUpgradeStarted'), 'the snapshot before any member');
+  // The rehearsal (a scratch member restored from that snapshot at the target) passed before any member.
+  assert.ok(idx('SnapshotTaken') < idx('RehearsalStarted') && idx('RehearsalPassed') < idx('MemberUpgradeStarted'), reasons.join(','));
   // One member at a time, the v2 wait after each (the last too): from the events, every step recorded
   // (the sampled status steps above may skip a short state on a busy machine).
   const roll = reasons.filter((r) => r === 'MemberUpgradeStarted' || r === 'MemberUpgraded' || r === 'V2Wait');
