@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import { CLUSTER_SIZES } from './constants.js';
 import { intOrString, integerEnum, int64, passThroughObject, stringEnum, stringMap } from './schema-kinds.js';
 import { AuthSpecSchema, TlsSpecSchema } from './schema-security.js';
+import { RestoreFromSchema } from './schema-restore.js';
 
 /** `3.<minor>.<patch>` for the lines kvstore serves (3.2 … 3.5). */
 export const VERSION_PATTERN = '^3\\.[2-5]\\.\\d+$';
@@ -80,6 +81,7 @@ export const KvstoreClusterSpecSchema = Type.Object(
     upgrade: UpgradeSpecSchema,
     tls: Type.Optional(TlsSpecSchema),
     auth: Type.Optional(AuthSpecSchema),
+    restoreFrom: Type.Optional(RestoreFromSchema),
     paused: Type.Boolean({ default: false, description: 'When true the operator observes and reports but changes nothing.' }),
   },
   { description: 'Desired state of a kvstore cluster.' },

@@ -15,6 +15,7 @@ import { KvstoreClusterStatusSchema } from './schema-status.js';
 export * from './schema-spec.js';
 export * from './schema-security.js';
 export * from './schema-status.js';
+export * from './schema-restore.js';
 
 export const ObjectMetaSchema = Type.Object({ name: Type.String({ minLength: 1 }) });
 

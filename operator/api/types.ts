@@ -24,6 +24,9 @@ import type {
   StorageSpecSchema,
   UpgradeSpecSchema,
   UpgradeStatusSchema,
+  RestoreFromSchema,
+  RestoreStatusSchema,
+  BackupRefSchema,
 } from './schema.js';
 
 export {
@@ -61,6 +64,10 @@ export type SnapshotSpec = DeepReadonly<Static<typeof SnapshotSpecSchema>>;
 export type UpgradeSpec = DeepReadonly<Static<typeof UpgradeSpecSchema>>;
 export type TlsSpec = DeepReadonly<Static<typeof TlsSpecSchema>>;
 export type AuthSpec = DeepReadonly<Static<typeof AuthSpecSchema>>;
+/** spec.restoreFrom: create the cluster from a snapshot file or another cluster's backup. */
+export type RestoreFrom = DeepReadonly<Static<typeof RestoreFromSchema>>;
+export type BackupRef = DeepReadonly<Static<typeof BackupRefSchema>>;
+export type RestoreStatus = DeepReadonly<Static<typeof RestoreStatusSchema>>;
 export type KvstoreClusterSpec = DeepReadonly<Static<typeof KvstoreClusterSpecSchema>>;
 
 export type Condition = DeepReadonly<Static<typeof ConditionSchema>>;

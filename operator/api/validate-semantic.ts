@@ -5,6 +5,7 @@
  */
 import type { KvstoreClusterSpec } from './types.js';
 import type { ValidationError } from './validation-error.js';
+import { restoreErrors } from './validate-restore.js';
 
 /** How the cluster is run: Kubernetes objects, or local processes (`kvstore-operator local`). */
 export type Target = 'kubernetes' | 'local';
@@ -65,6 +66,7 @@ export function specErrors(spec: KvstoreClusterSpec, target: Target): Validation
     out.push({ path: 'spec.storage.size', message: 'must be more than zero' });
   }
   out.push(...securityErrors(spec, target));
+  out.push(...restoreErrors(spec, target));
   if (target === 'kubernetes' && !(DNS_1123_SUBDOMAIN.test(spec.upgrade.snapshot.volume) && spec.upgrade.snapshot.volume.length <= 253)) {
     out.push({ path: 'spec.upgrade.snapshot.volume', message: 'must be a PersistentVolumeClaim name (lower-case letters, digits, "-" and ".")' });
   }
