@@ -18,6 +18,8 @@ import { createOperatorMetrics } from '../metrics.js';
 import { systemTimers, type Timers } from '../timers.js';
 import { identityResolver, resolvingAdmin, type UrlResolver } from '../kube-platform/member-url.js';
 import { SnapshotVolume } from '../kube-platform/snapshot-volume.js';
+import { kubeRestoreInspector, restoreURLOf, serveRestore } from '../kube-platform/restore-route.js';
+import type { KvstoreCluster } from '../../api/types.js';
 import { KubeController, type LeaderElectionConfig } from './controller.js';
 
 export interface KubeOperatorOptions {
@@ -37,6 +39,12 @@ export interface KubeOperatorOptions {
   readonly timers?: Timers;
   readonly admin?: MemberAdminOptions;
   readonly observeTimeoutMs?: number;
+  /**
+   * The operator's metrics listener as member pods reach it (its Service URL, e.g.
+   * `http://kvstore-operator-metrics.kvstore-system.svc:8080`): spec.restoreFrom's init containers
+   * fetch the checked snapshot there. Absent (or no metricsBind): restores are refused (RestoreUnsupported).
+   */
+  readonly restoreBaseURL?: string;
 }
 
 export interface KubeOperator {
@@ -64,6 +72,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     ...(o.admin === undefined ? {} : { admin: o.admin }),
     wrap: (a) => resolvingAdmin(a, resolve),
   });
+  const restoreBase = o.metricsBind === undefined ? undefined : o.restoreBaseURL;
   const controller = new KubeController({
     kubeConfig: o.kubeConfig,
     kube,
@@ -77,6 +86,10 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     metrics,
     ...(o.leaderElection === undefined ? {} : { leaderElection: o.leaderElection }),
     ...(o.observeTimeoutMs === undefined ? {} : { observeTimeoutMs: o.observeTimeoutMs }),
+    restore: {
+      inspector: kubeRestoreInspector(kube, o.snapshotDir, restoreBase !== undefined),
+      ...(restoreBase === undefined ? {} : { url: (c: KvstoreCluster) => restoreURLOf(restoreBase, c) }),
+    },
   });
   let health: HealthServer | undefined;
   if (o.metricsBind !== undefined) {
@@ -86,6 +99,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
         port: o.metricsBind.port,
         registry,
         readiness: [{ name: 'informers', check: () => unsynced(controller) }],
+        ...(restoreBase === undefined ? {} : { restore: (ns: string, name: string, auth: string | undefined) => serveRestore(kube, o.snapshotDir, ns, name, auth) }),
       });
     } catch (err) {
       admin.close();
