@@ -61,7 +61,7 @@ const file = dir + '.snapshot';
   fs.rmSync(file, { force: true });
   if (r.status !== 0) throw new Error('kvstorectl snapshot restore exited ' + (r.status ?? r.signal));
   console.log('restore: ' + dir + ' restored from ' + env.${RESTORE_URL_ENV});
-})().catch((err) => { fs.rmSync(file, { force: true }); console.error('restore: ' + err.message); process.exit(1); });
+})().catch((err) => { fs.rmSync(file, { force: true }); console.error('restore: ' + err.message + (err.cause ? ' (' + (err.cause.message || err.cause) + ')' : '')); process.exit(1); });
 `;
 
 const SELF = `$(${POD_NAME_ENV})`;

@@ -42,7 +42,8 @@ export interface KubeOperatorOptions {
   /**
    * The operator's metrics listener as member pods reach it (its Service URL, e.g.
    * `http://kvstore-operator-metrics.kvstore-system.svc:8080`): spec.restoreFrom's init containers
-   * fetch the checked snapshot there. Absent (or no metricsBind): restores are refused (RestoreUnsupported).
+   * fetch the checked snapshot there. Absent: the listener's own URL (right when the pods share this
+   * host, as in tests). Without metricsBind restores are refused (RestoreUnsupported).
    */
   readonly restoreBaseURL?: string;
 }
@@ -72,7 +73,10 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     ...(o.admin === undefined ? {} : { admin: o.admin }),
     wrap: (a) => resolvingAdmin(a, resolve),
   });
-  const restoreBase = o.metricsBind === undefined ? undefined : o.restoreBaseURL;
+  // Restores need the listener serving the snapshots; its own URL when no other is given (tests).
+  const restores = o.metricsBind !== undefined;
+  let health: HealthServer | undefined;
+  const restoreBase = (): string => o.restoreBaseURL ?? health?.url ?? '';
   const controller = new KubeController({
     kubeConfig: o.kubeConfig,
     kube,
@@ -87,11 +91,10 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     ...(o.leaderElection === undefined ? {} : { leaderElection: o.leaderElection }),
     ...(o.observeTimeoutMs === undefined ? {} : { observeTimeoutMs: o.observeTimeoutMs }),
     restore: {
-      inspector: kubeRestoreInspector(kube, o.snapshotDir, restoreBase !== undefined),
-      ...(restoreBase === undefined ? {} : { url: (c: KvstoreCluster) => restoreURLOf(restoreBase, c) }),
+      inspector: kubeRestoreInspector(kube, o.snapshotDir, restores),
+      ...(restores ? { url: (c: KvstoreCluster) => restoreURLOf(restoreBase(), c) } : {}),
     },
   });
-  let health: HealthServer | undefined;
   if (o.metricsBind !== undefined) {
     try {
       health = await startHealthServer({
@@ -99,7 +102,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
         port: o.metricsBind.port,
         registry,
         readiness: [{ name: 'informers', check: () => unsynced(controller) }],
-        ...(restoreBase === undefined ? {} : { restore: (ns: string, name: string, auth: string | undefined) => serveRestore(kube, o.snapshotDir, ns, name, auth) }),
+        restore: (ns: string, name: string, auth: string | undefined) => serveRestore(kube, o.snapshotDir, ns, name, auth),
       });
     } catch (err) {
       admin.close();

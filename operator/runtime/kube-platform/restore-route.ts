@@ -92,6 +92,6 @@ export function kubeRestoreInspector(kube: KubeClient, snapshotDir: string, enab
       return portOk(backups === undefined ? {} : { backups });
     },
   });
-  const off: RestoreCheck = { ok: false, reason: 'RestoreUnsupported', message: 'this operator serves no snapshots to member pods: start it with a metrics listener (--metrics-bind-address) and --restore-base-url' };
+  const off: RestoreCheck = { ok: false, reason: 'RestoreUnsupported', message: 'this operator serves no snapshots to member pods: start it with a metrics listener (--metrics-bind-address)' };
   return { check: (cluster) => (enabled ? files.check(cluster) : Promise.resolve(off)) };
 }
