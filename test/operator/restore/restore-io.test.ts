@@ -24,6 +24,8 @@ import type { KubeObject } from '../../../operator/runtime/kube/types.js';
 import { repoRoot } from '../../unit/raft/harness/repo-root.js';
 import { BUILD_ROOT } from '../../support/paths.js';
 import { cluster } from '../controller/fixtures.js';
+import { localRestoreInspector } from '../../../operator/runtime/local/local-restore.js';
+import type { KvstoreCluster } from '../../../operator/api/types.js';
 
 const FIXTURE = join(repoRoot(), 'test', 'unit', 'snapshot', 'testdata', 'bbolt-etcd-3.4.db');
 const CTL_MAIN = join(BUILD_ROOT, 'ctl', 'main.js');
@@ -155,4 +157,36 @@ void test('GET /restore answers: token from the StatefulSet, file from status.re
   assert.ok(!off.ok && off.reason === 'RestoreUnsupported');
   const noBackup = await inspector.check(cluster({ restoreFrom: { backup: { cluster: 'absent' } } }));
   assert.ok(!noBackup.ok && noBackup.reason === 'BackupNotFound', JSON.stringify(noBackup));
+});
+
+void test('local mode: restoreFrom.path from the manifest\'s directory; backup = the sibling manifest\'s status.backups', async () => {
+  const dir = join(root, 'local');
+  mkdirSync(join(dir, 'snaps'), { recursive: true });
+  copyFileSync(FIXTURE, join(dir, 'snaps', 'a-1.db'));
+  const sha = trailer(FIXTURE);
+  writeFileSync(join(dir, 'src.yaml'), `apiVersion: kvstore.io/v1alpha1
+kind: KvstoreCluster
+metadata:
+  name: src
+spec:
+  version: 3.4.0
+status:
+  backups:
+    lastSuccess: { file: snaps/a-1.db, time: "2026-03-01T02:00:00Z", revision: 3, sha256: "${sha}", size: 1 }
+    retained:
+      - { file: snaps/a-1.db, time: "2026-03-01T02:00:00Z" }
+      - { file: snaps/a-0.db, time: "2026-03-01T01:00:00Z" }
+`);
+  const inspector = localRestoreInspector(join(dir, 'dst.yaml'));
+  const local = (restoreFrom: object): KvstoreCluster => ({ ...cluster(), metadata: { name: 'dst' }, spec: { ...cluster().spec, restoreFrom } }) as KvstoreCluster;
+  const byPath = await inspector.check(local({ path: 'snaps/a-1.db' }));
+  assert.ok(byPath.ok && byPath.facts.file === join(dir, 'snaps', 'a-1.db'), JSON.stringify(byPath));
+  const latest = await inspector.check(local({ backup: { cluster: 'src' } }));
+  assert.ok(latest.ok && latest.recorded?.sha256 === sha && latest.facts.sha256 === sha, JSON.stringify(latest));
+  const named = await inspector.check(local({ backup: { cluster: 'src', name: 'a-0.db' } }));
+  assert.ok(!named.ok && named.reason === 'SnapshotMissing', JSON.stringify(named));
+  const unknown = await inspector.check(local({ backup: { cluster: 'src', name: 'zzz.db' } }));
+  assert.ok(!unknown.ok && unknown.reason === 'BackupNotFound', JSON.stringify(unknown));
+  const nocluster = await inspector.check(local({ backup: { cluster: 'nobody' } }));
+  assert.ok(!nocluster.ok && nocluster.reason === 'BackupNotFound' && nocluster.message.includes('does not exist'), JSON.stringify(nocluster));
 });
