@@ -24,7 +24,8 @@ export const CLUSTER_SIZES = [1, 3, 5, 7] as const;
 
 export const PHASES = ['Pending', 'Creating', 'Running', 'Scaling', 'Upgrading', 'Degraded', 'UpgradeBlocked', 'Paused'] as const;
 
-export const CONDITION_TYPES = ['Available', 'Progressing', 'Degraded', 'Upgrading', 'UpgradeBlocked'] as const;
+/** `RestoreBlocked` is written only for clusters with spec.restoreFrom or status.restore. */
+export const CONDITION_TYPES = ['Available', 'Progressing', 'Degraded', 'Upgrading', 'UpgradeBlocked', 'RestoreBlocked'] as const;
 
 export const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
 

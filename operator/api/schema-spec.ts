@@ -9,6 +9,7 @@ import { CLUSTER_SIZES } from './constants.js';
 import { intOrString, integerEnum, int64, passThroughObject, stringEnum, stringMap } from './schema-kinds.js';
 import { AuthSpecSchema, TlsSpecSchema } from './schema-security.js';
 import { BackupSpecSchema } from './schema-backup.js';
+import { RestoreFromSchema } from './schema-restore.js';
 
 /** `3.<minor>.<patch>` for the lines kvstore serves (3.2 … 3.5). */
 export const VERSION_PATTERN = '^3\\.[2-5]\\.\\d+$';
@@ -84,6 +85,7 @@ export const KvstoreClusterSpecSchema = Type.Object(
     tls: Type.Optional(TlsSpecSchema),
     auth: Type.Optional(AuthSpecSchema),
     backup: Type.Optional(BackupSpecSchema),
+    restoreFrom: Type.Optional(RestoreFromSchema),
     paused: Type.Boolean({ default: false, description: 'When true the operator observes and reports but changes nothing.' }),
   },
   { description: 'Desired state of a kvstore cluster.' },

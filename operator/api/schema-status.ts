@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import { CONDITION_STATUSES, CONDITION_TYPES, PHASES, UPGRADE_STATES } from './constants.js';
 import { int64, stringEnum } from './schema-kinds.js';
 import { BackupStatusSchema } from './schema-backup.js';
+import { RestoreStatusSchema } from './schema-restore.js';
 
 const time = (description: string) => Type.String({ format: 'date-time', description });
 
@@ -69,6 +70,7 @@ export const KvstoreClusterStatusSchema = Type.Object(
     readyMembers: Type.String({ description: 'ready/size, e.g. 3/3.' }),
     members: Type.Array(MemberStatusSchema, { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] }),
     upgrade: Type.Optional(UpgradeStatusSchema),
+    restore: Type.Optional(RestoreStatusSchema),
     downgradeFloor: Type.Optional(Type.String({ pattern: '^3\\.[2-9]$', description: 'Lowest minor version the cluster may run; set when an upgrade completes.' })),
     backups: Type.Optional(BackupStatusSchema),
     conditions: Type.Array(ConditionSchema, { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }),

@@ -16,6 +16,7 @@ export * from './schema-spec.js';
 export * from './schema-security.js';
 export * from './schema-status.js';
 export * from './schema-backup.js';
+export * from './schema-restore.js';
 
 export const ObjectMetaSchema = Type.Object({ name: Type.String({ minLength: 1 }) });
 

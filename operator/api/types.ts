@@ -31,6 +31,9 @@ import type {
   BackupStatusSchema,
   RetainedBackupSchema,
   S3DestinationSchema,
+  RestoreFromSchema,
+  RestoreStatusSchema,
+  BackupRefSchema,
 } from './schema.js';
 
 export {
@@ -71,6 +74,10 @@ export type AuthSpec = DeepReadonly<Static<typeof AuthSpecSchema>>;
 export type BackupSpec = DeepReadonly<Static<typeof BackupSpecSchema>>;
 export type BackupDestination = DeepReadonly<Static<typeof BackupDestinationSchema>>;
 export type S3Destination = DeepReadonly<Static<typeof S3DestinationSchema>>;
+/** spec.restoreFrom: create the cluster from a snapshot file or another cluster's backup. */
+export type RestoreFrom = DeepReadonly<Static<typeof RestoreFromSchema>>;
+export type BackupRef = DeepReadonly<Static<typeof BackupRefSchema>>;
+export type RestoreStatus = DeepReadonly<Static<typeof RestoreStatusSchema>>;
 export type KvstoreClusterSpec = DeepReadonly<Static<typeof KvstoreClusterSpecSchema>>;
 
 export type Condition = DeepReadonly<Static<typeof ConditionSchema>>;

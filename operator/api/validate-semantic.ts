@@ -6,6 +6,7 @@
 import type { KvstoreClusterSpec } from './types.js';
 import type { ValidationError } from './validation-error.js';
 import { backupErrors } from './validate-backup.js';
+import { restoreErrors } from './validate-restore.js';
 
 /** How the cluster is run: Kubernetes objects, or local processes (`kvstore-operator local`). */
 export type Target = 'kubernetes' | 'local';
@@ -67,6 +68,7 @@ export function specErrors(spec: KvstoreClusterSpec, target: Target): Validation
   }
   out.push(...securityErrors(spec, target));
   out.push(...backupErrors(spec, target));
+  out.push(...restoreErrors(spec, target));
   if (target === 'kubernetes' && !(DNS_1123_SUBDOMAIN.test(spec.upgrade.snapshot.volume) && spec.upgrade.snapshot.volume.length <= 253)) {
     out.push({ path: 'spec.upgrade.snapshot.volume', message: 'must be a PersistentVolumeClaim name (lower-case letters, digits, "-" and ".")' });
   }

@@ -25,6 +25,12 @@ export interface RunCommandIO {
 }
 
 export const LEASE_NAME = 'kvstore-operator';
+
+/** --restore-base-url, else the metrics Service of deploy/ in the operator's namespace. */
+function restoreBase(flag: string | undefined, namespace: string | undefined, port: number | undefined): { restoreBaseURL?: string } {
+  if (flag !== undefined && flag !== '') return { restoreBaseURL: flag };
+  return namespace === undefined || port === undefined ? {} : { restoreBaseURL: `http://kvstore-operator-metrics.${namespace}.svc:${port}` };
+}
 export const DEFAULT_SNAPSHOT_DIR = '/var/lib/kvstore-operator/snapshots';
 
 
@@ -52,6 +58,7 @@ interface RunOptions {
   backupDir?: string;
   logLevel: string;
   memberAddressMap?: string;
+  restoreBaseUrl?: string;
 }
 
 export function runCommand(io: RunCommandIO): Command {
@@ -67,6 +74,7 @@ export function runCommand(io: RunCommandIO): Command {
     .option('--metrics-bind-address <[host]:port>', '/healthz, /readyz and /metrics listener ("0": none)', ':8080')
     .option('--snapshot-dir <dir>', 'where pre-upgrade snapshots are written (the operator\'s snapshot volume)', DEFAULT_SNAPSHOT_DIR)
     .option('--backup-dir <dir>', 'where scheduled backups with a directory destination go (default: <snapshot-dir>/backups)')
+    .option('--restore-base-url <url>', 'the metrics listener as member pods reach it (its Service URL); spec.restoreFrom init containers fetch snapshots there (default: http://kvstore-operator-metrics.$POD_NAMESPACE.svc:<metrics port> when POD_NAMESPACE is set)')
     .option('--member-address-map <file>', 'JSON {"<advertised host:port>": "<host:port>"} for an operator outside the cluster network (port-forwards); re-read when it changes')
     .addOption(new Option('--log-level <level>', 'operator log level').choices(['debug', 'info', 'warn', 'error']).default('info'))
     .action(async (opts: RunOptions) => {
@@ -106,6 +114,7 @@ export function runCommand(io: RunCommandIO): Command {
         reconcile,
         logger,
         ...(metricsBind === undefined ? {} : { metricsBind }),
+        ...restoreBase(opts.restoreBaseUrl, io.env('POD_NAMESPACE'), metricsBind?.port),
         ...(opts.leaderElect
           ? {
               leaderElection: {

@@ -7,6 +7,8 @@ import type { ClusterMember, ObservedMember, Observed } from './model.js';
 
 export interface PlanContext {
   readonly name: string;
+  /** metadata.namespace, '' when none (local mode). */
+  readonly namespace: string;
   readonly spec: KvstoreClusterSpec;
   readonly generation: number;
   /** Status as last written (undefined on the first pass). */
@@ -21,6 +23,7 @@ export function makeContext(cluster: KvstoreCluster, observed: Observed): PlanCo
   const slots = [...observed.members].filter((m) => m.ordinal < cluster.spec.size).sort((a, b) => a.ordinal - b.ordinal);
   return {
     name: cluster.metadata.name,
+    namespace: cluster.metadata.namespace ?? '',
     spec: cluster.spec,
     generation: cluster.metadata.generation ?? cluster.status?.observedGeneration ?? 0,
     prev: cluster.status,

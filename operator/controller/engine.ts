@@ -4,7 +4,8 @@
  * Contract:
  * - `pass(cluster)` never throws: a platform failure, a reconcile bug (a throw) or a failed
  *   action is logged, counted as a reconcile error and turns into a short requeue;
- * - a plan that takes a member down (RestartMember, ResetMember) has its status written BEFORE
+ * - a plan that takes a member down (RestartMember, ResetMember) or creates members from a snapshot
+ *   (EnsureObjects with restore: status.restore must survive a restart) has its status written BEFORE
  *   the actions too, so whoever reads the status (clients, dashboards, a restarted operator)
  *   knows which member is going down before it goes; a failed write then cancels the actions;
  * - actions run in order and stop at the first failure; the plan's status is still written,
@@ -22,6 +23,9 @@
  *   fails with a Warning event `MemberAccessUnavailable` naming the problem, and is retried;
  * - the outcome of a TakeBackup is handed to the next pass the same way (`observed.backupOutcome`),
  *   and counted at once (`metrics.backupFinished`);
+ * - with a RestoreInspector, a pass that may create the cluster from spec.restoreFrom checks the
+ *   snapshot first (outside the bounded observation: hashing a large file takes its time) and hands
+ *   the result to reconcile as `observed.restoreCheck`;
  * One Engine serves many clusters; its memory is keyed by `<namespace>/<name>` (`<name>` locally).
  */
 import type { Condition, KvstoreCluster, KvstoreClusterStatus } from '../api/types.js';
@@ -31,6 +35,7 @@ import type { Plan, SnapshotOutcome } from './model.js';
 import type { BackupOutcome } from './backup/outcome.js';
 import type { BackupStores } from './backup/store-port.js';
 import { observe } from './observe.js';
+import { needsRestoreCheck, type RestoreInspector } from './restore/restore-source.js';
 import { portOk, type AdminSource, type Clock, type EngineLogger, type EngineMetrics, type EventSink, type MemberAdmin, type MemberPlatform, type PortResult, type ReconcileFn, type RehearsalPlatform, type SnapshotStore, type StatusSink } from './ports.js';
 
 export interface EngineDeps {
@@ -52,6 +57,8 @@ export interface EngineDeps {
   readonly observeTimeoutMs?: number;
   /** Requeue after a failed pass (default 5 s). */
   readonly errorRequeueSeconds?: number;
+  /** Checks the snapshot of spec.restoreFrom before a cluster is created (restore/restore-source.ts); absent: such a cluster waits. */
+  readonly restore?: RestoreInspector;
 }
 
 export interface PassResult {
@@ -109,22 +116,23 @@ export class Engine {
       await d.events.emit(cluster, { type: 'Warning', reason: 'MemberAccessUnavailable', message: admin.error });
       return this.failed(key, `member access: ${admin.error}`, retry);
     }
-    const observed = await observe(cluster, { platform: d.platform, admin: admin.value, ...(d.rehearsal === undefined ? {} : { rehearsal: d.rehearsal }), timeoutMs: d.observeTimeoutMs ?? 5000 }, now, seen);
-    if (!observed.ok) return this.failed(key, observed.error, retry);
-    const obs = { ok: true as const, value: seenBackup === undefined ? observed.value : { ...observed.value, backupOutcome: seenBackup } };
+    const seenObs = await observe(cluster, { platform: d.platform, admin: admin.value, ...(d.rehearsal === undefined ? {} : { rehearsal: d.rehearsal }), timeoutMs: d.observeTimeoutMs ?? 5000 }, now, seen);
+    if (!seenObs.ok) return this.failed(key, seenObs.error, retry);
+    const withBackup = seenBackup === undefined ? seenObs.value : { ...seenObs.value, backupOutcome: seenBackup };
+    const observed = d.restore !== undefined && needsRestoreCheck(cluster, withBackup.objectsExist) ? { ...withBackup, restoreCheck: await d.restore.check(cluster) } : withBackup;
     let plan: Plan;
     try {
-      plan = d.reconcile(cluster, obs.value);
+      plan = d.reconcile(cluster, observed);
     } catch (err) {
       return this.failed(key, `reconcile threw: ${(err as Error).stack ?? String(err)}`, retry);
     }
     d.logger.debug({ ...log, actions: plan.actions.map((a) => a.kind), phase: plan.status.phase }, 'planned');
     let previous = cluster.status;
-    if (plan.actions.some((a) => a.kind === 'RestartMember' || a.kind === 'ResetMember')) {
+    if (plan.actions.some((a) => a.kind === 'RestartMember' || a.kind === 'ResetMember' || (a.kind === 'EnsureObjects' && a.restore !== undefined))) {
       if (!(await this.writeStatus(cluster, plan.status, previous))) return this.failed(key, 'status not written before taking a member down', retry);
       previous = plan.status;
     }
-    const result = await execute(cluster, plan.actions, obs.value, {
+    const result = await execute(cluster, plan.actions, observed, {
       platform: d.platform,
       admin: admin.value,
       snapshots: d.snapshots,

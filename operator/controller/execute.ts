@@ -61,7 +61,7 @@ async function takeSnapshot(cluster: KvstoreCluster, a: Extract<Action, { kind: 
 async function run(cluster: KvstoreCluster, a: Action, observed: Observed, deps: ExecuteDeps): Promise<PortResult<void>> {
   switch (a.kind) {
     case 'EnsureObjects':
-      return deps.platform.ensureObjects(cluster, a.version, a.replicas);
+      return a.restore === undefined ? deps.platform.ensureObjects(cluster, a.version, a.replicas) : deps.platform.ensureObjects(cluster, a.version, a.replicas, a.restore);
     case 'SetTemplateVersion':
       return deps.platform.setTemplateVersion(cluster, a.version);
     case 'RestartMember':

@@ -9,6 +9,7 @@
  */
 import type { KvstoreClusterStatus, SnapshotRecord } from '../api/types.js';
 import type { BackupOutcome } from './backup/outcome.js';
+import type { RestoreCheck, RestoreRequest } from './restore/restore-check.js';
 
 /** What a member says about itself; absent fields = could not be read. */
 export interface MemberProbe {
@@ -110,11 +111,14 @@ export interface Observed {
   readonly backupOutcome?: BackupOutcome;
   /** The cluster's rehearsal scratch member, when one exists. */
   readonly rehearsal?: RehearsalObservation;
+  /** The snapshot spec.restoreFrom names, checked; present only while a restore may still start (restore/needs-check.ts). */
+  readonly restoreCheck?: RestoreCheck;
 }
 
 export type Action =
-  /** Create or update the owned objects for `replicas` members, new members at `version`. */
-  | { readonly kind: 'EnsureObjects'; readonly version: string; readonly replicas: number }
+  /** Create or update the owned objects for `replicas` members, new members at `version`; with `restore`
+   * (only at creation) every founding member's empty data dir is first restored from that snapshot. */
+  | { readonly kind: 'EnsureObjects'; readonly version: string; readonly replicas: number; readonly restore?: RestoreRequest }
   /** Change the version recreated members get (StatefulSet template image / local desired). */
   | { readonly kind: 'SetTemplateVersion'; readonly version: string }
   /** Stop the member so the platform brings it back at the template version (delete the pod). */

@@ -12,6 +12,7 @@
  */
 import type { KvstoreCluster, KvstoreClusterStatus } from '../api/types.js';
 import type { ClusterMember, Observed, Plan, PlannedEvent } from './model.js';
+import type { RestoreRequest } from './restore/restore-check.js';
 
 export type PortResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
@@ -61,8 +62,12 @@ export interface PlatformView {
  */
 export interface MemberPlatform {
   observe(cluster: KvstoreCluster, signal: AbortSignal): Promise<PortResult<PlatformView>>;
-  /** Create or update the owned objects for `replicas` members; new members at `version`. */
-  ensureObjects(cluster: KvstoreCluster, version: string, replicas: number): Promise<PortResult<void>>;
+  /**
+   * Create or update the owned objects for `replicas` members; new members at `version`. With
+   * `restore` (creation only): each founding member whose data dir is empty is restored from that
+   * snapshot before it starts (local: by the operator; Kubernetes: by the pod's init container).
+   */
+  ensureObjects(cluster: KvstoreCluster, version: string, replicas: number, restore?: RestoreRequest): Promise<PortResult<void>>;
   /** Version recreated members get from now on (StatefulSet template image + env). */
   setTemplateVersion(cluster: KvstoreCluster, version: string): Promise<PortResult<void>>;
   /**

@@ -3,7 +3,7 @@
  * upgrade record and the condition verdicts the rule owns. status/build-status.ts turns a Step
  * plus the observation into the status written back. Pure data.
  */
-import type { Phase, UpgradeStatus } from '../api/types.js';
+import type { Phase, RestoreStatus, UpgradeStatus } from '../api/types.js';
 import type { Action, PlannedEvent } from './model.js';
 
 /** A condition the rule decides: status, CamelCase reason, a sentence for people. */
@@ -25,8 +25,12 @@ export interface Step {
   readonly blocked?: Verdict;
   /** Degraded=True forced by the rule (e.g. a member health timeout); absent = from the observation. */
   readonly degraded?: Verdict;
-  /** Phase the rule asks for where the observation alone cannot tell (Creating, Scaling). */
-  readonly phase?: Extract<Phase, 'Creating' | 'Scaling'>;
+  /** Phase the rule asks for where the observation alone cannot tell (Creating, Scaling; Pending: a restore refused or being checked). */
+  readonly phase?: Extract<Phase, 'Creating' | 'Scaling' | 'Pending'>;
+  /** The restore record to write (restore/with-restore.ts fills it from the previous status when a rule leaves it out). */
+  readonly restore?: RestoreStatus;
+  /** RestoreBlocked condition; absent = not written (a cluster that never restores). */
+  readonly restoreBlocked?: Verdict;
   readonly requeueAfterSeconds?: number;
 }
 

@@ -5,7 +5,9 @@
  * - `GET /readyz` — readiness: 200 `ok` when every readiness check passes (main.ts wires "all
  *   informers synced"; leadership is deliberately not a check, so a standby replica is ready),
  *   else 503 with one line per failing check;
- * - `GET /metrics` — the Registry passed in, Prometheus text format.
+ * - `GET /metrics` — the Registry passed in, Prometheus text format;
+ * - `GET /restore/<namespace>/<cluster>` — when given: a restore's snapshot for the cluster's init
+ *   containers (kube-platform/restore-route.ts says who gets what).
  * `startHealthServer` resolves once listening (port 0 = any free port) with the bound URL.
  */
 import { createServer, type Server } from 'node:http';
@@ -26,6 +28,8 @@ export interface HealthServerOptions {
   readonly registry: Registry;
   readonly liveness?: readonly Check[];
   readonly readiness?: readonly Check[];
+  /** `GET /restore/:namespace/:name` (kube-platform/restore-route.ts): a cluster's checked snapshot for its restore init containers. */
+  readonly restore?: (namespace: string, name: string, authorization: string | undefined) => Promise<{ readonly status: number; readonly message?: string; readonly size?: number; readonly open?: () => NodeJS.ReadableStream }>;
 }
 
 export interface HealthServer {
@@ -58,6 +62,21 @@ export function healthApp(o: Omit<HealthServerOptions, 'host' | 'port'>): Koa {
     ctx.type = o.registry.contentType;
     ctx.body = await o.registry.metrics();
   });
+  const restore = o.restore;
+  if (restore !== undefined) {
+    router.get('/restore/:namespace/:name', async (ctx) => {
+      const a = await restore(ctx.params['namespace'] ?? '', ctx.params['name'] ?? '', ctx.get('authorization') || undefined);
+      ctx.status = a.status;
+      if (a.open === undefined) {
+        ctx.type = 'text/plain';
+        ctx.body = `${a.message ?? ''}\n`;
+        return;
+      }
+      ctx.type = 'application/octet-stream';
+      if (a.size !== undefined) ctx.length = a.size;
+      ctx.body = a.open();
+    });
+  }
   const app = new Koa();
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -79,7 +79,7 @@ void test('the CRD: apiextensions v1 schema, kvstore.io/v1alpha1 KvstoreCluster,
 });
 
 /** Every kustomization of examples (the secured ones apart: they need cert-manager / a Secret first). */
-const EXAMPLE_DIRS = ['deploy/examples', 'deploy/examples/tls', 'deploy/examples/auth'] as const;
+const EXAMPLE_DIRS = ['deploy/examples', 'deploy/examples/tls', 'deploy/examples/auth', 'deploy/examples/restore'] as const;
 
 const EXAMPLES = [
   { file: 'cluster-3.4.yaml', size: 3, version: '3.4.0', enableV2: undefined },

@@ -4,6 +4,8 @@
  * operator moves it member by member), and whether members bootstrap a new cluster or join an
  * existing one (scaling adds a member as a learner with `existing`).
  */
+import type { TemplateRestore } from './restore-init-container.js';
+
 export const INITIAL_CLUSTER_STATES = ['new', 'existing'] as const;
 export type InitialClusterState = (typeof INITIAL_CLUSTER_STATES)[number];
 
@@ -14,4 +16,6 @@ export interface MemberTemplate {
   readonly version: string;
   /** Default `new`. */
   readonly initialClusterState?: InitialClusterState;
+  /** Created from a snapshot: the init container restoring founding members (restore-init-container.ts). */
+  readonly restore?: TemplateRestore;
 }

@@ -18,6 +18,7 @@ import { memberLabels, selectorLabels } from './labels.js';
 import { memberArgs, POD_NAME_ENV } from './member-args.js';
 import { tlsVolumeMounts, tlsVolumes } from './member-tls.js';
 import type { MemberTemplate } from './member-template.js';
+import { buildRestoreInitContainer } from './restore-init-container.js';
 import { CLIENT_PORT, CONTAINER_NAME, DATA_DIR, DATA_MOUNT_PATH, DATA_VOLUME, PEER_PORT } from './names.js';
 
 /** uid/gid of the member image's non-root user (the Node images' `node` user). */
@@ -54,6 +55,7 @@ function probes(cluster: KvstoreCluster): Pick<IContainer, 'readinessProbe' | 'l
 
 export function buildPodTemplate(cluster: KvstoreCluster, template: MemberTemplate): IPodTemplateSpec {
   const spec = cluster.spec;
+  const restore = buildRestoreInitContainer(cluster, template);
   return {
     metadata: { labels: memberLabels(cluster, template.version) },
     spec: {
@@ -67,6 +69,7 @@ export function buildPodTemplate(cluster: KvstoreCluster, template: MemberTempla
         fsGroupChangePolicy: 'OnRootMismatch',
         seccompProfile: { type: 'RuntimeDefault' },
       },
+      ...(restore === undefined ? {} : { initContainers: [restore] }),
       containers: [
         {
           name: CONTAINER_NAME,

@@ -27,6 +27,7 @@ function available(ctx: PlanContext): Verdict {
 
 function observedDegraded(ctx: PlanContext, step: Step): Verdict {
   if (step.phase === 'Creating') return verdict('False', 'Creating', 'the members are starting');
+  if (step.phase === 'Pending') return verdict('False', 'NotCreated', 'no member was created');
   const inFlight = isActiveState(step.upgrade?.state) ? step.upgrade?.currentMember : undefined;
   const cm = ctx.observed.clusterMembers;
   // A slot that does not exist and is not a member yet is being added (scale up), not failed.
@@ -67,7 +68,7 @@ export function buildStatus(ctx: PlanContext, step: Step): KvstoreClusterStatus 
   const blocked = step.blocked ?? verdict('False', 'NotBlocked', 'nothing blocks the cluster');
   const conditions = mergeConditions(
     ctx.prev?.conditions ?? [],
-    { Available: available(ctx), Progressing: step.progressing, Degraded: degraded, Upgrading: upgrading(step.upgrade), UpgradeBlocked: blocked },
+    { Available: available(ctx), Progressing: step.progressing, Degraded: degraded, Upgrading: upgrading(step.upgrade), UpgradeBlocked: blocked, RestoreBlocked: step.restoreBlocked },
     ctx.now,
     ctx.generation,
   );
@@ -78,6 +79,7 @@ export function buildStatus(ctx: PlanContext, step: Step): KvstoreClusterStatus 
     readyMembers: readyMembers(ctx.observed, ctx.spec.size),
     members: memberStatuses(ctx.observed),
     ...(step.upgrade === undefined ? {} : { upgrade: step.upgrade }),
+    ...(step.restore === undefined ? {} : { restore: step.restore }),
     ...(step.downgradeFloor === undefined ? {} : { downgradeFloor: step.downgradeFloor }),
     conditions,
   };

@@ -35,6 +35,7 @@ import type { OperatorMetrics } from '../metrics.js';
 import type { Timers } from '../timers.js';
 import { Outcome, type ProcessOutcome } from '../work-queue.js';
 import { KubePlatform } from '../kube-platform/kube-platform.js';
+import type { RestoreInspector } from '../../controller/restore/restore-source.js';
 import type { UrlResolver } from '../kube-platform/member-url.js';
 import { KubeEventSink, KubeStatusSink } from '../kube-platform/kube-sinks.js';
 import { keyOfMemberPod, keyOfOwned, splitKey } from './cluster-keys.js';
@@ -76,6 +77,8 @@ export interface KubeControllerOptions {
   readonly backoff?: BackoffOptions;
   /** Bound of one pass's observation (engine default 5 s). */
   readonly observeTimeoutMs?: number;
+  /** spec.restoreFrom: the snapshot check, and the URL the restore init containers fetch it from (absent: restores are refused). */
+  readonly restore?: { readonly inspector: RestoreInspector; readonly url?: (cluster: KvstoreCluster) => string };
 }
 
 type Cluster = KubeObject & { readonly spec?: unknown };
@@ -95,7 +98,7 @@ export class KubeController {
       onError: (error, notice) => o.logger.warn({ reason: notice.reason, error: error.message }, 'event not recorded'),
     });
     this.#engine = new Engine({
-      platform: new KubePlatform(o.kube, o.peerURL),
+      platform: new KubePlatform(o.kube, o.peerURL, o.restore?.url),
       admin: o.admin,
       snapshots: o.snapshots,
       ...(o.backups === undefined ? {} : { backups: o.backups }),
@@ -107,6 +110,7 @@ export class KubeController {
       logger: o.logger,
       reconcile: o.reconcile,
       ...(o.observeTimeoutMs === undefined ? {} : { observeTimeoutMs: o.observeTimeoutMs }),
+      ...(o.restore === undefined ? {} : { restore: o.restore.inspector }),
     });
   }
 

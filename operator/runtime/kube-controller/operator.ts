@@ -21,6 +21,8 @@ import { systemTimers, type Timers } from '../timers.js';
 import { identityResolver, resolvingAdmin, type UrlResolver } from '../kube-platform/member-url.js';
 import { SnapshotVolume } from '../kube-platform/snapshot-volume.js';
 import { kubeBackupStores } from '../kube-platform/backup-volume.js';
+import { kubeRestoreInspector, restoreURLOf, serveRestore } from '../kube-platform/restore-route.js';
+import type { KvstoreCluster } from '../../api/types.js';
 import { KubeController, type LeaderElectionConfig } from './controller.js';
 import { namespaceOf } from '../../controller/builders/names.js';
 import { ProcessRehearsal } from '../rehearsal/process-rehearsal.js';
@@ -49,6 +51,13 @@ export interface KubeOperatorOptions {
   readonly observeTimeoutMs?: number;
   /** The kvstore entry point upgrade rehearsals run (default: the server build this operator carries). */
   readonly kvstoreMain?: string;
+  /**
+   * The operator's metrics listener as member pods reach it (its Service URL, e.g.
+   * `http://kvstore-operator-metrics.kvstore-system.svc:8080`): spec.restoreFrom's init containers
+   * fetch the checked snapshot there. Absent: the listener's own URL (right when the pods share this
+   * host, as in tests). Without metricsBind restores are refused (RestoreUnsupported).
+   */
+  readonly restoreBaseURL?: string;
 }
 
 export interface KubeOperator {
@@ -85,6 +94,10 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     logger: o.logger,
     random: Math.random,
   });
+  // Restores need the listener serving the snapshots; its own URL when no other is given (tests).
+  const restores = o.metricsBind !== undefined;
+  let health: HealthServer | undefined;
+  const restoreBase = (): string => o.restoreBaseURL ?? health?.url ?? '';
   const controller = new KubeController({
     kubeConfig: o.kubeConfig,
     kube,
@@ -100,8 +113,11 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     metrics,
     ...(o.leaderElection === undefined ? {} : { leaderElection: o.leaderElection }),
     ...(o.observeTimeoutMs === undefined ? {} : { observeTimeoutMs: o.observeTimeoutMs }),
+    restore: {
+      inspector: kubeRestoreInspector(kube, o.snapshotDir, restores),
+      ...(restores ? { url: (c: KvstoreCluster) => restoreURLOf(restoreBase(), c) } : {}),
+    },
   });
-  let health: HealthServer | undefined;
   if (o.metricsBind !== undefined) {
     try {
       health = await startHealthServer({
@@ -109,6 +125,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
         port: o.metricsBind.port,
         registry,
         readiness: [{ name: 'informers', check: () => unsynced(controller) }],
+        restore: (ns: string, name: string, auth: string | undefined) => serveRestore(kube, o.snapshotDir, ns, name, auth),
       });
     } catch (err) {
       admin.close();

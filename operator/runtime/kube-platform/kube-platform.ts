@@ -11,6 +11,8 @@
  *   (apply-object.ts). Members bootstrap with `--initial-cluster-state new` when the StatefulSet
  *   is created; a scale-up (more replicas than stored) switches the template to `existing`;
  *   otherwise the stored state is kept;
+ *   Created from a snapshot (`restore`): the pod template gets the restore init container
+ *   (builders/restore-init-container.ts) with a new random token, kept in every later template;
  * - setTemplateVersion: the StatefulSet template (image tag, version label, env) at `version`;
  *   OnDelete: no pod restarts by itself;
  * - restartMember: deletes the pod; the StatefulSet controller recreates it from the current
@@ -28,6 +30,9 @@ import type { InitialClusterState, MemberTemplate } from '../../controller/build
 import { DATA_VOLUME, namespaceOf, statefulSetName } from '../../controller/builders/names.js';
 import { buildOwnedObjects } from '../../controller/builders/owned-objects.js';
 import { buildStatefulSet } from '../../controller/builders/stateful-set.js';
+import { storedRestore } from '../../controller/builders/restore-init-container.js';
+import type { RestoreRequest } from '../../controller/restore/restore-check.js';
+import { randomBytes } from 'node:crypto';
 import { portFail, portOk, type MemberPlatform, type PlatformView, type PortResult } from '../../controller/ports.js';
 import type { KubeClient, KubeObject } from '../kube/types.js';
 import { applyObject } from './apply-object.js';
@@ -49,7 +54,8 @@ export function storedTemplate(sts: StatefulSet): MemberTemplate {
   const version = label ?? versionOfImage(container?.image);
   const flag = (container?.args ?? []).find((a) => a.startsWith('--initial-cluster-state='));
   const state: InitialClusterState = flag?.endsWith('=existing') === true ? 'existing' : 'new';
-  return { members: sts.spec?.replicas ?? 0, version, initialClusterState: state };
+  const restore = storedRestore(sts.spec?.template.spec?.initContainers);
+  return { members: sts.spec?.replicas ?? 0, version, initialClusterState: state, ...(restore === undefined ? {} : { restore }) };
 }
 
 function labelSelector(cluster: KvstoreCluster): string {
@@ -67,6 +73,8 @@ export class KubePlatform implements MemberPlatform {
   constructor(
     private readonly kube: KubeClient,
     private readonly peerURL: UrlResolver = identityResolver,
+    /** The operator's URL serving a cluster's checked snapshot to its init containers (restore-route.ts); absent: no restores. */
+    private readonly restoreURL?: (cluster: KvstoreCluster) => string,
   ) {}
 
   private stsRef(cluster: KvstoreCluster) {
@@ -126,12 +134,17 @@ export class KubePlatform implements MemberPlatform {
     return Object.keys(kept).length === Object.keys(record).length ? portOk(undefined) : writeRecord(this.kube, this.stsRef(cluster), kept);
   }
 
-  async ensureObjects(cluster: KvstoreCluster, version: string, replicas: number): Promise<PortResult<void>> {
+  async ensureObjects(cluster: KvstoreCluster, version: string, replicas: number, restore?: RestoreRequest): Promise<PortResult<void>> {
     const sts = await this.readSts(cluster);
     if (!sts.ok) return sts;
     const stored = sts.value === undefined ? undefined : storedTemplate(sts.value);
     const state: InitialClusterState = stored === undefined ? 'new' : replicas > stored.members ? 'existing' : (stored.initialClusterState ?? 'new');
-    for (const o of buildOwnedObjects(cluster, { members: replicas, version, initialClusterState: state })) {
+    let seed = stored?.restore;
+    if (stored === undefined && restore !== undefined) {
+      if (this.restoreURL === undefined) return portFail('this operator serves no snapshots to member pods (start it with a metrics listener and --restore-base-url)');
+      seed = { url: this.restoreURL(cluster), sha256: restore.sha256, token: randomBytes(24).toString('hex') };
+    }
+    for (const o of buildOwnedObjects(cluster, { members: replicas, version, initialClusterState: state, ...(seed === undefined ? {} : { restore: seed }) })) {
       const r = o.kind === 'StatefulSet' ? await applyObject(this.kube, asKube(o), STATEFULSET_MUTABLE) : await applyObject(this.kube, asKube(o));
       if (!r.ok) return r;
     }

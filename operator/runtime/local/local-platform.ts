@@ -5,6 +5,9 @@
  * template version (`supervise()`), a restart stops the process and starts the same member
  * (name, data dir, URLs, initial-cluster flags) at the template version.
  *
+ * Created from a snapshot (EnsureObjects with `restore`, kept in state.json), a founding member
+ * whose data dir does not exist is restored from it right before it starts (restore-member.ts).
+ *
  * With spec.tls the URLs of the secured listeners are https and each member starts with its
  * generated certificate (local-certificates.ts).
  *
@@ -27,6 +30,8 @@ import { portFail, portOk, type EngineLogger, type MemberPlatform, type Platform
 import type { LocalLayout } from './layout.js';
 import type { LocalCertificates } from './local-certificates.js';
 import { pickLoopback } from './loopback.js';
+import { restoreMember } from './restore-member.js';
+import type { RestoreRequest } from '../../controller/restore/restore-check.js';
 import { isAlive, readPid, spawnMember, stopMember } from './member-process.js';
 import { EMPTY_STATE, readState, writeState, type LocalState, type SlotRecord } from './state-file.js';
 
@@ -127,8 +132,9 @@ export class LocalPlatform implements MemberPlatform {
     return portOk({ objectsExist: this.state.replicas > 0, templateVersion: this.state.templateVersion, replicas: this.state.replicas, slots });
   }
 
-  async ensureObjects(cluster: KvstoreCluster, version: string, replicas: number): Promise<PortResult<void>> {
+  async ensureObjects(cluster: KvstoreCluster, version: string, replicas: number, restore?: RestoreRequest): Promise<PortResult<void>> {
     const creating = this.state.replicas === 0;
+    const restoreFrom = creating && restore !== undefined ? { restore: { file: restore.file, sha256: restore.sha256 } } : this.state.restore === undefined ? {} : { restore: this.state.restore };
     const members: Record<string, SlotRecord> = { ...this.state.members };
     for (let i = 0; i < replicas; i++) {
       const name = memberName(cluster, i);
@@ -142,7 +148,7 @@ export class LocalPlatform implements MemberPlatform {
       delete members[name];
     }
     const token = this.state.token || `${cluster.metadata.name}-${Math.floor(this.deps.random() * 0xffffffff).toString(16)}`;
-    const saved = await this.save({ templateVersion: version, replicas, token, members });
+    const saved = await this.save({ templateVersion: version, replicas, token, members, ...restoreFrom });
     if (!saved.ok) return saved;
     return this.supervise(cluster);
   }
@@ -260,6 +266,11 @@ export class LocalPlatform implements MemberPlatform {
     const client = urlOf(clientScheme(cluster), rec.host, rec.clientPort);
     const peer = urlOf(peerScheme(cluster), rec.host, rec.peerPort);
     await mkdir(layout.base, { recursive: true });
+    if (this.state.restore !== undefined && rec.join === 'new') {
+      const r = await restoreMember({ request: this.state.restore, dataDir: layout.dataDir(name), name, peerURL: peer, initialCluster: peers, token: this.state.token });
+      if (!r.ok) return r;
+      if (r.value.restored) this.deps.logger.info({ member: name, file: this.state.restore.file }, 'restored member data dir from snapshot');
+    }
     const tls = await this.tlsFlags(cluster, name, rec.host);
     if (!tls.ok) return tls;
     const r = await spawnMember({

@@ -27,6 +27,7 @@ import { LocalPlatform } from './local-platform.js';
 import { ManifestFile } from './manifest-file.js';
 import { ProcessRehearsal } from '../rehearsal/process-rehearsal.js';
 import { SnapshotDir } from './snapshot-dir.js';
+import { localRestoreInspector } from './local-restore.js';
 
 export interface LocalRunnerOptions {
   readonly manifestFile: string;
@@ -108,6 +109,7 @@ export class LocalRunner {
       metrics: metrics.engine,
       logger: o.logger,
       reconcile: o.reconcile,
+      restore: localRestoreInspector(o.manifestFile),
     });
     const runner = new LocalRunner(o, manifest, platform.value, admin, engine, rehearsal, metrics, first.value);
     o.logger.info({ cluster: first.value.metadata.name, dir: layout.base, ...(metrics.url === undefined ? {} : { metrics: `${metrics.url}/metrics` }) }, 'local mode started');

@@ -25,6 +25,8 @@ export interface LocalState {
   readonly replicas: number;
   readonly token: string;
   readonly members: Readonly<Record<string, SlotRecord>>;
+  /** The snapshot the founding members (`join: new`) are restored from while their data dir is empty (spec.restoreFrom). */
+  readonly restore?: { readonly file: string; readonly sha256: string };
 }
 
 export const EMPTY_STATE: LocalState = { templateVersion: '', replicas: 0, token: '', members: {} };

@@ -38,10 +38,13 @@ interface KvstoreClusterSpec {
   upgrade: UpgradeSpec;
   tls?: { client?: { secretName?: string }; peer?: { secretName?: string }; operator?: { secretName?: string } };
   auth?: { secretName: string };
+  restoreFrom?: RestoreFrom;
   paused: boolean;
 }
+interface RestoreFrom { path?: string; backup?: { cluster: string; namespace?: string; name?: string }; sha256?: string }
+interface RestoreStatus { source: string; file: string; sha256: string; revision: number; startedAt: string; restoredAt?: string }
 interface Condition {
-  type: 'Available' | 'Progressing' | 'Degraded' | 'Upgrading' | 'UpgradeBlocked';
+  type: 'Available' | 'Progressing' | 'Degraded' | 'Upgrading' | 'UpgradeBlocked' | 'RestoreBlocked';
   status: 'True' | 'False' | 'Unknown';
   reason: string;
   message: string;
@@ -71,6 +74,7 @@ interface KvstoreClusterStatus {
   readyMembers: string;
   members: MemberStatus[];
   upgrade?: UpgradeStatus;
+  restore?: RestoreStatus;
   downgradeFloor?: string;
   conditions: Condition[];
 }
@@ -87,6 +91,8 @@ const checks = [
   same<T.UpgradeStatus, UpgradeStatus>(true),
   same<T.KvstoreClusterStatus, KvstoreClusterStatus>(true),
   same<T.ClusterSize, 1 | 3 | 5 | 7>(true),
+  same<T.RestoreFrom, RestoreFrom>(true),
+  same<T.RestoreStatus, RestoreStatus>(true),
 ];
 // A negative control: the check does tell shapes apart.
 const control = same<T.MemberStatus, Omit<MemberStatus, 'leader'>>(false);

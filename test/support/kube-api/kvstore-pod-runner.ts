@@ -17,6 +17,10 @@
  *   (read through `readSecrets`, given by whoever owns the API server);
  * - readiness: the readiness probe's httpGet (mapped) or tcpSocket (a TCP connect), else GET
  *   /health on the first --listen-client-urls URL, answering 200;
+ * - init containers run first, each to completion, as `node <args>` (the image's `node` command, e.g.
+ *   the restore init container's script), with the same mapping of env, volumes and URLs and
+ *   `KVSTORECTL_MAIN` = the build's kvstorectl (URLs in its args are mapped, its env is left as
+ *   it is: it names the operator, not a pod); one that fails fails the start (the kubelet retries);
  * - stop: SIGTERM, SIGKILL after the grace period.
  *
  * Processes are registered with the test harness (registry.ts): none outlives the test file.
@@ -26,12 +30,13 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { MemberAddress } from '../addresses.js';
-import { KVSTORE_MAIN } from '../paths.js';
-import { makeTempDir } from '../registry.js';
+import { BUILD_ROOT, KVSTORE_MAIN } from '../paths.js';
+import { makeTempDir, registry } from '../registry.js';
+import { spawn } from 'node:child_process';
 import { ServerProcess } from '../server-process.js';
 import type { PodRunner, RunningPod } from './kubelet.js';
 import { PodAddressBook, type UrlContext } from './pod-addresses.js';
-import { containerCommand, type VolumeView } from './pod-command.js';
+import { containerCommand, initContainers, type ContainerView, type VolumeView } from './pod-command.js';
 import type { KubeObject } from './types.js';
 
 /** Options of the kvstore pod runner. */
@@ -98,6 +103,7 @@ export class KvstorePodRunner implements PodRunner {
   private readonly processes = new Map<string, ServerProcess[]>();
   private secrets: SecretReader | undefined;
   private claims: ClaimReader | undefined;
+  private readonly initLogs = new Map<string, string>();
 
   constructor(private readonly opts: KvstorePodRunnerOptions = {}) {
     this.root = opts.rootDir ?? makeTempDir('kube-pods');
@@ -151,6 +157,31 @@ export class KvstorePodRunner implements PodRunner {
     renameSync(`${file}.tmp`, file);
   }
 
+  /** Runs one init container to completion (see the file header); throws when it fails. */
+  private async runInit(pod: KubeObject, init: ContainerView, podIP: string, hostPathOf: (v: VolumeView) => string | undefined, ctx: UrlContext): Promise<void> {
+    const what = `pod ${ctx.namespace}/${pod.metadata.name ?? ''} init container ${init.name}`;
+    if (init.command?.[0] !== 'node') throw new Error(`${what}: only node commands are run here`);
+    const cmd = containerCommand(pod, podIP, hostPathOf, init);
+    if ('error' in cmd) throw new Error(`${what}: ${cmd.error}`);
+    const env: Record<string, string> = { ...process.env, ...this.opts.env, ...cmd.env, KVSTORECTL_MAIN: join(BUILD_ROOT, 'ctl', 'main.js') } as Record<string, string>;
+    // Args only: the env holds the operator's URL (127.0.0.1 here), which names no pod.
+    await this.addresses.prepare(cmd.args, ctx);
+    const args = cmd.args.map((a) => this.addresses.rewrite(a, ctx));
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    registry.track(child);
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (out += s));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    this.initLogs.set(`${ctx.namespace}/${pod.metadata.name ?? ''}`, `${this.initLogs.get(`${ctx.namespace}/${pod.metadata.name ?? ''}`) ?? ''}${out}`);
+    if (code !== 0) throw new Error(`${what} exited ${code}: ${out}`);
+  }
+
+  /** The output of every init container run of a pod. */
+  initLogsOf(pod: string, namespace = 'default'): string {
+    return this.initLogs.get(`${namespace}/${pod}`) ?? '';
+  }
+
   async start(pod: KubeObject): Promise<RunningPod> {
     const ns = pod.metadata.namespace ?? 'default';
     const name = pod.metadata.name ?? '';
@@ -187,6 +218,7 @@ export class KvstorePodRunner implements PodRunner {
     const cmd = containerCommand(pod, address.host, hostPathOf);
     if ('error' in cmd) throw new Error(`pod ${ns}/${name}: ${cmd.error}`);
     const ctx: UrlContext = { namespace: ns, self: { name: spec.hostname ?? name, subdomain: spec.subdomain } };
+    for (const init of initContainers(pod)) await this.runInit(pod, init, address.host, hostPathOf, ctx);
     const env = { ...this.opts.env, ...cmd.env };
     await this.addresses.prepare([...cmd.args, ...Object.values(env)], ctx);
     const args = cmd.args.map((a) => this.addresses.rewrite(a, ctx));

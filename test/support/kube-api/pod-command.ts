@@ -50,6 +50,11 @@ export interface ContainerCommand {
 }
 
 /** The kvstore container: the one named `kvstore`, else the first. */
+/** The pod's init containers, in order. */
+export function initContainers(pod: KubeObject): ContainerView[] {
+  return ((pod.spec ?? {}) as { initContainers?: ContainerView[] }).initContainers ?? [];
+}
+
 export function kvstoreContainer(pod: KubeObject): ContainerView | undefined {
   const containers = ((pod.spec ?? {}) as { containers?: ContainerView[] }).containers ?? [];
   return containers.find((c) => c.name === 'kvstore') ?? containers[0];
@@ -102,8 +107,8 @@ export function replaceMounts(text: string, mounts: readonly { mountPath: string
  * The command of the pod's kvstore container. `hostPathOf(volume)` is where a volume lives here
  * (undefined: a volume kind not supported, mounted nowhere).
  */
-export function containerCommand(pod: KubeObject, podIP: string, hostPathOf: (v: VolumeView) => string | undefined): ContainerCommand | { error: string } {
-  const container = kvstoreContainer(pod);
+export function containerCommand(pod: KubeObject, podIP: string, hostPathOf: (v: VolumeView) => string | undefined, which?: ContainerView): ContainerCommand | { error: string } {
+  const container = which ?? kvstoreContainer(pod);
   if (container === undefined) return { error: 'the pod has no container' };
   const volumes = ((pod.spec ?? {}) as { volumes?: VolumeView[] }).volumes ?? [];
   const mounts: { mountPath: string; hostPath: string }[] = [];
