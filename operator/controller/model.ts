@@ -93,6 +93,8 @@ export interface RehearsalObservation {
   readonly error?: string;
   /** The last lines of the scratch member's log (restore messages included). */
   readonly logTail: string;
+  /** What the platform says of where it rehearses, when it is worth telling (ScratchView.note). */
+  readonly note?: string;
 }
 
 export interface Observed {

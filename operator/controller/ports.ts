@@ -202,6 +202,8 @@ export interface ScratchView {
   readonly error?: string;
   /** The last ~20 lines of its log. */
   readonly logTail: string;
+  /** A remark on where it runs, carried into the status message (e.g. a fallback that does not rehearse the member image). */
+  readonly note?: string;
 }
 
 /**

@@ -25,7 +25,7 @@ export async function observeRehearsal(
   const view = await port.observe(cluster, signal);
   if (!view.ok || view.value === undefined) return view as PortResult<undefined>;
   const v = view.value;
-  const base = { id: v.id, logTail: v.logTail, ...(v.expected === undefined ? {} : { expected: v.expected }), ...(v.error === undefined ? {} : { error: v.error }) };
+  const base = { id: v.id, logTail: v.logTail, ...(v.note === undefined ? {} : { note: v.note }), ...(v.expected === undefined ? {} : { expected: v.expected }), ...(v.error === undefined ? {} : { error: v.error }) };
   if (v.phase !== 'Running' || v.clientURL === '') return portOk({ ...base, phase: v.phase === 'Failed' ? 'Failed' : 'Starting' });
   const [health, status, keys] = await Promise.all([
     admin.health(v.clientURL, signal),

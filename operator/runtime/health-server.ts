@@ -8,6 +8,8 @@
  * - `GET /metrics` — the Registry passed in, Prometheus text format;
  * - `GET /restore/<namespace>/<cluster>` — when given: a restore's snapshot for the cluster's init
  *   containers (kube-platform/restore-route.ts says who gets what).
+ * - `GET /rehearsal/<namespace>/<pod>` — when given: the pre-upgrade snapshot for an upgrade
+ *   rehearsal's scratch pod (kube-platform/rehearsal-route.ts).
  * `startHealthServer` resolves once listening (port 0 = any free port) with the bound URL.
  */
 import { createServer, type Server } from 'node:http';
@@ -29,8 +31,13 @@ export interface HealthServerOptions {
   readonly liveness?: readonly Check[];
   readonly readiness?: readonly Check[];
   /** `GET /restore/:namespace/:name` (kube-platform/restore-route.ts): a cluster's checked snapshot for its restore init containers. */
-  readonly restore?: (namespace: string, name: string, authorization: string | undefined) => Promise<{ readonly status: number; readonly message?: string; readonly size?: number; readonly open?: () => NodeJS.ReadableStream }>;
+  readonly restore?: FileRoute;
+  /** `GET /rehearsal/:namespace/:pod` (kube-platform/rehearsal-route.ts): the pre-upgrade snapshot for an upgrade rehearsal's scratch pod. */
+  readonly rehearsal?: FileRoute;
 }
+
+/** A route answering one file to a bearer of the right token (or a status and message). */
+export type FileRoute = (namespace: string, name: string, authorization: string | undefined) => Promise<{ readonly status: number; readonly message?: string; readonly size?: number; readonly open?: () => NodeJS.ReadableStream }>;
 
 export interface HealthServer {
   /** `http://<host>:<port>` */
@@ -62,10 +69,11 @@ export function healthApp(o: Omit<HealthServerOptions, 'host' | 'port'>): Koa {
     ctx.type = o.registry.contentType;
     ctx.body = await o.registry.metrics();
   });
-  const restore = o.restore;
-  if (restore !== undefined) {
-    router.get('/restore/:namespace/:name', async (ctx) => {
-      const a = await restore(ctx.params['namespace'] ?? '', ctx.params['name'] ?? '', ctx.get('authorization') || undefined);
+  const files: [string, FileRoute | undefined][] = [['/restore/:namespace/:name', o.restore], ['/rehearsal/:namespace/:name', o.rehearsal]];
+  for (const [path, route] of files) {
+    if (route === undefined) continue;
+    router.get(path, async (ctx) => {
+      const a = await route(ctx.params['namespace'] ?? '', ctx.params['name'] ?? '', ctx.get('authorization') || undefined);
       ctx.status = a.status;
       if (a.open === undefined) {
         ctx.type = 'text/plain';

@@ -69,6 +69,11 @@ export function mismatch(o: RehearsalObservation): string | undefined {
   return undefined;
 }
 
+/** `; <note>` when the platform has a remark on where it rehearses, else ''. */
+function noteOf(o: RehearsalObservation): string {
+  return o.note === undefined ? '' : `; ${o.note}`;
+}
+
 /** Served figures complete enough to judge (healthy, revision and key count read). */
 function answered(o: RehearsalObservation): boolean {
   return o.phase === 'Serving' && o.served?.healthy === true && o.served.revision !== undefined && o.served.keys !== undefined && o.expected !== undefined;
@@ -108,12 +113,12 @@ export function rehearsalStep(ctx: PlanContext, up: UpgradeStatus): Step {
     const revision = o.served?.revision ?? 0;
     const keys = o.served?.keys ?? 0;
     const passed: RehearsalRecord = { ...rec, outcome: 'Passed', revision, keys, durationSeconds: Math.max(0, elapsed) };
-    const event = normal('RehearsalPassed', `snapshot ${up.snapshot?.file ?? ''} restored into a scratch member at ${up.to}: healthy, revision ${revision}, ${keys} keys, as the snapshot holds (${Math.max(0, elapsed)}s)`);
+    const event = normal('RehearsalPassed', `snapshot ${up.snapshot?.file ?? ''} restored into a scratch member at ${up.to}: healthy, revision ${revision}, ${keys} keys, as the snapshot holds (${Math.max(0, elapsed)}s)${noteOf(o)}`);
     const step = rollStep(ctx, { ...up, state: 'UpgradingMembers', rehearsal: passed }, 'forward', [event]);
     return { ...step, actions: [{ kind: 'StopRehearsal' }, ...step.actions] };
   }
   if (elapsed >= timeoutOf(ctx)) return failed(ctx, up, rec, `the scratch member did not serve the snapshot at ${up.to} within ${timeoutOf(ctx)}s`, o.logTail, []);
-  const message = `rehearsing the upgrade: the scratch member at ${up.to} is ${o.phase === 'Starting' ? 'starting' : 'not answering yet'} (${elapsed}s of ${timeoutOf(ctx)}s)`;
+  const message = `rehearsing the upgrade: the scratch member at ${up.to} is ${o.phase === 'Starting' ? 'starting' : 'not answering yet'} (${elapsed}s of ${timeoutOf(ctx)}s)${noteOf(o)}`;
   return {
     actions: [],
     events: [],

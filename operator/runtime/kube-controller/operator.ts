@@ -2,7 +2,9 @@
  * One operator process on Kubernetes, wired: the KubeConfig's client, the member admins (one per
  * cluster access: the TLS client certificate and credentials its Secrets hold) behind a URL resolver, the snapshot volume, the controller loop, the prom-client Registry with the
  * operator metrics, and the /healthz /readyz /metrics server (readiness: every informer has
- * listed once; leadership is not a readiness condition, so a standby is ready).
+ * listed once; leadership is not a readiness condition, so a standby is ready), which also serves
+ * snapshots to restore init containers and to upgrade rehearsals' scratch pods (PodRehearsal;
+ * without a listener rehearsals fall back to a process in this pod, ProcessRehearsal, and say so).
  * `startKubeOperator` is what `kvstore-operator run` calls, and what tests call in-process
  * (with a resolver mapping pod DNS names to the test pods' addresses).
  */
@@ -13,7 +15,7 @@ import { Registry } from 'prom-client';
 import { createAdminSource } from '../../controller/admin/admin-source.js';
 import type { MemberAdminOptions } from '../../controller/admin/member-admin.js';
 import { kubeAccessLoader } from '../kube-platform/secret-access.js';
-import type { EngineLogger, ReconcileFn } from '../../controller/ports.js';
+import type { EngineLogger, ReconcileFn, RehearsalPlatform } from '../../controller/ports.js';
 import { startHealthServer, type HealthServer } from '../health-server.js';
 import { ClientNodeKubeClient } from '../kube/client-node-client.js';
 import { createOperatorMetrics } from '../metrics.js';
@@ -26,9 +28,14 @@ import type { KvstoreCluster } from '../../api/types.js';
 import { KubeController, type LeaderElectionConfig } from './controller.js';
 import { namespaceOf } from '../../controller/builders/names.js';
 import { ProcessRehearsal } from '../rehearsal/process-rehearsal.js';
+import { PodRehearsal } from '../rehearsal/pod-rehearsal.js';
+import { rehearsalURLOf, serveRehearsal } from '../kube-platform/rehearsal-route.js';
 
 /** The server build this operator carries (its image holds dist/server beside dist/operator). */
 const BUNDLED_SERVER_MAIN = fileURLToPath(new URL('../../../server/main.js', import.meta.url));
+
+/** Why a rehearsal runs inside the operator pod (no metrics listener: pods could not fetch the snapshot). */
+const IN_OPERATOR_NOTE = 'upgrade rehearsals run as a process inside the operator pod (its own server build, not the target member image): start the operator with a metrics listener (--metrics-bind-address) to rehearse in a pod of the target image';
 
 export interface KubeOperatorOptions {
   readonly kubeConfig: KubeConfig;
@@ -49,7 +56,7 @@ export interface KubeOperatorOptions {
   readonly timers?: Timers;
   readonly admin?: MemberAdminOptions;
   readonly observeTimeoutMs?: number;
-  /** The kvstore entry point upgrade rehearsals run (default: the server build this operator carries). */
+  /** The kvstore entry point of in-operator upgrade rehearsals, used only without metricsBind (default: the server build this operator carries). */
   readonly kvstoreMain?: string;
   /**
    * The operator's metrics listener as member pods reach it (its Service URL, e.g.
@@ -86,18 +93,23 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     wrap: (a) => resolvingAdmin(a, resolve),
   });
   const backups = kubeBackupStores(kube, o.backupDir ?? join(o.snapshotDir, 'backups'));
-  // Rehearsal scratch members: child processes of this operator, files on the snapshot volume.
-  const rehearsals = join(resolvePath(o.snapshotDir), '.rehearsals');
-  const rehearsal = new ProcessRehearsal({
-    dirOf: (c) => join(rehearsals, `${namespaceOf(c)}-${c.metadata.name}`),
-    kvstoreMain: o.kvstoreMain ?? BUNDLED_SERVER_MAIN,
-    logger: o.logger,
-    random: Math.random,
-  });
   // Restores need the listener serving the snapshots; its own URL when no other is given (tests).
   const restores = o.metricsBind !== undefined;
   let health: HealthServer | undefined;
   const restoreBase = (): string => o.restoreBaseURL ?? health?.url ?? '';
+  // Rehearsal scratch members: pods of the target member image fetching the snapshot from the
+  // listener; without a listener, child processes of this operator (its own server build).
+  const rehearsals = join(resolvePath(o.snapshotDir), '.rehearsals');
+  const rehearsal: RehearsalPlatform & { stopAll(): Promise<void> } = restores
+    ? new PodRehearsal({ kube, logger: o.logger, snapshotURL: (ns, pod) => rehearsalURLOf(restoreBase(), ns, pod) })
+    : new ProcessRehearsal({
+      dirOf: (c) => join(rehearsals, `${namespaceOf(c)}-${c.metadata.name}`),
+      kvstoreMain: o.kvstoreMain ?? BUNDLED_SERVER_MAIN,
+      logger: o.logger,
+      random: Math.random,
+      note: IN_OPERATOR_NOTE,
+    });
+  if (!restores) o.logger.warn({}, IN_OPERATOR_NOTE);
   const controller = new KubeController({
     kubeConfig: o.kubeConfig,
     kube,
@@ -126,6 +138,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
         registry,
         readiness: [{ name: 'informers', check: () => unsynced(controller) }],
         restore: (ns: string, name: string, auth: string | undefined) => serveRestore(kube, o.snapshotDir, ns, name, auth),
+        rehearsal: (ns: string, pod: string, auth: string | undefined) => serveRehearsal(kube, o.snapshotDir, ns, pod, auth),
       });
     } catch (err) {
       admin.close();

@@ -1,7 +1,7 @@
 /**
  * `KubeClient` over @kubernetes/client-node 1.4: KubernetesObjectApi (any apiVersion/kind, with
  * the API server's discovery telling plural names and scope), CustomObjectsApi for the status
- * subresource of custom resources, CoreV1Api for Events.
+ * subresource of custom resources, CoreV1Api for Events and pod logs.
  *
  * client-node answers typed model instances (Date objects for timestamps); results are turned
  * back into wire JSON (`JSON.parse(JSON.stringify(x))`), which is exact for the kinds the
@@ -28,6 +28,7 @@ import {
   type KubeResult,
   type ListQuery,
   type ObjectRef,
+  type PodLogRef,
 } from './types.js';
 
 /** KubernetesObjectApi with its discovery lookups made public. */
@@ -139,6 +140,10 @@ export class ClientNodeKubeClient implements KubeClient {
       const created = await this.#core.createNamespacedEvent({ namespace, body: wire(event) });
       return wire<CoreEvent>(created);
     });
+  }
+
+  podLog(ref: PodLogRef): Promise<KubeResult<string>> {
+    return attempt(async () => String(await this.#core.readNamespacedPodLog({ namespace: ref.namespace, name: ref.name, container: ref.container, tailLines: ref.tailLines })));
   }
 
   /** URL path of a collection, for list+watch (informer.ts); discovery errors as values. */

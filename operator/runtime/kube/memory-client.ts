@@ -5,12 +5,13 @@
  * patch (only `status` changes), uid/creationTimestamp/generation on create. It is not an API
  * server: no watch, no selectors beyond `a=b,c=d` labels, no garbage collection, no finalizers.
  * A list with namespace '' lists every namespace, as the API server's cluster-wide list does.
+ * Pod logs are what `setPodLog` put (NotFound for a pod without one).
  * `failWith` lets a test make the next calls fail (e.g. Unreachable) to exercise error paths.
  */
 import { applyMergePatch } from './merge-patch.js';
-import type { CoreEvent, KubeClient, KubeError, KubeList, KubeObject, KubeResult, ListQuery, ObjectRef } from './types.js';
+import type { CoreEvent, KubeClient, KubeError, KubeList, KubeObject, KubeResult, ListQuery, ObjectRef, PodLogRef } from './types.js';
 
-export type KubeOperation = 'get' | 'list' | 'create' | 'replace' | 'mergePatch' | 'patchStatus' | 'delete' | 'createEvent';
+export type KubeOperation = 'get' | 'list' | 'create' | 'replace' | 'mergePatch' | 'patchStatus' | 'delete' | 'createEvent' | 'podLog';
 
 type Stored = KubeObject & Record<string, unknown>;
 
@@ -151,5 +152,22 @@ export class MemoryKubeClient implements KubeClient {
     const injected = this.#injectedError<CoreEvent>('createEvent', this.#refOf(event));
     if (injected) return injected;
     return this.create(event);
+  }
+
+  readonly #logs = new Map<string, string>();
+
+  /** What `podLog` answers for a container of a pod (its last lines). */
+  setPodLog(namespace: string, name: string, container: string, text: string): void {
+    this.#logs.set(`${namespace}|${name}|${container}`, text);
+  }
+
+  podLog(ref: PodLogRef): Promise<KubeResult<string>> {
+    const injected = this.#injectedError<string>('podLog', { apiVersion: 'v1', kind: 'Pod', namespace: ref.namespace, name: ref.name });
+    if (injected) return Promise.resolve(injected);
+    const text = this.#logs.get(`${ref.namespace}|${ref.name}|${ref.container}`);
+    if (text === undefined) return Promise.resolve(fail('NotFound', 404, `no log for pod "${ref.name}" container "${ref.container}"`));
+    const lines = text.split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    return Promise.resolve({ ok: true, value: lines.slice(-ref.tailLines).map((l) => `${l}\n`).join('') });
   }
 }

@@ -133,6 +133,16 @@ export interface KubeClient {
   delete(ref: ObjectRef): Promise<KubeResult<void>>;
   /** Creates a core/v1 Event in `event.metadata.namespace`. */
   createEvent(event: CoreEvent): Promise<KubeResult<CoreEvent>>;
+  /** The last `tailLines` lines of a pod container's log (`GET pods/<name>/log`), as text. */
+  podLog(ref: PodLogRef): Promise<KubeResult<string>>;
+}
+
+/** Which log `podLog` reads. */
+export interface PodLogRef {
+  readonly namespace: string;
+  readonly name: string;
+  readonly container: string;
+  readonly tailLines: number;
 }
 
 /** The reference of an object. */

@@ -38,6 +38,8 @@ export interface ProcessRehearsalDeps {
   readonly kvstoreMain: string;
   readonly logger: EngineLogger;
   readonly random: () => number;
+  /** A remark every observation carries (ScratchView.note): the Kubernetes operator's fallback says it does not rehearse the member image. */
+  readonly note?: string;
   /** SIGTERM → SIGKILL grace of a scratch member (default 5 s). */
   readonly stopGraceMs?: number;
 }
@@ -151,6 +153,7 @@ export class ProcessRehearsal implements RehearsalPlatform {
       ...(s.expected === undefined ? {} : { expected: s.expected }),
       ...(s.error === undefined ? {} : { error: s.error }),
       logTail: await logTail(files.log),
+      ...(this.deps.note === undefined ? {} : { note: this.deps.note }),
     });
   }
 

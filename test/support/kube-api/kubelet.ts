@@ -4,7 +4,8 @@
  * the Ready/ContainersReady conditions and containerStatuses[].ready from the runner's readiness
  * probe, a restart (restartCount + 1, lastState.terminated, waiting CrashLoopBackOff for a
  * backoff of 1 s doubling up to 10 s) when the process exits on its own (restartPolicy Always;
- * Failed/Succeeded otherwise). A pod with a deletionTimestamp is stopped gracefully
+ * Failed/Succeeded otherwise). A start that fails (an init container exited non-zero) is retried
+ * after 1 s, except under restartPolicy Never: the pod is then Failed. A pod with a deletionTimestamp is stopped gracefully
  * (`stop(grace)`), then removed with grace period 0; a pod removed outright is stopped.
  *
  * One pod incarnation = one uid: a pod recreated under the same name is started anew.
@@ -29,6 +30,8 @@ export interface RunningPod {
 export interface PodRunner {
   /** Starts the pod's containers (rejects when they cannot be started). */
   start(pod: KubeObject): Promise<RunningPod>;
+  /** A container's output so far (`GET pods/<name>/log`); undefined when there is none. */
+  containerLog?(namespace: string, pod: string, container: string): string | undefined;
 }
 
 interface Slot {
@@ -125,6 +128,11 @@ export function runKubelet(store: ObjectStore, runner: PodRunner, opts: { readon
       running = await slot.starting;
     } catch (err) {
       process.emitWarning(`kubelet: pod ${slot.namespace}/${slot.name} did not start: ${(err as Error).message}`);
+      if (((pod.spec ?? {}) as PodSpecView).restartPolicy === 'Never') {
+        // An init container (or the start) failed and the pod is never restarted: Failed.
+        writeStatus(slot, 'terminated', 1);
+        return;
+      }
       writeStatus(slot, 'waiting');
       if (!slot.stopping && !closed) slot.timer = setTimeout(() => void start(slot), 1000);
       return;

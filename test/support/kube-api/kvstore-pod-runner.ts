@@ -104,6 +104,8 @@ export class KvstorePodRunner implements PodRunner {
   private secrets: SecretReader | undefined;
   private claims: ClaimReader | undefined;
   private readonly initLogs = new Map<string, string>();
+  /** Called as each pod starts, before its init containers (a test's hook, e.g. to spoil a file the pod will fetch). */
+  onStart: ((pod: KubeObject) => Promise<void>) | undefined;
 
   constructor(private readonly opts: KvstorePodRunnerOptions = {}) {
     this.root = opts.rootDir ?? makeTempDir('kube-pods');
@@ -131,6 +133,13 @@ export class KvstorePodRunner implements PodRunner {
   /** The output of every run of a pod. */
   logs(pod: string, namespace = 'default'): string {
     return this.runsOf(pod, namespace).map((p) => p.logs()).join('');
+  }
+
+  /** The kubelet's log read: an init container's output (all runs), or the member container's. */
+  containerLog(namespace: string, pod: string, container: string): string | undefined {
+    const init = this.initLogsOf(pod, namespace);
+    if (container !== 'kvstore') return init === '' ? undefined : init;
+    return this.runsOf(pod, namespace).length === 0 ? undefined : this.logs(pod, namespace);
   }
 
   /** `http://<host>:<port>` a client here uses for a pod's container port. */
@@ -218,6 +227,7 @@ export class KvstorePodRunner implements PodRunner {
     const cmd = containerCommand(pod, address.host, hostPathOf);
     if ('error' in cmd) throw new Error(`pod ${ns}/${name}: ${cmd.error}`);
     const ctx: UrlContext = { namespace: ns, self: { name: spec.hostname ?? name, subdomain: spec.subdomain } };
+    await this.onStart?.(pod);
     for (const init of initContainers(pod)) await this.runInit(pod, init, address.host, hostPathOf, ctx);
     const env = { ...this.opts.env, ...cmd.env };
     await this.addresses.prepare([...cmd.args, ...Object.values(env)], ctx);

@@ -24,7 +24,7 @@ import { parseRoute } from './routes.js';
 import { selectorsOf } from './selectors.js';
 import { runStatefulSetController } from './statefulset-controller.js';
 import { badRequest, methodNotAllowed, noRoute, type ApiError } from './status.js';
-import type { Json } from './types.js';
+import type { Json, KubeObject } from './types.js';
 import { serveWatch } from './watch-stream.js';
 
 /** Options of `startKubeApi`. */
@@ -82,6 +82,25 @@ function replyError(res: ServerResponse, e: ApiError): void {
   reply(res, e.code, e.body);
 }
 
+/**
+ * `GET pods/<name>/log?container=&tailLines=`: the pod runner's output of that container as
+ * text/plain (the container defaults to the pod's only one; 400 when it has several).
+ */
+function replyLog(res: ServerResponse, pod: KubeObject | undefined, runner: PodRunner | undefined, q: URLSearchParams): void {
+  if (pod === undefined) return replyError(res, { code: 404, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'pods not found', reason: 'NotFound', code: 404 } });
+  const spec = (pod.spec ?? {}) as { containers?: { name: string }[] };
+  const container = q.get('container') ?? (spec.containers?.length === 1 ? spec.containers[0]?.name : undefined);
+  if (container === undefined) return replyError(res, badRequest('a container name must be specified'));
+  const text = runner?.containerLog?.(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '', container);
+  if (text === undefined) return replyError(res, badRequest(`container "${container}" in pod "${pod.metadata.name ?? ''}" is waiting to start`));
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const tail = q.get('tailLines');
+  const body = `${(tail === null ? lines : lines.slice(-Math.max(0, Number(tail)))).join('\n')}${lines.length > 0 ? '\n' : ''}`;
+  res.writeHead(200, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
 /** Starts the server (see the file header). */
 export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> {
   const registry = new ResourceRegistry();
@@ -119,8 +138,13 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     const type = registry.lookup(route.group, route.version, route.plural);
     const badScope = type !== undefined && !type.namespaced && route.namespace !== undefined;
     const eviction = route.subresource === 'eviction' && type?.group === '' && type.plural === 'pods';
-    const badSub = route.subresource !== undefined && !eviction && (route.subresource !== 'status' || type?.hasStatus !== true);
+    const log = route.subresource === 'log' && type?.group === '' && type.plural === 'pods';
+    const badSub = route.subresource !== undefined && !eviction && !log && (route.subresource !== 'status' || type?.hasStatus !== true);
     if (type === undefined || badScope || badSub) return replyError(res, noRoute());
+    if (log) {
+      if (method !== 'GET' || route.name === undefined || route.namespace === undefined) return replyError(res, methodNotAllowed());
+      return replyLog(res, store.get(type, route.namespace, route.name), opts.podRunner, url.searchParams);
+    }
     if (eviction) {
       if (method !== 'POST' || route.name === undefined) return replyError(res, methodNotAllowed());
       const r = evict(store, route.namespace, route.name);
