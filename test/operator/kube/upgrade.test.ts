@@ -37,6 +37,13 @@ async function podUids(): Promise<string[]> {
 
 void test('3.4.0 → 3.5.0 under a write load: snapshot first, followers then the leader, v2 wait, no write lost', { timeout: 4 * BOUND }, async (t) => {
   const op = await fx.startOperator();
+  // The rehearsal's scratch pods as the kubelet starts them.
+  const scratch: { name: string; images: string[] }[] = [];
+  fx.runner.onStart = (pod) => {
+    const spec = (pod.spec ?? {}) as { initContainers?: { image?: string }[]; containers?: { image?: string }[] };
+    if ((pod.metadata.name ?? '').startsWith('demo-rehearsal-')) scratch.push({ name: pod.metadata.name ?? '', images: [...(spec.initContainers ?? []), ...(spec.containers ?? [])].map((c) => c.image ?? '') });
+    return Promise.resolve();
+  };
   await fx.createCluster('demo', {
     size: 3,
     version: '3.4.0',
@@ -126,6 +133,18 @@ void test('3.4.0 → 3.5.0 under a write load: snapshot first, followers then th
   assert.ok(parsed.revision >= snap.revision, `etcdctl snapshot status: revision ${parsed.revision} ≥ recorded ${snap.revision}`);
   assert.match(basename(snap.file), /^demo-3\.4\.0-to-3\.5\.0-\d{8}T\d{6}Z\.db$/);
   assert.ok(snap.file.startsWith(fx.snapshotDir), snap.file);
+
+  // The rehearsal ran in one scratch pod of the TARGET member image, restored by its init container
+  // from the operator's /rehearsal route, its member started, and the pod is deleted.
+  fx.runner.onStart = undefined;
+  assert.equal(scratch.length, 1, JSON.stringify(scratch));
+  const pod = scratch[0]?.name ?? '';
+  assert.equal(pod, `demo-rehearsal-${(s.upgrade.rehearsal?.id ?? '').slice('demo-'.length)}`);
+  assert.deepEqual(scratch[0]?.images, ['kvstore/kvstore:3.5.0', 'kvstore/kvstore:3.5.0']);
+  assert.equal(s.upgrade.rehearsal?.outcome, 'Passed');
+  assert.match(fx.runner.initLogsOf(pod, NS), /restored from http:\/\/127\.0\.0\.1:\d+\/rehearsal\/default\/demo-rehearsal-/);
+  assert.equal(fx.runner.runsOf(pod, NS).length, 1, 'its member ran once');
+  await eventually('the scratch pod deleted', async () => ((await fetch(`${fx.api.url}/api/v1/namespaces/${NS}/pods/${pod}`)).status === 404 ? true : undefined), { timeoutMs: BOUND });
 
   // Events: started, snapshot before any member, followers before the leader, v2 waits, completed.
   const events = await fx.eventsWith('demo', 'UpgradeCompleted');
