@@ -74,7 +74,7 @@ export function runCommand(io: RunCommandIO): Command {
     .option('--metrics-bind-address <[host]:port>', '/healthz, /readyz and /metrics listener ("0": none)', ':8080')
     .option('--snapshot-dir <dir>', 'where pre-upgrade snapshots are written (the operator\'s snapshot volume)', DEFAULT_SNAPSHOT_DIR)
     .option('--backup-dir <dir>', 'where scheduled backups with a directory destination go (default: <snapshot-dir>/backups)')
-    .option('--restore-base-url <url>', 'the metrics listener as member pods reach it (its Service URL); spec.restoreFrom init containers fetch snapshots there (default: http://kvstore-operator-metrics.$POD_NAMESPACE.svc:<metrics port> when POD_NAMESPACE is set)')
+    .option('--restore-base-url <url>', 'the metrics listener as member pods reach it (its Service URL); spec.restoreFrom init containers and upgrade rehearsal pods fetch snapshots there (default: http://kvstore-operator-metrics.$POD_NAMESPACE.svc:<metrics port> when POD_NAMESPACE is set)')
     .option('--member-address-map <file>', 'JSON {"<advertised host:port>": "<host:port>"} for an operator outside the cluster network (port-forwards); re-read when it changes')
     .addOption(new Option('--log-level <level>', 'operator log level').choices(['debug', 'info', 'warn', 'error']).default('info'))
     .action(async (opts: RunOptions) => {
