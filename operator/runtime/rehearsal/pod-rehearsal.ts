@@ -11,9 +11,12 @@
  *   operator's volume (snapshot-figures.ts) and its SHA-256 trailer, makes a random token, then
  *   creates the pod; a snapshot whose figures cannot be read is a Failed rehearsal (no pod), a
  *   pod the API refuses is a failed action;
- * - `observe`: pod Pending (or its restore running) → Starting; Running with a pod IP → Running;
- *   Failed / Succeeded / gone → Failed, naming the container that ended and how; the log tail is
- *   the last lines of the restore container's log, then of the member container's (pod log API);
+ * - `observe`: pod Pending (or its restore running) → Starting (a container waiting on something,
+ *   e.g. ImagePullBackOff, is named in the log tail, which the timeout's failure carries); Running
+ *   with a pod IP → Running; Failed / Succeeded / gone, or a container that can never start
+ *   (InvalidImageName, ErrImageNeverPull, CreateContainerConfigError) → Failed, naming the
+ *   container and how; the log tail is the last lines of the restore container's log, then of
+ *   the member container's (pod log API);
  * - `cleanup` deletes the cluster's scratch pods (by label); the pod is also owned by the
  *   cluster, so deleting the cluster deletes it.
  * What this object knows (the rehearsal id, the figures) lives in memory: a restarted operator
@@ -78,6 +81,21 @@ async function trailerOf(file: string): Promise<PortResult<string>> {
   }
 }
 
+/** Waiting reasons the kubelet never gets over (the image name is invalid, or may not be pulled). */
+const HOPELESS = new Set(['InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError']);
+/** Waiting reasons that are just the way to running. */
+const ON_THE_WAY = new Set(['ContainerCreating', 'PodInitializing']);
+
+/** One line per container waiting for something other than its turn (ImagePullBackOff, …). */
+function waitingLines(pod: PodDoc): string[] {
+  const all = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  return all.flatMap((c) => {
+    const w = c.state?.waiting;
+    if (w?.reason === undefined || ON_THE_WAY.has(w.reason)) return [];
+    return [`container ${c.name} waiting: ${w.reason}${w.message === undefined ? '' : ` (${w.message})`}`];
+  });
+}
+
 /** How the pod's containers ended, for the failure message. */
 function endOf(pod: PodDoc): string {
   const all = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
@@ -134,7 +152,11 @@ export class PodRehearsal implements RehearsalPlatform {
     if (phase === 'Running' && pod.status?.podIP !== undefined && member?.state?.running !== undefined) {
       return portOk({ ...base, phase: 'Running', clientURL: `http://${pod.status.podIP}:${CLIENT_PORT}`, logTail: await this.logTail(s, true) });
     }
-    return portOk({ ...base, phase: 'Starting', logTail: await this.logTail(s, false) });
+    const waiting = waitingLines(pod);
+    const tail = `${await this.logTail(s, false)}${waiting.map((l) => `${l}\n`).join('')}`;
+    const stuck = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])].find((c) => HOPELESS.has(c.state?.waiting?.reason ?? ''));
+    if (stuck !== undefined) return portOk({ ...base, phase: 'Failed', error: `container ${stuck.name} cannot start: ${stuck.state?.waiting?.reason ?? ''} (pod ${s.pod})`, logTail: tail });
+    return portOk({ ...base, phase: 'Starting', logTail: tail });
   }
 
   async cleanup(cluster: KvstoreCluster): Promise<PortResult<void>> {

@@ -71,6 +71,14 @@ void test('PodRehearsal: creates the scratch pod, follows it, reads its log tail
   let v = await observe();
   assert.equal(v.phase, 'Starting');
   assert.deepEqual(v.expected, { revision: 4, keys: 3 });
+  await setStatus({ phase: 'Pending', initContainerStatuses: [{ name: 'restore', state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "kvstore/kvstore:3.5.2"' } } }] });
+  v = await observe();
+  assert.equal(v.phase, 'Starting', 'an image pull may still succeed');
+  assert.equal(v.logTail, 'container restore waiting: ImagePullBackOff (Back-off pulling image "kvstore/kvstore:3.5.2")\n');
+  await setStatus({ phase: 'Pending', initContainerStatuses: [{ name: 'restore', state: { waiting: { reason: 'InvalidImageName' } } }] });
+  v = await observe();
+  assert.equal(v.phase, 'Failed');
+  assert.equal(v.error, 'container restore cannot start: InvalidImageName (pod demo-rehearsal-r1)');
   await setStatus({ phase: 'Running', podIP: '10.1.2.3', containerStatuses: [{ name: 'kvstore', state: { running: {} } }] });
   kube.setPodLog('prod', 'demo-rehearsal-r1', 'restore', 'restore: restored\n');
   kube.setPodLog('prod', 'demo-rehearsal-r1', 'kvstore', Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n'));
