@@ -43,6 +43,8 @@ export interface KubeFixture {
   readonly rootDir: string;
   readonly snapshotDir: string;
   readonly logFile: string;
+  /** The pods' addresses in the format of the operator's `--member-address-map`, kept current by the runner. */
+  readonly addressMapFile: string;
   startOperator(leaderElection?: LeaderElectionConfig): Promise<KubeOperator>;
   createCluster(name: string, spec: Record<string, unknown>): Promise<ClusterDoc>;
   /** Creates a Secret in the namespace with `data` (values base64-encoded here). */
@@ -73,7 +75,9 @@ export async function startFixture(): Promise<KubeFixture> {
   // Pod volumes under the build directory, not /tmp: the pods' /tmp emptyDir mount would
   // otherwise also rewrite host paths starting with /tmp (see the pod runner).
   const rootDir = mkdtempSync(join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..'), '.kube-op-'));
-  const runner = new KvstorePodRunner({ rootDir });
+  // The pods' addresses as a `--member-address-map` file, for an operator run as its own process.
+  const addressMapFile = join(rootDir, 'member-addresses.json');
+  const runner = new KvstorePodRunner({ rootDir, addressMapFile });
   const api = await startKubeApi({ podRunner: runner, probeIntervalMs: 200 });
   // Secret volumes of the pods: the Secrets as stored in this API server.
   runner.readSecrets(async (ns, name) => {
@@ -97,6 +101,7 @@ export async function startFixture(): Promise<KubeFixture> {
     rootDir,
     snapshotDir,
     logFile,
+    addressMapFile,
     async startOperator(leaderElection) {
       const r = await startKubeOperator({
         kubeConfig: api.kubeConfig(),

@@ -62,12 +62,10 @@ async function leaseHolder(): Promise<string> {
 void test('an operator killed mid-upgrade is replaced by one that completes the upgrade from status', { timeout: 5 * BOUND }, async (t) => {
   const kubeconfig = join(fx.rootDir, 'kubeconfig.json');
   writeFileSync(kubeconfig, fx.api.kubeConfig(NS).exportConfig());
-  const addressMap = join(fx.rootDir, 'member-addresses.json');
-  const map: Record<string, string> = {};
-  for (const p of PODS) {
-    for (const port of [2379, 2380]) map[`${p}.demo-peer.${NS}.svc:${port}`] = new URL(await fx.runner.urlOf(p, port, NS)).host;
-  }
-  writeFileSync(addressMap, JSON.stringify(map));
+  // The runner keeps the map file current: the members placed now, the rehearsal's scratch pod
+  // (dialled at its pod IP) when it starts.
+  const addressMap = fx.addressMapFile;
+  for (const p of PODS) await fx.runner.place(p, 'demo-peer', [2379, 2380], NS);
 
   const first = startOperator(1, kubeconfig, addressMap);
   await fx.createCluster('demo', {

@@ -1,7 +1,7 @@
 /**
  * One conformance suite for every `KubeClient` implementation: typed results for 404/409
  * (AlreadyExists vs Conflict), optimistic replace, merge patch, status subresource, list with a
- * label selector, delete, Events. `make()` gives a client whose server already serves the
+ * label selector, delete, Events, pod logs (a missing pod). `make()` gives a client whose server already serves the
  * custom kind `Widget` (`test.kvstore.io/v1`, with a status subresource).
  */
 import { test } from 'node:test';
@@ -28,6 +28,13 @@ export function kubeClientConformance(label: string, make: () => Promise<{ clien
     const { client, namespace } = await make();
     const r = await client.get(cmRef(namespace, 'missing'));
     assert.equal(r.ok, false);
+    assert.equal(!r.ok && r.error.kind, 'NotFound');
+    assert.equal(!r.ok && r.error.status, 404);
+  });
+
+  void test(`${label}: the log of a missing pod is NotFound (404)`, async () => {
+    const { client, namespace } = await make();
+    const r = await client.podLog({ namespace, name: 'missing', container: 'kvstore', tailLines: 20 });
     assert.equal(!r.ok && r.error.kind, 'NotFound');
     assert.equal(!r.ok && r.error.status, 404);
   });
