@@ -19,7 +19,9 @@ export const CLUSTER_ROLE_GRANTS: readonly string[] = [
   ...triples(['apps'], ['statefulsets'], ['create', 'get', 'list', 'watch', 'update', 'patch', 'delete']),
   ...triples([''], ['services', 'persistentvolumeclaims'], ['create', 'get', 'list', 'watch', 'update', 'patch', 'delete']),
   ...triples(['policy'], ['poddisruptionbudgets'], ['create', 'get', 'list', 'watch', 'update', 'patch', 'delete']),
-  ...triples([''], ['pods'], ['get', 'list', 'watch', 'delete']),
+  // Member pods deleted one at a time; upgrade rehearsals' scratch pods created, deleted, their logs read.
+  ...triples([''], ['pods'], ['create', 'get', 'list', 'watch', 'delete']),
+  ...triples([''], ['pods/log'], ['get']),
   ...triples([''], ['events'], ['create', 'patch']),
   // The TLS and credential Secrets a cluster's spec.tls / spec.auth name: read only.
   ...triples([''], ['secrets'], ['get']),
