@@ -135,3 +135,14 @@ void test('a scratch member left over outside Rehearsing is removed; none observ
   const without = reconcile(cluster({ version: '3.5.0' }, status({}, moving)), obs(T10));
   assert.ok(!kinds(without).includes('StopRehearsal'));
 });
+
+void test('a platform note (the in-operator fallback) is told in the Rehearsing message and the RehearsalPassed event', () => {
+  const note = 'upgrade rehearsals run as a process inside the operator pod';
+  const waiting = reconcile(cluster({ version: '3.5.0' }, status({}, rehearsing)), obs(T10, { id: ID, phase: 'Starting', logTail: '', note }));
+  assert.ok(condition(waiting, 'Progressing').message.endsWith(`; ${note}`), condition(waiting, 'Progressing').message);
+  const passed = reconcile(cluster({ version: '3.5.0' }, status({}, rehearsing)), obs(T10, serving({ note })));
+  const event = passed.events.find((e) => e.reason === 'RehearsalPassed');
+  assert.ok(event?.message.endsWith(`; ${note}`), event?.message);
+  const plain = reconcile(cluster({ version: '3.5.0' }, status({}, rehearsing)), obs(T10, serving()));
+  assert.ok(!(plain.events.find((e) => e.reason === 'RehearsalPassed')?.message ?? '').includes(';'));
+});
