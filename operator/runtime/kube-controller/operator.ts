@@ -85,7 +85,8 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     ...(o.admin === undefined ? {} : { admin: o.admin }),
     wrap: (a) => resolvingAdmin(a, resolve),
   });
-  const backups = kubeBackupStores(kube, o.backupDir ?? join(o.snapshotDir, 'backups'));
+  const restoreDirs = { snapshotDir: o.snapshotDir, backupDir: o.backupDir ?? join(o.snapshotDir, 'backups') };
+  const backups = kubeBackupStores(kube, restoreDirs.backupDir);
   // Rehearsal scratch members: child processes of this operator, files on the snapshot volume.
   const rehearsals = join(resolvePath(o.snapshotDir), '.rehearsals');
   const rehearsal = new ProcessRehearsal({
@@ -114,7 +115,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     ...(o.leaderElection === undefined ? {} : { leaderElection: o.leaderElection }),
     ...(o.observeTimeoutMs === undefined ? {} : { observeTimeoutMs: o.observeTimeoutMs }),
     restore: {
-      inspector: kubeRestoreInspector(kube, o.snapshotDir, restores),
+      inspector: kubeRestoreInspector(kube, restoreDirs, restores, backups),
       ...(restores ? { url: (c: KvstoreCluster) => restoreURLOf(restoreBase(), c) } : {}),
     },
   });
@@ -125,7 +126,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
         port: o.metricsBind.port,
         registry,
         readiness: [{ name: 'informers', check: () => unsynced(controller) }],
-        restore: (ns: string, name: string, auth: string | undefined) => serveRestore(kube, o.snapshotDir, ns, name, auth),
+        restore: (ns: string, name: string, auth: string | undefined) => serveRestore(kube, restoreDirs, ns, name, auth),
       });
     } catch (err) {
       admin.close();
