@@ -39,7 +39,7 @@ import { FileRestoreInspector, type BackupLocator, type RestoreInspector } from 
 import type { PlatformBackupStores } from '../backup-store/backup-stores.js';
 import type { RestoreCheck } from '../../controller/restore/restore-check.js';
 import type { KubeClient, KubeObject } from '../kube/types.js';
-import { containedFile, inside, type RestoreDirs } from './restore-dirs.js';
+import { containedFile, mayRestoreFrom, type RestoreDirs } from './restore-dirs.js';
 
 export interface RestoreAnswer {
   readonly status: number;
@@ -88,7 +88,7 @@ function kubeBackupLocator(dirs: RestoreDirs, stores: PlatformBackupStores | und
     const ns = namespaceOf(restoring);
     if (s3Location(record.uri) !== undefined) {
       if (stores === undefined) return portFail(`${record.uri}: this operator has no backup store to download it with`);
-      if (source.namespace !== ns) return portFail(`${record.uri}: an S3 backup of a cluster in namespace ${source.namespace} is not restored in ${ns} (its credentials are that namespace's)`);
+      if ((source.namespace || 'default') !== ns) return portFail(`${record.uri}: an S3 backup of a cluster in namespace ${source.namespace} is not restored in ${ns} (its credentials are that namespace's)`);
       const file = join(resolve(dirs.backupDir), '.staging', ns, 'restore', restoring.metadata.name, record.name);
       return stores.fetchS3(source, record.uri, file, record.size);
     }
@@ -104,7 +104,8 @@ export function kubeRestoreInspector(kube: KubeClient, dirs: RestoreDirs, enable
     resolvePath: (cluster, path): PortResult<string> => {
       const dir = join(resolve(snapshotDir), namespaceOf(cluster));
       const file = isAbsolute(path) ? resolve(path) : resolve(dir, path);
-      return inside(dir, file) ? portOk(file) : portFail(`${path} is not a file of ${dir} (the operator's snapshot volume, this namespace's directory)`);
+      // The route serves only what this rule allows (and checks symlinks again).
+      return mayRestoreFrom(dirs, namespaceOf(cluster), file) ? portOk(file) : portFail(`${path} is not a file of ${dir} (the operator's snapshot volume, this namespace's directory) nor of its backup directory`);
     },
     backups: async (namespace, name) => {
       const got = await kube.get<KubeObject & Partial<Pick<KvstoreCluster, 'spec'>> & { status?: unknown }>({ apiVersion: API_VERSION, kind: KIND, namespace, name });
