@@ -1,35 +1,35 @@
 /**
- * The part of another cluster's `status.backups` a restore reads (written by the scheduled-backup
- * controller): the latest successful backup and the ones retained. Only the fields a restore needs
- * are named; a record without `file` is ignored. `pickBackup` chooses the record `restoreFrom.backup`
- * names. Pure.
+ * The part of another cluster's `status.backups` a restore reads, as the scheduled-backup
+ * controller writes it (api/schema-backup.ts): `lastSuccess` (a BackupRecord: name, uri, time,
+ * revision, sha256, size, member) and `retained` (RetainedBackup: name, uri, time, size). A record
+ * is picked by its `name` and located by its `uri` (a file path, or `s3://bucket/key`); a record
+ * without both is ignored. `pickBackup` chooses the record `restoreFrom.backup` names: a retained
+ * entry takes the revision and sha256 of `lastSuccess` when it is the same backup. Pure.
  */
+import type { BackupRecord, RetainedBackup } from '../../api/types.js';
 
-export interface BackupRecordView {
-  /** The backup file (absolute on the operator's volume, or relative to the cluster's snapshot dir). */
-  readonly file: string;
-  readonly time?: string;
-  readonly revision?: number;
-  readonly sha256?: string;
-  readonly size?: number;
-}
+/** What a restore knows of one backup: always where it is; what it holds when lastSuccess said so. */
+export type BackupRecordView = Pick<BackupRecord, 'name' | 'uri'> & Partial<Pick<BackupRecord, 'time' | 'revision' | 'sha256' | 'size'>>;
 
 export interface BackupsView {
   readonly lastSuccess?: BackupRecordView;
   readonly retained?: readonly BackupRecordView[];
 }
 
-const basename = (file: string): string => file.slice(file.lastIndexOf('/') + 1);
 const isObject = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
+/** A BackupRecord or RetainedBackup of unknown shape → its view; undefined without name and uri. */
 function recordOf(v: unknown): BackupRecordView | undefined {
-  if (!isObject(v) || typeof v['file'] !== 'string' || v['file'] === '') return undefined;
+  if (!isObject(v) || !nonEmpty(v['name']) || !nonEmpty(v['uri'])) return undefined;
+  const r: Partial<BackupRecord & RetainedBackup> = v;
   return {
-    file: v['file'],
-    ...(typeof v['time'] === 'string' ? { time: v['time'] } : {}),
-    ...(typeof v['revision'] === 'number' ? { revision: v['revision'] } : {}),
-    ...(typeof v['sha256'] === 'string' ? { sha256: v['sha256'] } : {}),
-    ...(typeof v['size'] === 'number' ? { size: v['size'] } : {}),
+    name: v['name'],
+    uri: v['uri'],
+    ...(typeof r.time === 'string' ? { time: r.time } : {}),
+    ...(typeof r.revision === 'number' ? { revision: r.revision } : {}),
+    ...(typeof r.sha256 === 'string' ? { sha256: r.sha256 } : {}),
+    ...(typeof r.size === 'number' ? { size: r.size } : {}),
   };
 }
 
@@ -44,17 +44,34 @@ export function backupsOf(status: unknown): BackupsView | undefined {
 
 export type Picked = { readonly ok: true; readonly record: BackupRecordView } | { readonly ok: false; readonly message: string };
 
+/** Every record once by name, lastSuccess's fields first (it alone carries revision and sha256). */
+function allRecords(view: BackupsView | undefined): BackupRecordView[] {
+  const last = view?.lastSuccess;
+  const out = last === undefined ? [] : [last];
+  for (const r of view?.retained ?? []) {
+    if (r.name === last?.name) continue;
+    if (!out.some((o) => o.name === r.name)) out.push(r);
+  }
+  return out;
+}
+
 /**
- * The record named `name` (its file name or whole file) among lastSuccess and retained; without a
- * name, lastSuccess, else the newest retained (by time).
+ * The record named `name` among lastSuccess and retained; without a name, lastSuccess, else the
+ * newest retained (by time, then name).
  */
 export function pickBackup(view: BackupsView | undefined, name: string | undefined, what: string): Picked {
-  const all = [...(view?.lastSuccess === undefined ? [] : [view.lastSuccess]), ...(view?.retained ?? [])];
+  const all = allRecords(view);
   if (name !== undefined) {
-    const found = all.find((r) => r.file === name || basename(r.file) === name);
-    return found === undefined ? { ok: false, message: `${what} records no backup named ${JSON.stringify(name)} (known: ${all.map((r) => basename(r.file)).join(', ') || 'none'})` } : { ok: true, record: found };
+    const found = all.find((r) => r.name === name);
+    return found === undefined ? { ok: false, message: `${what} records no backup named ${JSON.stringify(name)} (known: ${all.map((r) => r.name).join(', ') || 'none'})` } : { ok: true, record: found };
   }
   if (view?.lastSuccess !== undefined) return { ok: true, record: view.lastSuccess };
-  const newest = [...all].sort((a, b) => (b.time ?? '').localeCompare(a.time ?? ''))[0];
+  const newest = [...all].sort((a, b) => (b.time ?? '').localeCompare(a.time ?? '') || b.name.localeCompare(a.name))[0];
   return newest === undefined ? { ok: false, message: `${what} records no successful backup` } : { ok: true, record: newest };
+}
+
+/** The bucket and key of an `s3://bucket/key` URI; undefined for anything else (a file path). */
+export function s3Location(uri: string): { readonly bucket: string; readonly key: string } | undefined {
+  const m = /^s3:\/\/([^/]+)\/(.+)$/.exec(uri);
+  return m === null ? undefined : { bucket: m[1]!, key: m[2]! };
 }

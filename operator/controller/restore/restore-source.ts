@@ -1,8 +1,10 @@
 /**
  * The engine's port for restores: `RestoreInspector.check(cluster)` resolves `spec.restoreFrom` to
  * a file and checks it (inspect-snapshot.ts). `FileRestoreInspector` is the implementation both
- * platforms use; they differ only in where a `path` may point (`resolvePath`) and how another
- * cluster's `status.backups` is read (`backups`). A check of an unchanged file (same path, size
+ * platforms use; they differ only in where a `path` may point (`resolvePath`), how another
+ * cluster's `status.backups` is read (`backups`) and how a backup record's `uri` becomes a local
+ * file (`locate`: a path inside the allowed directories, or an S3 object downloaded into the
+ * operator's staging area). A check of an unchanged file (same path, size
  * and modification time) is remembered, so the many passes of a refused or waiting cluster do
  * not hash the same file again.
  *
@@ -10,9 +12,9 @@
  * restore completed — the only passes the restore rule (plan-restore.ts) decides on it.
  */
 import { stat } from 'node:fs/promises';
-import type { BackupRef, KvstoreCluster } from '../../api/types.js';
+import type { BackupRef, BackupSpec, KvstoreCluster } from '../../api/types.js';
 import type { PortResult } from '../ports.js';
-import { pickBackup, type BackupsView } from './backups.js';
+import { pickBackup, type BackupRecordView, type BackupsView } from './backups.js';
 import { inspectSnapshot } from './inspect-snapshot.js';
 import type { RestoreCheck } from './restore-check.js';
 
@@ -20,14 +22,26 @@ export interface RestoreInspector {
   check(cluster: KvstoreCluster): Promise<RestoreCheck>;
 }
 
+/** The cluster whose backup is restored: who it is and its `spec.backup` (where its backups are). */
+export interface BackupSource {
+  readonly namespace: string;
+  readonly name: string;
+  readonly backup?: BackupSpec;
+}
+
 /** Reads the `status.backups` of cluster `name` in `namespace` ('' locally); ok(undefined) when that cluster does not exist. */
-export type BackupLookup = (namespace: string, name: string) => Promise<PortResult<{ readonly backups?: BackupsView } | undefined>>;
+export type BackupLookup = (namespace: string, name: string) => Promise<PortResult<{ readonly source: BackupSource; readonly backups?: BackupsView } | undefined>>;
+
+/** The local file backup `record` of `source` is restored from, for cluster `restoring` (a failure refuses it: SnapshotMissing). */
+export type BackupLocator = (restoring: KvstoreCluster, source: BackupSource, record: BackupRecordView) => Promise<PortResult<string>>;
 
 export interface FileRestoreInspectorDeps {
   /** The absolute file a `path` (of spec.restoreFrom, or of a backup record of cluster `owner`) names; a failure refuses it (SnapshotMissing). */
   readonly resolvePath: (cluster: KvstoreCluster, path: string) => PortResult<string>;
   /** Absent: the `backup` form is refused (BackupNotFound, with the reason). */
   readonly backups?: BackupLookup;
+  /** Absent: a record's uri is taken as a `path` (resolvePath). */
+  readonly locate?: BackupLocator;
   /** Why `backups` is absent (e.g. local mode). */
   readonly noBackupsReason?: string;
 }
@@ -58,7 +72,12 @@ export class FileRestoreInspector implements RestoreInspector {
     const picked = pickBackup(other.value.backups, ref.name, what);
     if (!picked.ok) return { ok: false, reason: 'BackupNotFound', message: picked.message };
     const r = picked.record;
-    const checked = await this.checkPath(cluster, r.file);
+    let checked: RestoreCheck;
+    if (this.deps.locate === undefined) checked = await this.checkPath(cluster, r.uri);
+    else {
+      const file = await this.deps.locate(cluster, other.value.source, r);
+      checked = file.ok ? await this.checkFile(file.value) : { ok: false, reason: 'SnapshotMissing', message: `backup ${r.name} of ${what}: ${file.error}` };
+    }
     if (!checked.ok) return checked;
     const recorded = { ...(r.sha256 === undefined ? {} : { sha256: r.sha256 }), ...(r.revision === undefined ? {} : { revision: r.revision }) };
     return { ...checked, recorded };
@@ -67,7 +86,10 @@ export class FileRestoreInspector implements RestoreInspector {
   private async checkPath(cluster: KvstoreCluster, path: string): Promise<RestoreCheck> {
     const resolved = this.deps.resolvePath(cluster, path);
     if (!resolved.ok) return { ok: false, reason: 'SnapshotMissing', message: resolved.error };
-    const file = resolved.value;
+    return this.checkFile(resolved.value);
+  }
+
+  private async checkFile(file: string): Promise<RestoreCheck> {
     let key: string;
     try {
       const st = await stat(file);

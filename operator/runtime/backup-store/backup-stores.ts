@@ -5,12 +5,18 @@
  * where S3 uploads are staged, and how a Secret is read (`secretsOf`: the API server, or
  * `<name>.yaml` beside the local manifest). S3 clients are kept per cluster while the destination
  * and credentials stay the same; `close()` ends them.
+ *
+ * `fetchS3` is the restore side: the object of another cluster's backup record, downloaded with
+ * that cluster's `destination.s3` and credentials Secret into a local file (reused when a file of
+ * the recorded size is already there; the restore check verifies it either way).
  */
+import { stat } from 'node:fs/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { S3_ACCESS_KEY_ID_KEY, S3_SECRET_ACCESS_KEY_KEY, S3_SESSION_TOKEN_KEY } from '../../api/schema-backup.js';
 import type { KvstoreCluster } from '../../api/types.js';
 import type { SecretData, SecretReader } from '../../controller/access/secret-data.js';
 import type { BackupStore, BackupStores } from '../../controller/backup/store-port.js';
+import type { BackupSource } from '../../controller/restore/restore-source.js';
 import { portFail, portOk, type PortResult } from '../../controller/ports.js';
 import { DirectoryBackupStore } from './fs-store.js';
 import { makeS3Client, S3BackupStore, type S3Credentials } from './s3-store.js';
@@ -69,6 +75,20 @@ export class PlatformBackupStores implements BackupStores {
       this.clients.set(key, entry);
     }
     return portOk(new S3BackupStore(entry.client, s3, cluster.metadata.name, this.o.stagingDirOf(cluster)));
+  }
+
+  /** Downloads backup `uri` of `source` (an S3 destination) into `file`; a file of `size` bytes already there is reused. */
+  async fetchS3(source: BackupSource, uri: string, file: string, size: number | undefined): Promise<PortResult<string>> {
+    const s3 = source.backup?.destination.s3;
+    if (s3 === undefined) return portFail(`${uri}: cluster ${source.name} has no spec.backup.destination.s3 (bucket, endpoint, credentials) to read it with`);
+    if (size !== undefined && (await stat(file).then((st) => st.size, () => -1)) === size) return portOk(file);
+    // The source as far as storeFor reads it: its name, namespace (Secrets) and spec.backup (a lenient local manifest may lack the region's default).
+    const backup = { ...source.backup, destination: { s3: { ...s3, region: s3.region ?? 'us-east-1' } } };
+    const asCluster = { metadata: { name: source.name, ...(source.namespace === '' ? {} : { namespace: source.namespace }) }, spec: { backup } } as unknown as KvstoreCluster;
+    const store = await this.storeFor(asCluster);
+    if (!store.ok) return store;
+    if (!(store.value instanceof S3BackupStore)) return portFail(`${uri}: not an S3 store`);
+    return store.value.download(uri, file);
   }
 
   /** Ends the S3 client of a deleted cluster. */

@@ -6,16 +6,22 @@
  * object metadata), and the staging file is removed. Keys are `<prefix>/<name>`; the cluster's
  * backups are listed by the prefix `<prefix>/<cluster>-` and recognised by name (names.ts).
  *
+ * `download` is the restore side: an object of this bucket (a backup record's `s3://` URI) is
+ * streamed into a local file (`<file>.part`, renamed when complete); the caller checks it.
+ *
  * Limits: one PutObject carries at most 5 GiB (a multipart upload would need @aws-sdk/lib-storage).
  * With an `endpoint`, path-style addressing is used (what S3-compatible stores expect). Only the
  * checksums S3 requires are computed (`WHEN_REQUIRED`), which S3-compatible stores accept.
  */
-import { createReadStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type ListObjectsV2CommandOutput } from '@aws-sdk/client-s3';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type ListObjectsV2CommandOutput } from '@aws-sdk/client-s3';
 import type { RetainedBackup, S3Destination } from '../../api/types.js';
 import { backupTime } from '../../controller/backup/names.js';
+import { s3Location } from '../../controller/restore/backups.js';
 import type { BackupStore } from '../../controller/backup/store-port.js';
 import { portFail, portOk, type PortResult, type SnapshotFile } from '../../controller/ports.js';
 
@@ -88,6 +94,25 @@ export class S3BackupStore implements BackupStore {
       return portFail(`upload ${key}: ${message(err)}`);
     } finally {
       await rm(file.file, { force: true }).catch(() => undefined);
+    }
+  }
+
+  /** Downloads the object `uri` (`s3://<this bucket>/<key>`) into `file` (`.part`, then renamed). */
+  async download(uri: string, file: string): Promise<PortResult<string>> {
+    const at = s3Location(uri);
+    if (at === undefined) return portFail(`${uri} is not an s3:// URI`);
+    if (at.bucket !== this.dest.bucket) return portFail(`${uri} is not in bucket ${this.dest.bucket} (the source cluster's spec.backup.destination.s3)`);
+    const part = `${file}.part`;
+    try {
+      await mkdir(dirname(file), { recursive: true });
+      const got = await this.client.send(new GetObjectCommand({ Bucket: at.bucket, Key: at.key }));
+      if (!(got.Body instanceof Readable)) return portFail(`download ${uri}: no body`);
+      await pipeline(got.Body, createWriteStream(part));
+      await rename(part, file);
+      return portOk(file);
+    } catch (err) {
+      await rm(part, { force: true }).catch(() => undefined);
+      return portFail(`download ${uri}: ${message(err)}`);
     }
   }
 

@@ -92,7 +92,8 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     ...(o.admin === undefined ? {} : { admin: o.admin }),
     wrap: (a) => resolvingAdmin(a, resolve),
   });
-  const backups = kubeBackupStores(kube, o.backupDir ?? join(o.snapshotDir, 'backups'));
+  const restoreDirs = { snapshotDir: o.snapshotDir, backupDir: o.backupDir ?? join(o.snapshotDir, 'backups') };
+  const backups = kubeBackupStores(kube, restoreDirs.backupDir);
   // Restores need the listener serving the snapshots; its own URL when no other is given (tests).
   const restores = o.metricsBind !== undefined;
   let health: HealthServer | undefined;
@@ -126,7 +127,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     ...(o.leaderElection === undefined ? {} : { leaderElection: o.leaderElection }),
     ...(o.observeTimeoutMs === undefined ? {} : { observeTimeoutMs: o.observeTimeoutMs }),
     restore: {
-      inspector: kubeRestoreInspector(kube, o.snapshotDir, restores),
+      inspector: kubeRestoreInspector(kube, restoreDirs, restores, backups),
       ...(restores ? { url: (c: KvstoreCluster) => restoreURLOf(restoreBase(), c) } : {}),
     },
   });
@@ -137,7 +138,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
         port: o.metricsBind.port,
         registry,
         readiness: [{ name: 'informers', check: () => unsynced(controller) }],
-        restore: (ns: string, name: string, auth: string | undefined) => serveRestore(kube, o.snapshotDir, ns, name, auth),
+        restore: (ns: string, name: string, auth: string | undefined) => serveRestore(kube, restoreDirs, ns, name, auth),
         rehearsal: (ns: string, pod: string, auth: string | undefined) => serveRehearsal(kube, o.snapshotDir, ns, pod, auth),
       });
     } catch (err) {

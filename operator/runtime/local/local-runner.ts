@@ -109,7 +109,7 @@ export class LocalRunner {
       metrics: metrics.engine,
       logger: o.logger,
       reconcile: o.reconcile,
-      restore: localRestoreInspector(o.manifestFile),
+      restore: localRestoreInspector(o.manifestFile, backups),
     });
     const runner = new LocalRunner(o, manifest, platform.value, admin, engine, rehearsal, metrics, first.value);
     o.logger.info({ cluster: first.value.metadata.name, dir: layout.base, ...(metrics.url === undefined ? {} : { metrics: `${metrics.url}/metrics` }) }, 'local mode started');

@@ -9,7 +9,7 @@ import type { Observed } from '../../../operator/controller/model.js';
 import { decideRestore } from '../../../operator/controller/restore/decide.js';
 import type { RestoreCheck, SnapshotFacts } from '../../../operator/controller/restore/restore-check.js';
 import { needsRestoreCheck } from '../../../operator/controller/restore/restore-source.js';
-import { backupsOf, pickBackup } from '../../../operator/controller/restore/backups.js';
+import { backupsOf, pickBackup, s3Location } from '../../../operator/controller/restore/backups.js';
 import { sourceText } from '../../../operator/controller/restore/source.js';
 import { cluster, condition, healthy, member, NOW, reasons, spec, status, withMember } from './fixtures.js';
 
@@ -145,19 +145,36 @@ void test('sourceText and the backups a restore reads', () => {
   assert.equal(sourceText({ backup: { cluster: 'a' } }, 'ns'), 'backup:ns/a');
   assert.equal(sourceText({ backup: { cluster: 'a', namespace: 'o', name: 'f.db' } }, 'ns'), 'backup:o/a/f.db');
   assert.equal(sourceText({ backup: { cluster: 'a' } }, ''), 'backup:a');
+  // Records as the backup controller writes them (api/schema-backup.ts): picked by name, located by uri.
   const view = backupsOf({
     backups: {
-      lastSuccess: { file: '/s/ns/a-2.db', time: '2026-03-01T02:00:00Z', revision: 9, sha256: SHA, size: 1 },
-      retained: [{ file: '/s/ns/a-1.db', time: '2026-03-01T01:00:00Z' }, { file: '/s/ns/a-2.db', time: '2026-03-01T02:00:00Z' }, { nofile: true }],
+      lastSuccess: { name: 'a-20260301T020000Z.db', uri: '/s/ns/a-20260301T020000Z.db', time: '2026-03-01T02:00:00Z', revision: 9, sha256: SHA, size: 1, member: 'a-0' },
+      retained: [
+        { name: 'a-20260301T010000Z.db', uri: '/s/ns/a-20260301T010000Z.db', time: '2026-03-01T01:00:00Z', size: 1 },
+        { name: 'a-20260301T020000Z.db', uri: '/s/ns/a-20260301T020000Z.db', time: '2026-03-01T02:00:00Z', size: 1 },
+        { file: '/old/shape.db' },
+        { name: 'no-uri.db' },
+      ],
     },
   });
-  assert.equal(view?.retained?.length, 2);
+  assert.equal(view?.retained?.length, 2, 'records without name and uri are ignored');
   const latest = pickBackup(view, undefined, 'a');
-  assert.ok(latest.ok && latest.record.file === '/s/ns/a-2.db' && latest.record.sha256 === SHA);
-  const named = pickBackup(view, 'a-1.db', 'a');
-  assert.ok(named.ok && named.record.file === '/s/ns/a-1.db');
-  assert.equal(pickBackup(view, 'zzz.db', 'a').ok, false);
+  assert.ok(latest.ok && latest.record.uri === '/s/ns/a-20260301T020000Z.db' && latest.record.sha256 === SHA && latest.record.revision === 9);
+  const named = pickBackup(view, 'a-20260301T010000Z.db', 'a');
+  assert.ok(named.ok && named.record.uri === '/s/ns/a-20260301T010000Z.db' && named.record.sha256 === undefined);
+  // The retained entry of the last success carries lastSuccess's revision and sha256.
+  const namedLast = pickBackup(view, 'a-20260301T020000Z.db', 'a');
+  assert.ok(namedLast.ok && namedLast.record.sha256 === SHA && namedLast.record.revision === 9);
+  // Only the name picks: a uri or a path is not a name.
+  assert.equal(pickBackup(view, '/s/ns/a-20260301T010000Z.db', 'a').ok, false);
+  const unknown = pickBackup(view, 'zzz.db', 'a');
+  assert.ok(!unknown.ok && unknown.message.includes('known: a-20260301T020000Z.db, a-20260301T010000Z.db'), JSON.stringify(unknown));
   assert.equal(pickBackup(backupsOf({}), undefined, 'a').ok, false);
-  const onlyRetained = pickBackup({ retained: [{ file: 'x-1.db', time: '1' }, { file: 'x-3.db', time: '3' }, { file: 'x-2.db', time: '2' }] }, undefined, 'x');
-  assert.ok(onlyRetained.ok && onlyRetained.record.file === 'x-3.db');
+  assert.equal(backupsOf({ backups: 'x' }), undefined);
+  const s3 = backupsOf({ backups: { retained: [{ name: 'x-1.db', uri: 's3://b/p/x-1.db', time: '1', size: 1 }, { name: 'x-3.db', uri: 's3://b/p/x-3.db', time: '3', size: 1 }, { name: 'x-2.db', uri: 'x-2.db', time: '2', size: 1 }] } });
+  const onlyRetained = pickBackup(s3, undefined, 'x');
+  assert.ok(onlyRetained.ok && onlyRetained.record.uri === 's3://b/p/x-3.db', 'no lastSuccess: the newest retained');
+  assert.deepEqual(s3Location('s3://b/p/x-3.db'), { bucket: 'b', key: 'p/x-3.db' });
+  assert.equal(s3Location('/s/ns/x.db'), undefined);
+  assert.equal(s3Location('s3://bucket-only'), undefined);
 });

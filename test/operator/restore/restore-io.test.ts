@@ -9,7 +9,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { registry } from '../../support/registry.js';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { RESTORE_SCRIPT, RESTORE_SHA256_ENV, RESTORE_TOKEN_ENV, RESTORE_URL_ENV,
 import { buildStatefulSet } from '../../../operator/controller/builders/stateful-set.js';
 import { storedTemplate } from '../../../operator/runtime/kube-platform/kube-platform.js';
 import { serveRestore, restoreURLOf, kubeRestoreInspector } from '../../../operator/runtime/kube-platform/restore-route.js';
+import { containedFile, mayRestoreFrom } from '../../../operator/runtime/kube-platform/restore-dirs.js';
 import { MemoryKubeClient } from '../../../operator/runtime/kube/memory-client.js';
 import type { KubeObject } from '../../../operator/runtime/kube/types.js';
 import { repoRoot } from '../../unit/raft/harness/repo-root.js';
@@ -136,11 +137,12 @@ void test('GET /restore answers: token from the StatefulSet, file from status.re
   await kube.create({ ...(sts as unknown as KubeObject), metadata: { name: 'demo', namespace: 'default' } });
   const kvs = { apiVersion: 'kvstore.io/v1alpha1', kind: 'KvstoreCluster', metadata: { name: 'demo', namespace: 'default' }, spec: c.spec, status: { restore: { file } } };
   await kube.create(kvs as unknown as KubeObject);
-  const status = async (auth: string | undefined, ns = 'default'): Promise<number> => (await serveRestore(kube, snapDir, ns, 'demo', auth)).status;
+  const dirs = { snapshotDir: snapDir, backupDir: join(snapDir, 'backups') };
+  const status = async (auth: string | undefined, ns = 'default'): Promise<number> => (await serveRestore(kube, dirs, ns, 'demo', auth)).status;
   assert.equal(await status(undefined), 401);
   assert.equal(await status('Bearer nope'), 403);
   assert.equal(await status('Bearer secret-token', 'other'), 404);
-  const ok = await serveRestore(kube, snapDir, 'default', 'demo', 'Bearer secret-token');
+  const ok = await serveRestore(kube, dirs, 'default', 'demo', 'Bearer secret-token');
   assert.equal(ok.status, 200);
   assert.equal(ok.size, readFileSync(FIXTURE).length);
   // A status naming a file of another namespace is not served.
@@ -149,11 +151,11 @@ void test('GET /restore answers: token from the StatefulSet, file from status.re
   assert.equal(await status('Bearer secret-token'), 403);
 
   // The Kubernetes snapshot check: paths stay in the namespace's directory; off without a URL.
-  const inspector = kubeRestoreInspector(kube, snapDir, true);
+  const inspector = kubeRestoreInspector(kube, dirs, true);
   assert.equal((await inspector.check(c)).ok, true);
   const outside = await inspector.check(cluster({ restoreFrom: { path: join(snapDir, 'other', 'b.db') } }));
   assert.ok(!outside.ok && outside.reason === 'SnapshotMissing', JSON.stringify(outside));
-  const off = await kubeRestoreInspector(kube, snapDir, false).check(c);
+  const off = await kubeRestoreInspector(kube, dirs, false).check(c);
   assert.ok(!off.ok && off.reason === 'RestoreUnsupported');
   const noBackup = await inspector.check(cluster({ restoreFrom: { backup: { cluster: 'absent' } } }));
   assert.ok(!noBackup.ok && noBackup.reason === 'BackupNotFound', JSON.stringify(noBackup));
@@ -172,10 +174,11 @@ spec:
   version: 3.4.0
 status:
   backups:
-    lastSuccess: { file: snaps/a-1.db, time: "2026-03-01T02:00:00Z", revision: 3, sha256: "${sha}", size: 1 }
+    lastSuccess: { name: a-1.db, uri: ${join(dir, 'snaps', 'a-1.db')}, time: "2026-03-01T02:00:00Z", revision: 3, sha256: "${sha}", size: 1, member: src-0 }
     retained:
-      - { file: snaps/a-1.db, time: "2026-03-01T02:00:00Z" }
-      - { file: snaps/a-0.db, time: "2026-03-01T01:00:00Z" }
+      - { name: a-1.db, uri: ${join(dir, 'snaps', 'a-1.db')}, time: "2026-03-01T02:00:00Z", size: 1 }
+      - { name: a-0.db, uri: a-0.db, time: "2026-03-01T01:00:00Z", size: 1 }
+      - { name: a-2.db, uri: a-2.db, time: "2026-03-01T00:00:00Z", size: 1 }
 `);
   const inspector = localRestoreInspector(join(dir, 'dst.yaml'));
   const local = (restoreFrom: object): KvstoreCluster => ({ ...cluster(), metadata: { name: 'dst' }, spec: { ...cluster().spec, restoreFrom } }) as KvstoreCluster;
@@ -184,9 +187,78 @@ status:
   const latest = await inspector.check(local({ backup: { cluster: 'src' } }));
   assert.ok(latest.ok && latest.recorded?.sha256 === sha && latest.facts.sha256 === sha, JSON.stringify(latest));
   const named = await inspector.check(local({ backup: { cluster: 'src', name: 'a-0.db' } }));
-  assert.ok(!named.ok && named.reason === 'SnapshotMissing', JSON.stringify(named));
+  assert.ok(!named.ok && named.reason === 'SnapshotMissing' && named.message.includes(join(dir, 'src.kvstore', 'backups', 'a-0.db')), JSON.stringify(named));
+  // A relative uri is inside the source's backup directory (<cluster>.kvstore/backups by default).
+  mkdirSync(join(dir, 'src.kvstore', 'backups'), { recursive: true });
+  copyFileSync(FIXTURE, join(dir, 'src.kvstore', 'backups', 'a-2.db'));
+  const relative = await inspector.check(local({ backup: { cluster: 'src', name: 'a-2.db' } }));
+  assert.ok(relative.ok && relative.facts.file === join(dir, 'src.kvstore', 'backups', 'a-2.db') && relative.recorded?.sha256 === undefined, JSON.stringify(relative));
   const unknown = await inspector.check(local({ backup: { cluster: 'src', name: 'zzz.db' } }));
   assert.ok(!unknown.ok && unknown.reason === 'BackupNotFound', JSON.stringify(unknown));
   const nocluster = await inspector.check(local({ backup: { cluster: 'nobody' } }));
   assert.ok(!nocluster.ok && nocluster.reason === 'BackupNotFound' && nocluster.message.includes('does not exist'), JSON.stringify(nocluster));
+});
+
+void test('the namespace\'s restore directories: snapshot dir, backup dir, staging; no way out by .. or symlinks', async () => {
+  const dirs = { snapshotDir: '/v/snap', backupDir: '/v/snap/backups' };
+  const table: [string, string, boolean][] = [
+    ['default', '/v/snap/default/a.db', true],
+    ['default', '/v/snap/default/sub/a.db', true],
+    ['default', '/v/snap/backups/default/nightly/b.db', true],
+    ['default', '/v/snap/backups/.staging/default/restore/dst/b.db', true],
+    ['default', '/v/snap/default', false],
+    ['default', '/v/snap/other/a.db', false],
+    ['default', '/v/snap/default/../other/a.db', false],
+    ['default', '/v/snap/backups/other/b.db', false],
+    ['default', '/v/snap/backups/.staging/other/b.db', false],
+    ['default', '/v/snap/.rehearsals/default-x/m.db', false],
+    // A namespace called `backups` has <snapshot dir>/backups as its snapshot dir: the backup volume stays out.
+    ['backups', '/v/snap/backups/default/b.db', false],
+    ['backups', '/v/snap/backups/backups/b.db', true],
+  ];
+  for (const [ns, file, want] of table) assert.equal(mayRestoreFrom(dirs, ns, file), want, `${ns} ${file}`);
+  assert.equal(mayRestoreFrom({ snapshotDir: '/v/snap', backupDir: '/v/bk' }, 'default', '/v/bk/default/b.db'), true);
+
+  const base = join(root, 'contain');
+  const real = { snapshotDir: join(base, 'snap'), backupDir: join(base, 'snap', 'backups') };
+  for (const d of ['snap/default', 'snap/other', 'snap/backups/default']) mkdirSync(join(base, d), { recursive: true });
+  copyFileSync(FIXTURE, join(base, 'snap', 'other', 'b.db'));
+  copyFileSync(FIXTURE, join(base, 'snap', 'backups', 'default', 'c.db'));
+  symlinkSync(join(base, 'snap', 'other', 'b.db'), join(base, 'snap', 'default', 'link.db'));
+  symlinkSync(join(base, 'snap', 'other'), join(base, 'snap', 'default', 'sub'));
+  symlinkSync(join(base, 'snap', 'backups', 'default', 'c.db'), join(base, 'snap', 'default', 'inside.db'));
+  const contained = async (file: string): Promise<boolean> => (await containedFile(real, 'default', file)).ok;
+  assert.equal(await contained(join(base, 'snap', 'backups', 'default', 'c.db')), true);
+  assert.equal(await contained(join(base, 'snap', 'default', 'inside.db')), true, 'a symlink to an allowed file');
+  assert.equal(await contained(join(base, 'snap', 'default', 'link.db')), false, 'a symlink out');
+  assert.equal(await contained(join(base, 'snap', 'default', 'sub', 'b.db')), false, 'a directory symlink out');
+  assert.equal(await contained(join(base, 'snap', 'default', 'missing.db')), true, 'missing: the check reports it');
+
+  // The Kubernetes check and route: a directory backup of the namespace's cluster; not another namespace's.
+  const kube = new MemoryKubeClient();
+  const c = cluster({ restoreFrom: { backup: { cluster: 'src' } } });
+  const seed = { url: restoreURLOf('http://op:8080', c), sha256: trailer(FIXTURE), token: 'tok' };
+  const sts = buildStatefulSet(c, { members: 1, version: '3.4.0', restore: seed });
+  await kube.create({ ...(sts as unknown as KubeObject), metadata: { name: 'demo', namespace: 'default' } });
+  const record = (uri: string) => ({ name: 'src-20260301T020000Z.db', uri, time: '2026-03-01T02:00:00Z', revision: 1, sha256: trailer(FIXTURE), size: 1, member: 'src-0' });
+  const src = { apiVersion: 'kvstore.io/v1alpha1', kind: 'KvstoreCluster', metadata: { name: 'src', namespace: 'default' }, spec: c.spec, status: { backups: { lastSuccess: record(join(real.backupDir, 'default', 'c.db')), retained: [] } } };
+  await kube.create(src as unknown as KubeObject);
+  const inspector = kubeRestoreInspector(kube, real, true);
+  const fromBackup = await inspector.check(c);
+  assert.ok(fromBackup.ok && fromBackup.facts.file === join(real.backupDir, 'default', 'c.db') && fromBackup.recorded?.sha256 === trailer(FIXTURE), JSON.stringify(fromBackup));
+  await kube.replace({ ...src, status: { backups: { lastSuccess: record('c.db'), retained: [] } } } as unknown as KubeObject);
+  const relative = await inspector.check(c);
+  assert.ok(relative.ok && relative.facts.file === join(real.backupDir, 'default', 'c.db'), JSON.stringify(relative));
+  await kube.replace({ ...src, status: { backups: { lastSuccess: record(join(base, 'snap', 'other', 'b.db')), retained: [] } } } as unknown as KubeObject);
+  const elsewhere = await inspector.check(c);
+  assert.ok(!elsewhere.ok && elsewhere.reason === 'SnapshotMissing', JSON.stringify(elsewhere));
+  await kube.replace({ ...src, status: { backups: { lastSuccess: record('../other/b.db'), retained: [] } } } as unknown as KubeObject);
+  const dotdot = await inspector.check(c);
+  assert.ok(!dotdot.ok && dotdot.reason === 'SnapshotMissing', JSON.stringify(dotdot));
+
+  const kvs = { apiVersion: 'kvstore.io/v1alpha1', kind: 'KvstoreCluster', metadata: { name: 'demo', namespace: 'default' }, spec: c.spec, status: { restore: { file: join(real.backupDir, 'default', 'c.db') } } };
+  await kube.create(kvs as unknown as KubeObject);
+  assert.equal((await serveRestore(kube, real, 'default', 'demo', 'Bearer tok')).status, 200);
+  await kube.replace({ ...kvs, status: { restore: { file: join(base, 'snap', 'default', 'link.db') } } } as unknown as KubeObject);
+  assert.equal((await serveRestore(kube, real, 'default', 'demo', 'Bearer tok')).status, 403, 'a symlink out is not served');
 });
