@@ -272,7 +272,8 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       onFatal: (error) => {
         if (fatal) return;
         fatal = true;
-        log.fatal({ err: error }, 'storage failure; stopping');
+        // The error's own message, e.g. raft's "tocommit(…) is out of range …" as etcd logs it.
+        log.fatal({ err: error }, error.message);
         process.exitCode = 1;
         setImmediate(() => process.kill(process.pid, 'SIGTERM'));
       },
