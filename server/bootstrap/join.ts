@@ -45,6 +45,24 @@ export async function discoverIdentity(config: ServerConfig, deadlineMs: number,
   return undefined;
 }
 
+/**
+ * Whether member `memberId` has already started once in the cluster the other initial members
+ * form (it is listed there with client URLs, which a member publishes once it serves): a member
+ * of a new cluster with no data dir must then not bootstrap again — its data dir was lost, and
+ * it would rejoin as the same voter having forgotten what it acknowledged. The first member that
+ * answers decides (1 s each); none answering (a cluster starting up) means no.
+ */
+export async function isMemberBootstrapped(config: ServerConfig, memberId: bigint, tls: PeerDialTls): Promise<boolean> {
+  const urls = config.initialCluster.filter((m) => m.name !== config.name).flatMap((m) => m.peerUrls);
+  for (const url of urls) {
+    const doc = await getPeerJson(url, '/members', 1000, tls);
+    if (doc === undefined || !Array.isArray(doc.body)) continue;
+    const self = (doc.body as { id: string; clientURLs?: string[] }[]).find((m) => BigInt(m.id) === memberId);
+    return self !== undefined && (self.clientURLs?.length ?? 0) > 0;
+  }
+  return false;
+}
+
 /** The cluster version (major.minor) the other initial members report on their peer /version, if any does. */
 export async function clusterVersionOfPeers(config: ServerConfig, tls: PeerDialTls): Promise<string | undefined> {
   const urls = config.initialCluster.filter((m) => m.name !== config.name).flatMap((m) => m.peerUrls);

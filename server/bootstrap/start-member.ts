@@ -64,7 +64,7 @@ import { existsSync } from 'node:fs';
 import { bootstrapEntries } from './bootstrap-entries.js';
 import { loadV2Store, startV2Upkeep, v2Port } from './v2.js';
 import { createV2Router } from '../api/http/v2/router.js';
-import { clusterVersionOfPeers, discoverIdentity } from './join.js';
+import { clusterVersionOfPeers, discoverIdentity, isMemberBootstrapped } from './join.js';
 import { authGate, openAuth } from './auth.js';
 import { createAuthService } from '../api/service/auth-service.js';
 import { gatewayAuth } from '../api/http/gateway-auth.js';
@@ -124,6 +124,9 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       const problem = remote === undefined ? undefined : joinProblem(profile.minor, remote);
       if (problem !== undefined) throw new ConfigProblem(`incompatible with current running cluster: ${problem}`);
       fresh = joined;
+    } else if (await isMemberBootstrapped(config, fresh.memberId, tls.peer?.dial)) {
+      // As etcd: the data dir of a member that has served was lost; do not found it again.
+      throw new Error(`member ${formatId(fresh.memberId)} has already been bootstrapped`);
     }
   }
   const opened = await openWal(layout.walDir, {
