@@ -9,22 +9,29 @@ import type { PeerDialTls } from '../peer/peer-request.js';
 import type { ServerConfig } from '../config/types.js';
 import { parseId } from '../config/index.js';
 import { majorMinor } from '../clusterversion/versions.js';
+import type { MemberRecord } from '../membership/membership.js';
 
 export interface ClusterIdentity {
   readonly memberId: bigint;
   readonly clusterId: bigint;
+  /**
+   * The other members as the cluster lists them (joining only), with their real ids: a member
+   * re-added under a new id (replaced) is not the one --initial-cluster's names derive.
+   */
+  readonly others?: readonly MemberRecord[];
 }
 
-interface PeerMember {
-  readonly id: bigint;
-  readonly peerURLs: readonly string[];
-}
-
-async function fetchMembers(url: string, timeoutMs: number, tls: PeerDialTls): Promise<{ clusterId: string | undefined; members: PeerMember[] } | undefined> {
+async function fetchMembers(url: string, timeoutMs: number, tls: PeerDialTls): Promise<{ clusterId: string | undefined; members: MemberRecord[] } | undefined> {
   const doc = await getPeerJson(url, '/members', timeoutMs, tls);
   if (doc === undefined || !Array.isArray(doc.body)) return undefined;
   const header = doc.headers['x-etcd-cluster-id'];
-  const members = (doc.body as { id: string; peerURLs: string[] }[]).map((m) => ({ id: BigInt(m.id), peerURLs: m.peerURLs }));
+  const members = (doc.body as { id: string; name?: string; peerURLs?: string[]; clientURLs?: string[]; isLearner?: boolean }[]).map((m) => ({
+    id: BigInt(m.id),
+    name: m.name ?? '',
+    peerURLs: m.peerURLs ?? [],
+    clientURLs: m.clientURLs ?? [],
+    isLearner: m.isLearner === true,
+  }));
   return { clusterId: typeof header === 'string' ? header : undefined, members };
 }
 
@@ -38,7 +45,7 @@ export async function discoverIdentity(config: ServerConfig, deadlineMs: number,
       const got = await fetchMembers(url, 1000, tls);
       const clusterId = got?.clusterId === undefined ? undefined : parseId(got.clusterId);
       const self = got?.members.find((m) => m.peerURLs.some((u) => mine.has(u)));
-      if (clusterId !== undefined && self) return { memberId: self.id, clusterId };
+      if (clusterId !== undefined && self) return { memberId: self.id, clusterId, others: got!.members.filter((m) => m.id !== self.id) };
     }
     await new Promise((r) => setTimeout(r, 500));
   }

@@ -50,6 +50,7 @@ import { dataDirLayout, decodeWalMetadata, encodeWalMetadata } from './data-dir.
 import { startHousekeeping } from './housekeeping.js';
 import { leasePort, restoreLeases } from './lease-port.js';
 import { loadMembership } from './membership-store.js';
+import type { MemberRecord } from '../membership/membership.js';
 import { publishAttributes } from './publish.js';
 import { startPeers, type Peers } from './peers.js';
 import { handOffLeadership } from './leadership-handoff.js';
@@ -112,6 +113,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     throw e instanceof TlsLoadError ? new ConfigProblem(e.message) : e;
   });
   let fresh = initialIds(config);
+  let joinedOthers: readonly MemberRecord[] | undefined;
   if (!(await walExists(layout.walDir))) {
     const problem = verifyBootstrap(config);
     if (problem !== undefined) throw new ConfigProblem(problem);
@@ -124,6 +126,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       const problem = remote === undefined ? undefined : joinProblem(profile.minor, remote);
       if (problem !== undefined) throw new ConfigProblem(`incompatible with current running cluster: ${problem}`);
       fresh = joined;
+      joinedOthers = joined.others;
     } else if (await isMemberBootstrapped(config, fresh.memberId, tls.peer?.dial)) {
       // As etcd: the data dir of a member that has served was lost; do not found it again.
       throw new Error(`member ${formatId(fresh.memberId)} has already been bootstrapped`);
@@ -181,7 +184,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const alarmKeys: Buffer[] = [];
   for await (const [k] of backend.iterate(Bucket.Alarm)) alarmKeys.push(k);
   const alarms = AlarmSet.restore(alarmKeys);
-  const membership = await loadMembership(backend, config);
+  const membership = await loadMembership(backend, config, joinedOthers);
   const v2 = await loadV2Store(backend);
   const auth = await openAuth(backend, config, now);
 
