@@ -50,6 +50,7 @@ import { dataDirLayout, decodeWalMetadata, encodeWalMetadata } from './data-dir.
 import { startHousekeeping } from './housekeeping.js';
 import { leasePort, restoreLeases } from './lease-port.js';
 import { loadMembership } from './membership-store.js';
+import type { MemberRecord } from '../membership/membership.js';
 import { publishAttributes } from './publish.js';
 import { startPeers, type Peers } from './peers.js';
 import { handOffLeadership } from './leadership-handoff.js';
@@ -64,7 +65,7 @@ import { existsSync } from 'node:fs';
 import { bootstrapEntries } from './bootstrap-entries.js';
 import { loadV2Store, startV2Upkeep, v2Port } from './v2.js';
 import { createV2Router } from '../api/http/v2/router.js';
-import { clusterVersionOfPeers, discoverIdentity } from './join.js';
+import { clusterVersionOfPeers, discoverIdentity, isMemberBootstrapped } from './join.js';
 import { authGate, openAuth } from './auth.js';
 import { createAuthService } from '../api/service/auth-service.js';
 import { gatewayAuth } from '../api/http/gateway-auth.js';
@@ -112,6 +113,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     throw e instanceof TlsLoadError ? new ConfigProblem(e.message) : e;
   });
   let fresh = initialIds(config);
+  let joinedOthers: readonly MemberRecord[] | undefined;
   if (!(await walExists(layout.walDir))) {
     const problem = verifyBootstrap(config);
     if (problem !== undefined) throw new ConfigProblem(problem);
@@ -124,6 +126,10 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       const problem = remote === undefined ? undefined : joinProblem(profile.minor, remote);
       if (problem !== undefined) throw new ConfigProblem(`incompatible with current running cluster: ${problem}`);
       fresh = joined;
+      joinedOthers = joined.others;
+    } else if (await isMemberBootstrapped(config, fresh.memberId, tls.peer?.dial)) {
+      // As etcd: the data dir of a member that has served was lost; do not found it again.
+      throw new Error(`member ${formatId(fresh.memberId)} has already been bootstrapped`);
     }
   }
   const opened = await openWal(layout.walDir, {
@@ -178,7 +184,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const alarmKeys: Buffer[] = [];
   for await (const [k] of backend.iterate(Bucket.Alarm)) alarmKeys.push(k);
   const alarms = AlarmSet.restore(alarmKeys);
-  const membership = await loadMembership(backend, config);
+  const membership = await loadMembership(backend, config, joinedOthers);
   const v2 = await loadV2Store(backend);
   const auth = await openAuth(backend, config, now);
 
@@ -272,7 +278,8 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       onFatal: (error) => {
         if (fatal) return;
         fatal = true;
-        log.fatal({ err: error }, 'storage failure; stopping');
+        // The error's own message, e.g. raft's "tocommit(…) is out of range …" as etcd logs it.
+        log.fatal({ err: error }, error.message);
         process.exitCode = 1;
         setImmediate(() => process.kill(process.pid, 'SIGTERM'));
       },

@@ -50,7 +50,7 @@ export interface MemberHooks {
   readonly onLeaderChange?: (lead: bigint, isLeader: boolean) => void;
   /** A membership change was applied (after the member list and the core took it). */
   readonly onConfChange?: (cc: ConfChange) => void;
-  /** Unrecoverable storage failure: the process must stop. */
+  /** Unrecoverable failure (storage, or a raft invariant such as a lost log): the process must stop. */
   readonly onFatal: (error: Error) => void;
 }
 
@@ -284,7 +284,14 @@ export class Member {
   /** A consensus message from a peer. */
   receive(m: Message): void {
     if (this.#stopped || !this.#node) return;
-    this.#node.step(m);
+    try {
+      this.#node.step(m);
+    } catch (e) {
+      // A broken invariant, e.g. a leader's commit index past this member's log (the log was
+      // lost): stop taking part at once, as etcd's panic does, then let the process stop.
+      this.#halt(e instanceof Error ? e : new Error(String(e)));
+      return;
+    }
     if (this.#leaderPersisting) this.#scheduleEarlySend();
     this.#schedule();
   }
@@ -311,7 +318,12 @@ export class Member {
   receiveSnapshot(m: Message, install: () => Promise<void>): void {
     if (this.#stopped || !this.#node || !m.snapshot) return;
     this.#installs.set(m.snapshot.metadata.index, install);
-    this.#node.step(m);
+    try {
+      this.#node.step(m);
+    } catch (e) {
+      this.#halt(e instanceof Error ? e : new Error(String(e)));
+      return;
+    }
     this.#schedule();
   }
 
@@ -580,6 +592,15 @@ export class Member {
         this.#flushing = undefined;
       });
     return this.#flushing;
+  }
+
+  /** Stops on a fatal error: no more ticks, messages or requests; then the hook stops the process. */
+  #halt(error: Error): void {
+    this.#stopped = true;
+    this.#stopTicker?.();
+    this.#waiters.failAll(err('Stopped'));
+    this.#reads.failAll(err('Stopped'));
+    this.#d.hooks.onFatal(error);
   }
 
   /** Stops ticking and accepting requests, finishes the Ready in progress, flushes, fails the rest. */

@@ -27,8 +27,9 @@ export function handleAppendEntries(r: Raft, m: Message): void {
 }
 
 export function handleHeartbeat(r: Raft, m: Message): void {
-  const last = r.log.lastIndex();
-  r.log.commitTo(m.commit < last ? m.commit : last);
+  // The leader sends min(match, committed): a commit past this log's end means this node lost
+  // entries it acknowledged, and commitTo throws (as etcd panics) rather than vote with amnesia.
+  r.log.commitTo(m.commit);
   r.send({ type: MessageType.MsgHeartbeatResp, to: m.from, context: m.context });
 }
 

@@ -148,10 +148,13 @@ export class RaftLog {
     return this.slice(i, this.lastIndex() + 1n, maxBytes);
   }
 
-  /** Raises the commit index; throws if past the last index. Never lowers it. */
+  /**
+   * Raises the commit index; never lowers it. Past the last index it throws etcd's message: the
+   * leader says this node stored entries it no longer has (wiped or truncated log).
+   */
   commitTo(i: bigint): void {
     if (i <= this.committed) return;
-    if (i > this.lastIndex()) throw new Error(`commit ${i} is past the last index ${this.lastIndex()}`);
+    if (i > this.lastIndex()) throw new Error(`tocommit(${i}) is out of range [lastIndex(${this.lastIndex()})]. Was the raft log corrupted, truncated, or lost?`);
     this.committed = i;
   }
 
