@@ -68,7 +68,7 @@ async function* withoutPrivateKeys(entries: AsyncIterable<readonly [Buffer, Buff
 export function backendBuckets(view: ReadView): BoltBucketSource[] {
   return [...BUCKETS]
     .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
-    .map((name) => ({ name, entries: name === Bucket.Cluster ? withoutPrivateKeys(view.iterate(name)) : view.iterate(name) }));
+    .map((name) => (name === Bucket.Cluster ? { name, entries: withoutPrivateKeys(view.iterate(name)) } : { name, batches: view.batches(name) }));
 }
 
 /** Writes the bbolt image of `backend` (after `flush`) to `path`; the pinned view is released before it resolves. */
