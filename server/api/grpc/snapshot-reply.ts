@@ -18,7 +18,7 @@ function putVarint(buf: Buffer, at: number, v: bigint): number {
   let high = Number(v >> 32n);
   while (high > 0 || low >= 0x80) {
     buf[p++] = (low & 0x7f) | 0x80;
-    low = (low >>> 7) | ((high & 0x7f) << 25);
+    low = ((low >>> 7) | ((high & 0x7f) << 25)) >>> 0;
     high >>>= 7;
   }
   buf[p++] = low;
