@@ -44,7 +44,7 @@ export class TreeBuilder {
     const keyLen = key.length - keyStart;
     if (keyLen > MAX_KEY_SIZE) throw new Error(`bbolt: key of ${keyLen} bytes exceeds ${MAX_KEY_SIZE}`);
     const last = this.last;
-    if (last !== undefined && last.compare(key, keyStart, key.length, this.lastStart, last.length) >= 0) {
+    if (last !== undefined && !ascends(last, this.lastStart, key, keyStart)) {
       throw new Error(`bbolt: keys must strictly ascend (${last.subarray(this.lastStart).toString('hex')} then ${key.subarray(keyStart).toString('hex')})`);
     }
     this.last = key;
@@ -172,3 +172,16 @@ export class TreeBuilder {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** True when `b[bStart…]` sorts strictly after `a[aStart…]` (bytewise; a JS loop: keys are short). */
+function ascends(a: Buffer, aStart: number, b: Buffer, bStart: number): boolean {
+  const aLen = a.length - aStart;
+  const bLen = b.length - bStart;
+  const n = aLen < bLen ? aLen : bLen;
+  for (let i = 0; i < n; i++) {
+    const x = a[aStart + i]!;
+    const y = b[bStart + i]!;
+    if (x !== y) return x < y;
+  }
+  return aLen < bLen;
+}
