@@ -1,12 +1,14 @@
 /**
- * Where the writer's pages go: one reused buffer that pages are encoded straight into, written
- * to the file (at its page offset) once it holds FLUSH_BYTES or more. Page ids are handed out
- * from 2 on (pages 0 and 1 are the meta pages, written last by the writer).
+ * Where the writer's pages go: two reused buffers that pages are encoded straight into; one is
+ * written to the file (at its page offset) once it holds FLUSH_BYTES or more, while pages are
+ * encoded into the other (one write in flight at a time). Page ids are handed out from 2 on
+ * (pages 0 and 1 are the meta pages, written last by the writer).
  *
  * Use: `id = out.next`, `at = out.take(pages)`, encode into `out.buf` at `at` (the whole
  * `pages × pageSize` bytes: the buffer is reused, nothing in it is zero); between batches of
- * work `if (out.full) await out.flush()`. `take` grows the buffer when a page does not fit
- * (pages never straddle a flush), so the buffer is about FLUSH_BYTES plus the largest batch.
+ * work `if (out.full) await out.flush()`, and `await out.close()` at the end (every page
+ * written). `take` grows the buffer when a page does not fit (pages never straddle a flush), so
+ * each buffer is about FLUSH_BYTES plus the largest batch.
  */
 import type { FileHandle } from 'node:fs/promises';
 
@@ -15,6 +17,9 @@ const FLUSH_BYTES = 1024 * 1024;
 
 export class PageOut {
   private buffer: Buffer;
+  /** The other buffer: the one being written while `writing` is pending. */
+  private spare: Buffer;
+  private writing: Promise<void> | undefined;
   /** Bytes of `buffer` holding pages not written yet. */
   private used = 0;
   /** File offset of `buffer[0]`. */
@@ -26,6 +31,7 @@ export class PageOut {
     readonly pageSize: number,
   ) {
     this.buffer = Buffer.allocUnsafe(FLUSH_BYTES + 16 * pageSize);
+    this.spare = Buffer.allocUnsafe(FLUSH_BYTES + 16 * pageSize);
     this.filePos = 2 * pageSize;
   }
 
@@ -58,12 +64,30 @@ export class PageOut {
     return at;
   }
 
-  /** Writes the pages taken so far. */
+  /** Starts writing the pages taken so far (after the previous write completed). */
   async flush(): Promise<void> {
+    if (this.writing !== undefined) await this.writing;
+    this.writing = undefined;
     if (this.used === 0) return;
-    const { bytesWritten } = await this.fh.write(this.buffer, 0, this.used, this.filePos);
-    if (bytesWritten !== this.used) throw new Error(`bbolt: short write (${bytesWritten} of ${this.used} bytes)`);
+    const full = this.buffer;
+    this.writing = this.write(full, this.used, this.filePos);
+    // Handled here too: a build that throws before the next flush never awaits it.
+    this.writing.catch(() => undefined);
     this.filePos += this.used;
     this.used = 0;
+    this.buffer = this.spare;
+    this.spare = full;
+  }
+
+  /** Writes every page taken. */
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.writing !== undefined) await this.writing;
+    this.writing = undefined;
+  }
+
+  private async write(buf: Buffer, bytes: number, at: number): Promise<void> {
+    const { bytesWritten } = await this.fh.write(buf, 0, bytes, at);
+    if (bytesWritten !== bytes) throw new Error(`bbolt: short write (${bytesWritten} of ${bytes} bytes)`);
   }
 }

@@ -102,7 +102,7 @@ async function buildPages(out: PageOut, buckets: AsyncIterable<BoltBucketSource>
   const rootId = await root.finish();
   const freelist = out.next;
   encodeEmptyFreelistAt(out.buf, out.take(1), freelist, out.pageSize);
-  await out.flush();
+  await out.close();
   return { root: rootId, freelist, pgid: out.next };
 }
 
