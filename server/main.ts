@@ -43,9 +43,12 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel, outputs: config.logOutputs, name: config.name });
   for (const w of outcome.warnings) logger.warn(w);
 
-  const stopIdleGc = startIdleGc(fullGc(), (ms, bytes) =>
-    logger.debug({ 'pause-ms': Math.round(ms), 'heap-bytes': bytes }, 'collected garbage while idle'),
-  );
+  let stopIdleGc = (): void => undefined;
+  try {
+    stopIdleGc = startIdleGc(fullGc(), (ms, bytes) => logger.debug({ 'pause-ms': Math.round(ms), 'heap-bytes': bytes }, 'collected garbage while idle'));
+  } catch (err) {
+    logger.warn({ err }, 'no idle garbage collection (no in-process inspector)');
+  }
   let member;
   try {
     member = await startMember(config, logger);
