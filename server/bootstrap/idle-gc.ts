@@ -6,10 +6,12 @@
  * committed — garbage and headroom — and its own memory reducer gives them back only after
  * a long quiet spell. Measured at 200 k keys right after a load: 433 MiB resident, 286 MiB after
  * one full collection. So: every PERIOD_MS the event-loop utilization of the last period is
- * read; when it was below IDLE_UTILIZATION (nothing much to do), the heap plus external
- * (ArrayBuffer) bytes grew by GROWTH_BYTES or more since the last collection, and the last one
- * is at least MIN_INTERVAL_MS old, one full collection runs (a pause of the order of 100 ms per
- * 100 MiB of live heap, taken while idle). A busy process is left to V8 alone.
+ * read; when it was below `idleUtilization` (nothing much to do), the heap plus external
+ * (ArrayBuffer) bytes grew by `growthBytes` or a quarter, whichever is more, since the last
+ * collection (or the lowest point seen), and the last one is at least `minIntervalMs` old, one
+ * full collection runs (a pause of the order of 100 ms per 100 MiB of live heap, taken while
+ * idle). A busy process is left to V8 alone; a lightly loaded one collects at most every
+ * `minIntervalMs`, and only when its heap swings by more than a quarter.
  *
  * `IdleGcPolicy` is the pure decision; `startIdleGc` runs it on a timer with the process's
  * own figures. The collect function comes from the caller (main.ts: V8's low-memory
@@ -22,12 +24,12 @@ export interface IdleGcSettings {
   readonly periodMs: number;
   /** Event-loop utilization (0…1) of a period below which the process counts as idle. */
   readonly idleUtilization: number;
-  /** Growth of heap + external bytes since the last collection that makes one worthwhile. */
+  /** Growth of heap + external bytes since the last collection that makes one worthwhile (at least a quarter). */
   readonly growthBytes: number;
   readonly minIntervalMs: number;
 }
 
-export const IDLE_GC: IdleGcSettings = { periodMs: 500, idleUtilization: 0.1, growthBytes: 64 * 1024 * 1024, minIntervalMs: 10_000 };
+export const IDLE_GC: IdleGcSettings = { periodMs: 500, idleUtilization: 0.1, growthBytes: 64 * 1024 * 1024, minIntervalMs: 30_000 };
 
 export class IdleGcPolicy {
   #baseline: number;
@@ -47,7 +49,8 @@ export class IdleGcPolicy {
   shouldCollect(now: number, utilization: number, bytes: number): boolean {
     const s = this.settings;
     if (bytes < this.#baseline) this.#baseline = bytes;
-    return utilization < s.idleUtilization && bytes - this.#baseline >= s.growthBytes && now - this.#last >= s.minIntervalMs;
+    const growth = Math.max(s.growthBytes, this.#baseline / 4);
+    return utilization < s.idleUtilization && bytes - this.#baseline >= growth && now - this.#last >= s.minIntervalMs;
   }
 
   /** Records a collection that ended at `now` leaving `bytes`. */

@@ -1,7 +1,7 @@
 /**
  * The idle collection policy (server/bootstrap/idle-gc.ts): it collects only when the last
  * period was idle, the heap grew enough since the last collection (or since the lowest point
- * seen), and the last collection is old enough.
+ * seen: 64 MiB here, or a quarter of a bigger heap), and the last collection is old enough.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -19,6 +19,12 @@ void test('collects after growth once idle, then not again until it grows again 
   assert.equal(p.shouldCollect(2000, 0.0, 170 * MiB), false, 'grew 50 MiB since');
   assert.equal(p.shouldCollect(2500, 0.0, 200 * MiB), false, 'grew enough, but the last collection is recent');
   assert.equal(p.shouldCollect(11_600, 0.0, 200 * MiB), true);
+});
+
+void test('a big heap must grow by a quarter', () => {
+  const p = new IdleGcPolicy(800 * MiB, 0, settings);
+  assert.equal(p.shouldCollect(500, 0.0, 900 * MiB), false);
+  assert.equal(p.shouldCollect(1000, 0.0, 1000 * MiB), true);
 });
 
 void test('growth counts from the lowest point seen (the heap shrank by itself)', () => {
