@@ -15,7 +15,8 @@
  *
  * `IdleGcPolicy` is the pure decision; `startIdleGc` runs it on a timer with the process's
  * own figures. The collect function comes from the caller (main.ts: V8's low-memory
- * notification, which also compacts the old space and returns the freed pages).
+ * notification with every fragmented page compacted, which returns the freed pages; measured
+ * at 1 M keys right after a load: 760 MiB resident before, 463 MiB after, a 1 s pause).
  */
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
