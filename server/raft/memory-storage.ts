@@ -6,8 +6,12 @@
  * `setHardState` and `applySnapshot` with what each Ready hands it, BEFORE `advance`.
  * `createSnapshot` + `compact` implement log compaction once the application has captured its
  * state up to an applied index.
+ *
+ * Memory: appended entries are kept as new objects whose payload is a copy in shared chunks
+ * (entry-arena.ts): never a view that would keep the caller's bigger buffer alive.
  */
 import type { ConfState, Entry, HardState } from '../../proto/gen/kvstore/raft.js';
+import { EntryArena } from './entry-arena.js';
 import { DONE, fail, ok, RaftErrorKind, type RaftResult } from './errors.js';
 import { confStateOf, EMPTY_SNAPSHOT, type Snapshot } from './snapshot.js';
 import { limitSize, type InitialState, type RaftStorage } from './storage.js';
@@ -18,6 +22,7 @@ export class MemoryRaftStorage implements RaftStorage {
   #hardState: HardState = { term: 0n, vote: 0n, commit: 0n };
   #snapshot: Snapshot = EMPTY_SNAPSHOT;
   #ents: Entry[] = [dummy(0n, 0n)];
+  readonly #arena = new EntryArena();
 
   initialState(): InitialState {
     return { hardState: { ...this.#hardState }, confState: confStateOf(this.#snapshot) };
@@ -104,6 +109,6 @@ export class MemoryRaftStorage implements RaftStorage {
     const at = Number(fresh[0]!.index - this.#ents[0]!.index);
     if (at > this.#ents.length) throw new Error(`append at ${fresh[0]!.index} leaves a gap after ${this.lastIndex()}`);
     this.#ents.length = at;
-    for (const e of fresh) this.#ents.push(e);
+    for (const e of fresh) this.#ents.push({ index: e.index, term: e.term, type: e.type, data: this.#arena.copy(e.data) });
   }
 }

@@ -9,9 +9,11 @@
  * (`tmp-<random>.snapshot.db` in `tmpDir`) in one pass, the view is released, and the file is
  * sent from disk — never held whole in memory — then removed (also when the client goes away;
  * leftovers of a crash are removed by `removeSnapshotTemps` at start). Staging on disk is
- * deliberate: `streamBolt` (bbolt/writer.ts) can send the same bytes with no file, but needs
- * two passes over the view (a layout pass, then the pages), which measured about twice the
- * CPU and more wall time than one pass plus the file (1 M keys: 9.9 s vs 5.1 s in-process).
+ * deliberate: the meta pages at the front of the file name the root and the page count, known
+ * only once every page is laid out, so a stream without a file needs two passes over the view;
+ * the LevelDB scan is most of the cost (README.md), so two passes cost nearly twice one.
+ * The `key` bucket and the other big ones are read with `view.batches` (no object per entry).
+ * Replies are serialized by hand (api/grpc/snapshot-reply.ts).
  *
  * `imagePieces` is the interim KVSNAP01 image (server/snapshot/FORMAT.md) still used by the
  * leader-to-follower state image (server/bootstrap/snapshot-exchange.ts).
@@ -31,27 +33,50 @@ const MAGIC = Buffer.from('KVSNAP01', 'latin1');
 const BUCKETS = Object.values(Bucket);
 const TEMP_NAME = /^tmp-[0-9a-f]+\.snapshot\.db$/;
 
-function recordHeader(bucket: string, key: Buffer, value: Buffer): Buffer {
-  const name = Buffer.from(bucket, 'latin1');
-  const h = Buffer.alloc(1 + name.length + 4);
-  h.writeUInt8(name.length, 0);
-  name.copy(h, 1);
-  h.writeUInt32BE(key.length, 1 + name.length);
-  const v = Buffer.alloc(4);
-  v.writeUInt32BE(value.length, 0);
-  return Buffer.concat([h, key, v]);
-}
+/** Bytes of a KVSNAP01 image gathered into one piece. */
+const PIECE = 1024 * 1024;
+const NO_VALUE = Buffer.alloc(0);
 
-/** The interim KVSNAP01 image of `view` as a sequence of buffers (unpadded; see FORMAT.md). */
+/**
+ * The interim KVSNAP01 image of `view` (unpadded; see FORMAT.md) in pieces of about 1 MiB
+ * (a record bigger than that gets a piece of its own size), read with `view.batches`. Every
+ * piece is a new buffer (consumers may keep them).
+ */
 export async function* imagePieces(view: ReadView): AsyncGenerator<Buffer> {
-  yield MAGIC;
+  let piece = Buffer.allocUnsafe(PIECE);
+  MAGIC.copy(piece, 0);
+  let at = MAGIC.length;
   for (const bucket of BUCKETS) {
-    for await (const [k, v] of view.iterate(bucket)) {
-      yield recordHeader(bucket, k, v);
-      yield v;
+    const name = Buffer.from(bucket, 'latin1');
+    for await (const { entries, keyStart } of view.batches(bucket)) {
+      for (const [key, v] of entries) {
+        const value = v ?? NO_VALUE;
+        const keyLen = key.length - keyStart;
+        const bytes = 1 + name.length + 4 + keyLen + 4 + value.length;
+        if (at + bytes > piece.length) {
+          if (at > 0) yield piece.subarray(0, at);
+          piece = Buffer.allocUnsafe(Math.max(PIECE, bytes));
+          at = 0;
+        }
+        piece[at++] = name.length;
+        at += name.copy(piece, at);
+        piece.writeUInt32BE(keyLen, at);
+        at += 4;
+        at += key.copy(piece, at, keyStart);
+        piece.writeUInt32BE(value.length, at);
+        at += 4;
+        piece.set(value, at);
+        at += value.length;
+      }
     }
   }
-  yield Buffer.from([0]);
+  if (at === piece.length) {
+    yield piece;
+    yield Buffer.from([0]);
+    return;
+  }
+  piece[at++] = 0;
+  yield piece.subarray(0, at);
 }
 
 /** Keys of kvstore's own in the `cluster` bucket that a snapshot leaves out (it holds v3 data only). */
@@ -68,7 +93,7 @@ async function* withoutPrivateKeys(entries: AsyncIterable<readonly [Buffer, Buff
 export function backendBuckets(view: ReadView): BoltBucketSource[] {
   return [...BUCKETS]
     .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
-    .map((name) => ({ name, entries: name === Bucket.Cluster ? withoutPrivateKeys(view.iterate(name)) : view.iterate(name) }));
+    .map((name) => (name === Bucket.Cluster ? { name, entries: withoutPrivateKeys(view.iterate(name)) } : { name, batches: view.batches(name) }));
 }
 
 /** Writes the bbolt image of `backend` (after `flush`) to `path`; the pinned view is released before it resolves. */

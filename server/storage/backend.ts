@@ -9,6 +9,8 @@
  * - `write` applies all ops atomically (all or none visible, also across a crash);
  *   `sync: true` returns only after the batch is on stable storage;
  * - `iterate` sees a consistent view taken when it is called (later writes are invisible);
+ *   `batches` is the same scan handed out a batch of entries at a time (bulk readers: the
+ *   snapshot writer), with no per-entry object of its own;
  * - `snapshot` pins a consistent view for a longer read (e.g. streaming a snapshot).
  * - `getSync` reads one key without leaving the caller's turn (a write transaction that needs
  *   a stored record); `getMany` reads many keys in one call, all from one consistent view.
@@ -46,9 +48,21 @@ export interface IterateOptions {
   readonly keysOnly?: boolean;
 }
 
+/**
+ * Consecutive entries of one scan, in order: entry i's key is `entries[i][0]` from byte
+ * `keyStart` on (the bytes before it are the store's own, e.g. LevelDB's bucket prefix) and its
+ * value `entries[i][1]` (undefined or empty under `keysOnly`). The arrays belong to the reader.
+ */
+export interface EntryBatch {
+  readonly entries: readonly (readonly [Buffer, Buffer | undefined])[];
+  readonly keyStart: number;
+}
+
 export interface ReadView {
   get(bucket: Bucket, key: Buffer): Promise<Buffer | undefined>;
   iterate(bucket: Bucket, options?: IterateOptions): AsyncIterable<readonly [Buffer, Buffer]>;
+  /** `iterate` a batch at a time (sizes are the store's choice; never an empty batch). */
+  batches(bucket: Bucket, options?: IterateOptions): AsyncIterable<EntryBatch>;
   /** Releases the view; further calls fail. */
   close(): Promise<void>;
 }
@@ -65,4 +79,20 @@ export interface Backend extends ReadView {
   size(): Promise<number>;
   /** Reclaims space (LevelDB compaction / nothing in memory). */
   defragment(): Promise<void>;
+}
+
+/** Entries per batch of `batchesOf`. */
+const BATCH_ENTRIES = 1000;
+
+/** `entries` in batches of up to BATCH_ENTRIES (keys whole: keyStart 0). */
+export async function* batchesOf(entries: AsyncIterable<readonly [Buffer, Buffer]>): AsyncGenerator<EntryBatch> {
+  let batch: (readonly [Buffer, Buffer])[] = [];
+  for await (const e of entries) {
+    batch.push(e);
+    if (batch.length === BATCH_ENTRIES) {
+      yield { entries: batch, keyStart: 0 };
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield { entries: batch, keyStart: 0 };
 }

@@ -12,7 +12,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
-import type { Backend, BackendOp, Bucket, IterateOptions, ReadView } from './backend.js';
+import type { Backend, BackendOp, Bucket, EntryBatch, IterateOptions, ReadView } from './backend.js';
 
 /** Bucket → the byte that prefixes its keys on disk. Never renumber: it is the disk format. */
 export const BUCKET_PREFIX = {
@@ -50,6 +50,9 @@ function prefixed(p: number, key: Buffer): Buffer {
 }
 
 const BATCH = 256;
+/** Entries and bytes per `nextv` of `batches` (classic-level stops a batch at either). */
+const BULK_ENTRIES = 1000;
+const BULK_BYTES = 1024 * 1024;
 
 interface LevelIteratorOptions {
   gte: Buffer;
@@ -58,6 +61,10 @@ interface LevelIteratorOptions {
   limit: number;
   values: boolean;
   snapshot?: LevelSnapshot;
+  /** Bytes of keys and values after which a `nextv` returns (classic-level's default: 16 KiB). */
+  highWaterMarkBytes?: number;
+  /** Whether blocks read go into LevelDB's block cache (classic-level's default for iterators: false). */
+  fillCache?: boolean;
 }
 
 const NO_VALUE = Buffer.alloc(0);
@@ -99,6 +106,26 @@ async function* drain(it: EntryIterator): AsyncGenerator<readonly [Buffer, Buffe
   }
 }
 
+/**
+ * Drains a LevelDB iterator in batches of up to BULK_ENTRIES / BULK_BYTES, keys left prefixed
+ * (keyStart 1); always closes it. One `nextv` is in flight while the caller works on a batch.
+ */
+async function* drainBatches(it: EntryIterator): AsyncGenerator<EntryBatch> {
+  let pending: Promise<[Buffer, Buffer | undefined][]> | undefined = it.nextv(BULK_ENTRIES);
+  try {
+    for (;;) {
+      const entries = await pending;
+      pending = undefined;
+      if (entries.length === 0) return;
+      pending = it.nextv(BULK_ENTRIES);
+      yield { entries, keyStart: 1 };
+    }
+  } finally {
+    if (pending !== undefined) await pending.catch(() => undefined);
+    await it.close();
+  }
+}
+
 function levelGet(db: Db, bucket: Bucket, key: Buffer, snapshot: LevelSnapshot | undefined): Promise<Buffer | undefined> {
   const k = prefixed(prefixOf(bucket), key);
   return snapshot === undefined ? db.get(k) : db.get(k, { snapshot });
@@ -110,8 +137,16 @@ function levelIterate(db: Db, bucket: Bucket, options: IterateOptions | undefine
   return drain(db.iterator<Buffer, Buffer>(iteratorOptions(bucket, options, snapshot)));
 }
 
+function levelBatches(db: Db, bucket: Bucket, options: IterateOptions | undefined, snapshot: LevelSnapshot | undefined): AsyncIterable<EntryBatch> {
+  if (options?.limit === 0) return drainNothing();
+  const o = iteratorOptions(bucket, options, snapshot);
+  o.highWaterMarkBytes = BULK_BYTES;
+  o.fillCache = false;
+  return drainBatches(db.iterator<Buffer, Buffer>(o));
+}
+
 // eslint-disable-next-line require-yield
-async function* drainNothing(): AsyncGenerator<readonly [Buffer, Buffer]> {
+async function* drainNothing<T>(): AsyncGenerator<T> {
   return;
 }
 
@@ -127,6 +162,10 @@ class LevelView implements ReadView {
 
   iterate(bucket: Bucket, options?: IterateOptions): AsyncIterable<readonly [Buffer, Buffer]> {
     return levelIterate(this.db, bucket, options, this.snap);
+  }
+
+  batches(bucket: Bucket, options?: IterateOptions): AsyncIterable<EntryBatch> {
+    return levelBatches(this.db, bucket, options, this.snap);
   }
 
   close(): Promise<void> {
@@ -158,6 +197,10 @@ export class LevelBackend implements Backend {
 
   iterate(bucket: Bucket, options?: IterateOptions): AsyncIterable<readonly [Buffer, Buffer]> {
     return levelIterate(this.db, bucket, options, undefined);
+  }
+
+  batches(bucket: Bucket, options?: IterateOptions): AsyncIterable<EntryBatch> {
+    return levelBatches(this.db, bucket, options, undefined);
   }
 
   write(ops: readonly BackendOp[], options?: { readonly sync?: boolean }): Promise<void> {

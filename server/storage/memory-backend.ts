@@ -10,8 +10,8 @@
  * write made durable (every earlier write included), as a disk that loses its page cache would.
  * `size()` is the logical size: the sum of key and value lengths of every record.
  */
-import type { Backend, BackendOp, Bucket, IterateOptions, ReadView } from './backend.js';
-import { Bucket as Buckets } from './backend.js';
+import type { Backend, BackendOp, Bucket, EntryBatch, IterateOptions, ReadView } from './backend.js';
+import { Bucket as Buckets, batchesOf } from './backend.js';
 import { newBufferMap, type SortedMap } from './sorted-map.js';
 
 type Tables = Map<Bucket, SortedMap<Buffer, Buffer>>;
@@ -72,6 +72,10 @@ class MemoryView implements ReadView {
     return scan(tableOf(this.tables, bucket).clone(), options);
   }
 
+  batches(bucket: Bucket, options?: IterateOptions): AsyncIterable<EntryBatch> {
+    return batchesOf(this.iterate(bucket, options));
+  }
+
   close(): Promise<void> {
     this.closed = true;
     return Promise.resolve();
@@ -116,6 +120,10 @@ export class MemoryBackend implements Backend {
   iterate(bucket: Bucket, options?: IterateOptions): AsyncIterable<readonly [Buffer, Buffer]> {
     this.checkOpen();
     return scan(tableOf(this.tables, bucket).clone(), options);
+  }
+
+  batches(bucket: Bucket, options?: IterateOptions): AsyncIterable<EntryBatch> {
+    return batchesOf(this.iterate(bucket, options));
   }
 
   write(ops: readonly BackendOp[], options?: { readonly sync?: boolean }): Promise<void> {

@@ -18,10 +18,17 @@ import { GrpcCode } from './codes.js';
 import { lacksRequiredLeader, messageOf, type EdgeContext } from './context.js';
 import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard.js';
 import { toStatus } from './error-table.js';
+import { encodeSnapshotResponse } from './snapshot-reply.js';
 import { StreamCall } from './stream-call.js';
 import { unary } from './unary.js';
 import { callerOf, gateOf } from './auth-gate.js';
 import { unimplemented } from './unimplemented.js';
+
+/** The Maintenance service definition to register: Snapshot replies use the hand-written serializer. */
+export const maintenanceService = {
+  ...MaintenanceDef,
+  snapshot: { ...MaintenanceDef.snapshot, responseSerialize: encodeSnapshotResponse },
+} satisfies typeof MaintenanceDef;
 
 export function maintenanceHandlers(ctx: EdgeContext, m: MaintenanceService): UntypedServiceImplementation {
   return {

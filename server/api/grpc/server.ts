@@ -30,7 +30,6 @@ import {
   ClusterService,
   KVService,
   LeaseService,
-  MaintenanceService,
   WatchService,
 } from '../../../proto/gen/etcd/rpc.js';
 import type { AuthGate } from '../../auth/gate.js';
@@ -44,7 +43,7 @@ import { healthHandlers } from './health.js';
 import { kvHandlers } from './kv.js';
 import { NoLeaderMonitor, type Scheduler } from './leader-monitor.js';
 import { leaseHandlers } from './lease.js';
-import { maintenanceHandlers } from './maintenance.js';
+import { maintenanceHandlers, maintenanceService } from './maintenance.js';
 import { createGrpcMetrics } from './metrics.js';
 import { kvFramers } from './framed-replies.js';
 import { installUnaryFastPath } from './unary-fast-path.js';
@@ -122,7 +121,7 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
   add(WatchService, watchHandlers(ctx, services.watch));
   add(LeaseService, leaseHandlers(ctx, services.lease));
   add(ClusterService, clusterHandlers(ctx, services.cluster));
-  add(MaintenanceService, maintenanceHandlers(ctx, services.maintenance));
+  add(maintenanceService, maintenanceHandlers(ctx, services.maintenance));
   add(AuthService, authHandlers(ctx, services.auth));
   add(LockService, lockHandlers(ctx));
   add(ElectionService, electionHandlers(ctx));

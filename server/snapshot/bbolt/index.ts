@@ -3,6 +3,6 @@
  * a reader that pages through a file, and a writer that builds one from ascending buckets.
  * Layout: FORMAT.md beside this file.
  */
-export type { BoltReader, BoltBucketSource } from './types.js';
+export type { BoltReader, BoltBucketSource, BoltEntryBatch } from './types.js';
 export { openBolt } from './reader.js';
-export { streamBolt, writeBolt, type BoltStream } from './writer.js';
+export { writeBolt } from './writer.js';

@@ -1,7 +1,7 @@
 /**
- * Building whole pages: leaf, branch, free list, meta (FORMAT.md). Pure. A page whose
- * content exceeds the page size takes `overflow` further pages right after it; the returned
- * buffer then spans all of them. Inline pages (inside a bucket value) are not padded.
+ * Page encoders (FORMAT.md): page headers, the small pages built whole (inline bucket leaves,
+ * free list, meta) and bucket values. Pure. Tree pages are encoded in place by tree-builder.ts.
+ * Inline pages (inside a bucket value) are not padded.
  */
 import {
   BUCKET_HEADER_SIZE,
@@ -10,7 +10,6 @@ import {
   PageFlag,
   encodeMeta,
   writePageHeader,
-  type BranchElement,
   type LeafElement,
   type Meta,
 } from './layout.js';
@@ -22,15 +21,18 @@ export function leafSize(elements: readonly LeafElement[]): number {
   return n;
 }
 
-export function branchSize(elements: readonly BranchElement[]): number {
-  let n = PAGE_HEADER_SIZE;
-  for (const e of elements) n += ELEMENT_SIZE + e.key.length;
-  return n;
-}
-
 /** Pages a page of `bytes` bytes takes (at least one). */
 export function pageCount(bytes: number, pageSize: number): number {
   return Math.max(1, Math.ceil(bytes / pageSize));
+}
+
+/** Writes a page header at `at` (the id as two u32 halves: no bigint per page). */
+export function writeHeaderAt(buf: Buffer, at: number, id: number, flags: number, count: number, overflow: number): void {
+  buf.writeUInt32LE(id % 0x100000000, at);
+  buf.writeUInt32LE(Math.floor(id / 0x100000000), at + 4);
+  buf.writeUInt16LE(flags, at + 8);
+  buf.writeUInt16LE(count, at + 10);
+  buf.writeUInt32LE(overflow, at + 12);
 }
 
 /** A leaf page with id `id`; `pageSize` 0 means inline (exact size, id 0). */
@@ -53,27 +55,10 @@ export function encodeLeaf(elements: readonly LeafElement[], id: number, pageSiz
   return buf;
 }
 
-export function encodeBranch(elements: readonly BranchElement[], id: number, pageSize: number): Buffer {
-  if (elements.length > 0xffff) throw new Error('bbolt: too many elements for one page');
-  const pages = pageCount(branchSize(elements), pageSize);
-  const buf = Buffer.alloc(pages * pageSize);
-  writePageHeader(buf, { id, flags: PageFlag.Branch, count: elements.length, overflow: pages - 1 });
-  let data = PAGE_HEADER_SIZE + elements.length * ELEMENT_SIZE;
-  elements.forEach((e, i) => {
-    const at = PAGE_HEADER_SIZE + i * ELEMENT_SIZE;
-    buf.writeUInt32LE(data - at, at);
-    buf.writeUInt32LE(e.key.length, at + 4);
-    buf.writeBigUInt64LE(BigInt(e.pgid), at + 8);
-    data += e.key.copy(buf, data);
-  });
-  return buf;
-}
-
-/** An empty free list page (every page below the high-water mark is in use). */
-export function encodeEmptyFreelist(id: number, pageSize: number): Buffer {
-  const buf = Buffer.alloc(pageSize);
-  writePageHeader(buf, { id, flags: PageFlag.Freelist, count: 0, overflow: 0 });
-  return buf;
+/** An empty free list page (every page below the high-water mark is in use), encoded at `at`. */
+export function encodeEmptyFreelistAt(buf: Buffer, at: number, id: number, pageSize: number): void {
+  buf.fill(0, at, at + pageSize);
+  writeHeaderAt(buf, at, id, PageFlag.Freelist, 0, 0);
 }
 
 /** Meta page `id` (0 or 1). */

@@ -1,84 +1,187 @@
 /**
- * Building one B+tree bottom-up from ascending elements: leaf pages are filled and appended
- * to the sink as they fill (an element bigger than a page gets a page with overflow pages of
- * its own), then `finish` writes the branch levels (one first key + page id per child) until
+ * Building one B+tree bottom-up from ascending elements: leaf pages are filled and encoded
+ * into the PageOut as they fill (an element bigger than a page gets a page with overflow pages
+ * of its own), then `finish` writes the branch levels (one first key + page id per child) until
  * one root page is left, and returns the root's id. An empty tree is one empty leaf page.
  *
- * Memory: one leaf page of elements plus one (key, id) pair per leaf page written.
- * On a counting sink pages are not encoded, only their ids reserved (same ids as a real pass).
+ * No object per element: the pending leaf is three parallel arrays of references (key, where
+ * the key starts in it, value), reused page after page; the first key of every page written is
+ * copied into one growing byte arena (the branch levels' keys are ranges of it), so no source
+ * buffer is kept once its page is encoded.
  * Invariant: keys strictly ascend (bytewise); `add` throws otherwise.
  */
-import { ELEMENT_SIZE, MAX_KEY_SIZE, PAGE_HEADER_SIZE, type BranchElement, type LeafElement } from './layout.js';
-import { branchSize, encodeBranch, encodeLeaf, leafSize, pageCount } from './page-encode.js';
-import type { PageSink } from './page-sink.js';
+import { ELEMENT_SIZE, MAX_KEY_SIZE, PAGE_HEADER_SIZE, PageFlag } from './layout.js';
+import { pageCount, writeHeaderAt } from './page-encode.js';
+import type { PageOut } from './page-out.js';
+
+/** Branch elements of one level: key i is `arena[keyAt[i] … keyAt[i] + keyLen[i]]`. */
+interface Level {
+  readonly keyAt: number[];
+  readonly keyLen: number[];
+  readonly ids: number[];
+}
 
 export class TreeBuilder {
-  private leaf: LeafElement[] = [];
-  private leafBytes = PAGE_HEADER_SIZE;
-  private readonly children: BranchElement[] = [];
+  private readonly keys: Buffer[] = [];
+  private readonly starts: number[] = [];
+  private readonly values: Buffer[] = [];
+  private count = 0;
+  private bytes = PAGE_HEADER_SIZE;
   private last: Buffer | undefined;
+  private lastStart = 0;
+  private arena = Buffer.allocUnsafe(4096);
+  private arenaUsed = 0;
+  private readonly children: Level = { keyAt: [], keyLen: [], ids: [] };
 
-  constructor(private readonly sink: PageSink) {}
+  /** `flags`: the leaf element flags of every element (BUCKET_LEAF_FLAG for the root bucket). */
+  constructor(
+    private readonly out: PageOut,
+    private readonly flags = 0,
+  ) {}
 
-  /**
-   * Adds an element. Returns a promise only when a full leaf had to go to a sink that writes
-   * asynchronously (a file); otherwise the element is in (no per-element promise to await).
-   */
-  add(key: Buffer, value: Buffer, flags = 0): Promise<void> | undefined {
-    if (key.length > MAX_KEY_SIZE) throw new Error(`bbolt: key of ${key.length} bytes exceeds ${MAX_KEY_SIZE}`);
-    if (this.last !== undefined && Buffer.compare(this.last, key) >= 0) {
-      throw new Error(`bbolt: keys must strictly ascend (${this.last.toString('hex')} then ${key.toString('hex')})`);
+  /** Adds the element `key[keyStart…]` → `value` (both only referenced until its page is encoded). */
+  add(key: Buffer, keyStart: number, value: Buffer): void {
+    const keyLen = key.length - keyStart;
+    if (keyLen > MAX_KEY_SIZE) throw new Error(`bbolt: key of ${keyLen} bytes exceeds ${MAX_KEY_SIZE}`);
+    const last = this.last;
+    if (last !== undefined && !ascends(last, this.lastStart, key, keyStart)) {
+      throw new Error(`bbolt: keys must strictly ascend (${last.subarray(this.lastStart).toString('hex')} then ${key.subarray(keyStart).toString('hex')})`);
     }
     this.last = key;
-    const bytes = ELEMENT_SIZE + key.length + value.length;
-    const written = this.leaf.length > 0 && (this.leafBytes + bytes > this.sink.pageSize || this.leaf.length === 0xffff) ? this.flushLeaf() : undefined;
-    this.leaf.push({ flags, key, value });
-    this.leafBytes += bytes;
-    return written;
+    this.lastStart = keyStart;
+    const bytes = ELEMENT_SIZE + keyLen + value.length;
+    if (this.count > 0 && (this.bytes + bytes > this.out.pageSize || this.count === 0xffff)) this.flushLeaf();
+    const i = this.count++;
+    this.keys[i] = key;
+    this.starts[i] = keyStart;
+    this.values[i] = value;
+    this.bytes += bytes;
   }
 
   /** Writes what is left and the branch levels; returns the root page id. */
   async finish(): Promise<number> {
-    if (this.leaf.length > 0 || this.children.length === 0) await this.flushLeaf();
+    if (this.count > 0 || this.children.ids.length === 0) this.flushLeaf();
+    this.last = undefined;
     let level = this.children;
-    while (level.length > 1) level = await this.writeLevel(level);
-    const root = level[0];
-    if (root === undefined) throw new Error('bbolt: tree without a root');
-    return root.pgid;
-  }
-
-  /** Hands the leaf to the sink and starts a new one; a promise while a file write is pending. */
-  private flushLeaf(): Promise<void> | undefined {
-    const id = this.sink.next;
-    let written: Promise<unknown> | undefined;
-    if (this.sink.counting) this.sink.reserve(pageCount(leafSize(this.leaf), this.sink.pageSize));
-    else written = this.sink.append(encodeLeaf(this.leaf, id, this.sink.pageSize));
-    this.children.push({ key: this.leaf[0]?.key ?? Buffer.alloc(0), pgid: id });
-    this.leaf = [];
-    this.leafBytes = PAGE_HEADER_SIZE;
-    return this.sink.buffered || written === undefined ? undefined : written.then(() => undefined);
-  }
-
-  private async writeLevel(children: readonly BranchElement[]): Promise<BranchElement[]> {
-    const parents: BranchElement[] = [];
-    let page: BranchElement[] = [];
-    let bytes = PAGE_HEADER_SIZE;
-    const emit = async (): Promise<void> => {
-      const id = this.sink.next;
-      if (this.sink.counting) this.sink.reserve(pageCount(branchSize(page), this.sink.pageSize));
-      else await this.sink.append(encodeBranch(page, id, this.sink.pageSize));
-      parents.push({ key: page[0]!.key, pgid: id });
-      page = [];
-      bytes = PAGE_HEADER_SIZE;
-    };
-    for (const child of children) {
-      const grown = bytes + ELEMENT_SIZE + child.key.length;
-      // at least two children per branch page, so every level shrinks
-      if (page.length >= 2 && (grown > this.sink.pageSize || page.length === 0xffff)) await emit();
-      page.push(child);
-      bytes += ELEMENT_SIZE + child.key.length;
+    while (level.ids.length > 1) {
+      level = this.writeLevel(level);
+      if (this.out.full) await this.out.flush();
     }
-    if (page.length > 0) await emit();
+    const root = level.ids[0];
+    if (root === undefined) throw new Error('bbolt: tree without a root');
+    return root;
+  }
+
+  /** Encodes the pending leaf as the next page(s) and starts a new one. */
+  private flushLeaf(): void {
+    const out = this.out;
+    const n = this.count;
+    const pages = pageCount(this.bytes, out.pageSize);
+    const id = out.next;
+    const at = out.take(pages);
+    const buf = out.buf;
+    writeHeaderAt(buf, at, id, PageFlag.Leaf, n, pages - 1);
+    let data = at + PAGE_HEADER_SIZE + n * ELEMENT_SIZE;
+    for (let i = 0; i < n; i++) {
+      const e = at + PAGE_HEADER_SIZE + i * ELEMENT_SIZE;
+      const key = this.keys[i]!;
+      const start = this.starts[i]!;
+      const value = this.values[i]!;
+      buf.writeUInt32LE(this.flags, e);
+      buf.writeUInt32LE(data - e, e + 4);
+      buf.writeUInt32LE(key.length - start, e + 8);
+      buf.writeUInt32LE(value.length, e + 12);
+      for (let j = start; j < key.length; j++) buf[data++] = key[j]!;
+      buf.set(value, data);
+      data += value.length;
+    }
+    buf.fill(0, data, at + pages * out.pageSize);
+    const first = this.keys[0];
+    this.addChild(this.children, first ?? Buffer.alloc(0), first === undefined ? 0 : this.starts[0]!, id);
+    // Drop the references (the arrays are reused for the next page).
+    for (let i = 0; i < n; i++) {
+      this.keys[i] = EMPTY;
+      this.values[i] = EMPTY;
+    }
+    this.count = 0;
+    this.bytes = PAGE_HEADER_SIZE;
+  }
+
+  /** Copies the child's first key into the arena. */
+  private addChild(level: Level, key: Buffer, keyStart: number, id: number): void {
+    const len = key.length - keyStart;
+    if (this.arenaUsed + len > this.arena.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.arena.length, this.arenaUsed + len));
+      this.arena.copy(grown, 0, 0, this.arenaUsed);
+      this.arena = grown;
+    }
+    key.copy(this.arena, this.arenaUsed, keyStart);
+    level.keyAt.push(this.arenaUsed);
+    level.keyLen.push(len);
+    level.ids.push(id);
+    this.arenaUsed += len;
+  }
+
+  /** Writes one branch level over `children`; returns the level above (keys share the arena). */
+  private writeLevel(children: Level): Level {
+    const parents: Level = { keyAt: [], keyLen: [], ids: [] };
+    const pageSize = this.out.pageSize;
+    let from = 0;
+    let bytes = PAGE_HEADER_SIZE;
+    const total = children.ids.length;
+    for (let i = 0; i < total; i++) {
+      const grown = bytes + ELEMENT_SIZE + children.keyLen[i]!;
+      // at least two children per branch page, so every level shrinks
+      if (i - from >= 2 && (grown > pageSize || i - from === 0xffff)) {
+        this.encodeBranch(children, from, i, bytes, parents);
+        from = i;
+        bytes = PAGE_HEADER_SIZE;
+      }
+      bytes += ELEMENT_SIZE + children.keyLen[i]!;
+    }
+    if (total > from) this.encodeBranch(children, from, total, bytes, parents);
     return parents;
   }
+
+  private encodeBranch(children: Level, from: number, to: number, bytes: number, parents: Level): void {
+    const out = this.out;
+    const pages = pageCount(bytes, out.pageSize);
+    const id = out.next;
+    const at = out.take(pages);
+    const buf = out.buf;
+    const n = to - from;
+    writeHeaderAt(buf, at, id, PageFlag.Branch, n, pages - 1);
+    let data = at + PAGE_HEADER_SIZE + n * ELEMENT_SIZE;
+    for (let i = 0; i < n; i++) {
+      const e = at + PAGE_HEADER_SIZE + i * ELEMENT_SIZE;
+      const keyAt = children.keyAt[from + i]!;
+      const keyLen = children.keyLen[from + i]!;
+      const child = children.ids[from + i]!;
+      buf.writeUInt32LE(data - e, e);
+      buf.writeUInt32LE(keyLen, e + 4);
+      buf.writeUInt32LE(child % 0x100000000, e + 8);
+      buf.writeUInt32LE(Math.floor(child / 0x100000000), e + 12);
+      this.arena.copy(buf, data, keyAt, keyAt + keyLen);
+      data += keyLen;
+    }
+    buf.fill(0, data, at + pages * out.pageSize);
+    parents.keyAt.push(children.keyAt[from]!);
+    parents.keyLen.push(children.keyLen[from]!);
+    parents.ids.push(id);
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** True when `b[bStart…]` sorts strictly after `a[aStart…]` (bytewise; a JS loop: keys are short). */
+function ascends(a: Buffer, aStart: number, b: Buffer, bStart: number): boolean {
+  const aLen = a.length - aStart;
+  const bLen = b.length - bStart;
+  const n = aLen < bLen ? aLen : bLen;
+  for (let i = 0; i < n; i++) {
+    const x = a[aStart + i]!;
+    const y = b[bStart + i]!;
+    if (x !== y) return x < y;
+  }
+  return aLen < bLen;
 }

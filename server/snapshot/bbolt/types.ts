@@ -19,8 +19,19 @@ export interface BoltReader {
   close(): Promise<void>;
 }
 
-/** One bucket to write: its name and its entries, ascending by key (the writer checks the order). */
-export interface BoltBucketSource {
-  readonly name: string;
-  readonly entries: AsyncIterable<readonly [Buffer, Buffer]>;
+/**
+ * Consecutive entries of a bucket (the shape of the backend's `EntryBatch`): entry i's key is
+ * `entries[i][0]` from byte `keyStart` on, its value `entries[i][1]` (undefined: empty).
+ */
+export interface BoltEntryBatch {
+  readonly entries: readonly (readonly [Buffer, Buffer | undefined])[];
+  readonly keyStart: number;
 }
+
+/**
+ * One bucket to write: its name and its entries, ascending by key (the writer checks the
+ * order), one at a time or in batches (bulk sources: no object per entry on the way).
+ */
+export type BoltBucketSource =
+  | { readonly name: string; readonly entries: AsyncIterable<readonly [Buffer, Buffer]> | Iterable<readonly [Buffer, Buffer]> }
+  | { readonly name: string; readonly batches: AsyncIterable<BoltEntryBatch> };

@@ -8,17 +8,19 @@
  * A bucket whose page would take at most a quarter page is stored inline in its value, as
  * bbolt itself does. The file size is (high-water mark) × page size.
  *
- * `streamBolt` produces the same bytes as a stream, meta pages first, by laying the file out
- * in a first pass that encodes nothing (see there).
+ * One pass: the meta pages at the front name the root and the high-water mark, known only at
+ * the end, so a stream of the file (Maintenance.Snapshot) sends it once written
+ * (server/snapshot/stream.ts). Pages are encoded in place in one reused buffer written in
+ * ≈1 MiB pieces (page-out.ts); bulk sources hand entries over in batches (no object per entry).
  *
- * Memory: one page of entries per open tree and one (key, page id) per leaf page written.
- * Errors: entries out of order, duplicate or unordered bucket names, keys over 32 KiB → throws
- * (the caller's invariant); the partial file is left for the caller to remove.
+ * Memory: one page of entry references per open tree, the first key of every page written,
+ * and the page buffer. Errors: entries out of order, duplicate or unordered bucket names, keys
+ * over 32 KiB → throws (the caller's invariant); the partial file is left for the caller to remove.
  */
 import { open } from 'node:fs/promises';
 import { BUCKET_LEAF_FLAG, DEFAULT_PAGE_SIZE, ELEMENT_SIZE, PAGE_HEADER_SIZE, type LeafElement, type Meta } from './layout.js';
-import { bucketValue, encodeEmptyFreelist, encodeMetaPage, inlineBucketValue } from './page-encode.js';
-import { BufferSink, CountingSink, FilePageSink, type PageSink } from './page-sink.js';
+import { bucketValue, encodeEmptyFreelistAt, encodeMetaPage, inlineBucketValue } from './page-encode.js';
+import { PageOut } from './page-out.js';
 import { TreeBuilder } from './tree-builder.js';
 import type { BoltBucketSource } from './types.js';
 
@@ -29,6 +31,60 @@ export interface WriteBoltOptions {
   readonly sync?: boolean;
 }
 
+const NO_VALUE = Buffer.alloc(0);
+
+/**
+ * One bucket's entries on their way in: kept as a small list while the bucket could still be
+ * inline, then handed to a tree of its own. `value()` is the bucket's value in the root bucket.
+ */
+class BucketWriter {
+  private readonly small: LeafElement[] = [];
+  private smallBytes = PAGE_HEADER_SIZE;
+  private tree: TreeBuilder | undefined;
+
+  constructor(private readonly out: PageOut) {}
+
+  add(key: Buffer, keyStart: number, value: Buffer): void {
+    if (this.tree !== undefined) {
+      this.tree.add(key, keyStart, value);
+      return;
+    }
+    const k = keyStart === 0 ? key : key.subarray(keyStart);
+    this.small.push({ flags: 0, key: k, value });
+    this.smallBytes += ELEMENT_SIZE + k.length + value.length;
+    if (this.smallBytes > this.out.pageSize / 4) {
+      const tree = new TreeBuilder(this.out);
+      for (const e of this.small) tree.add(e.key, 0, e.value);
+      this.small.length = 0;
+      this.tree = tree;
+    }
+  }
+
+  async value(): Promise<Buffer> {
+    if (this.tree !== undefined) return bucketValue(await this.tree.finish());
+    for (let i = 1; i < this.small.length; i++) {
+      if (Buffer.compare(this.small[i - 1]!.key, this.small[i]!.key) >= 0) throw new Error('bbolt: keys must strictly ascend');
+    }
+    return inlineBucketValue(this.small);
+  }
+}
+
+async function bucketValueOf(out: PageOut, source: BoltBucketSource): Promise<Buffer> {
+  const bucket = new BucketWriter(out);
+  if ('batches' in source) {
+    for await (const { entries, keyStart } of source.batches) {
+      for (const [key, value] of entries) bucket.add(key, keyStart, value ?? NO_VALUE);
+      if (out.full) await out.flush();
+    }
+  } else {
+    for await (const [key, value] of source.entries) {
+      bucket.add(key, 0, value);
+      if (out.full) await out.flush();
+    }
+  }
+  return bucket.value();
+}
+
 /** What the meta pages name: the root bucket's page, the free list's page, the high-water mark. */
 interface BoltLayout {
   readonly root: number;
@@ -36,48 +92,18 @@ interface BoltLayout {
   readonly pgid: number;
 }
 
-/** Pauses a build (a `yield`) while `full` says the sink should be emptied first. */
-type Full = () => boolean;
-
-/** The bucket's value in the root bucket: inline when small, else the root page of its own tree. */
-async function* writeBucket(sink: PageSink, entries: AsyncIterable<readonly [Buffer, Buffer]>, full: Full): AsyncGenerator<void, Buffer> {
-  const inlineLimit = sink.pageSize / 4;
-  const small: LeafElement[] = [];
-  let smallBytes = PAGE_HEADER_SIZE;
-  let tree: TreeBuilder | undefined;
-  for await (const [key, value] of entries) {
-    if (tree !== undefined) {
-      const written = tree.add(key, value);
-      if (written !== undefined) await written;
-      if (full()) yield;
-      continue;
-    }
-    small.push({ flags: 0, key, value });
-    smallBytes += ELEMENT_SIZE + key.length + value.length;
-    if (smallBytes > inlineLimit) {
-      tree = new TreeBuilder(sink);
-      for (const e of small) await tree.add(e.key, e.value);
-    }
-  }
-  if (tree === undefined) {
-    for (let i = 1; i < small.length; i++) {
-      if (Buffer.compare(small[i - 1]!.key, small[i]!.key) >= 0) throw new Error('bbolt: keys must strictly ascend');
-    }
-    return inlineBucketValue(small);
-  }
-  return bucketValue(await tree.finish());
-}
-
-/** Every page after the two meta pages, into `sink`: each bucket's tree, the root bucket, the free list. */
-async function* buildPages(sink: PageSink, buckets: AsyncIterable<BoltBucketSource> | Iterable<BoltBucketSource>, full: Full): AsyncGenerator<void, BoltLayout> {
-  const root = new TreeBuilder(sink);
+/** Every page after the two meta pages: each bucket's tree, the root bucket, the free list. */
+async function buildPages(out: PageOut, buckets: AsyncIterable<BoltBucketSource> | Iterable<BoltBucketSource>): Promise<BoltLayout> {
+  const root = new TreeBuilder(out, BUCKET_LEAF_FLAG);
   for await (const bucket of buckets) {
-    const value = yield* writeBucket(sink, bucket.entries, full);
-    await root.add(Buffer.from(bucket.name, 'utf8'), value, BUCKET_LEAF_FLAG);
+    const value = await bucketValueOf(out, bucket);
+    root.add(Buffer.from(bucket.name, 'utf8'), 0, value);
   }
   const rootId = await root.finish();
-  const freelist = sink.counting ? sink.reserve(1) : await sink.append(encodeEmptyFreelist(sink.next, sink.pageSize));
-  return { root: rootId, freelist, pgid: sink.next };
+  const freelist = out.next;
+  encodeEmptyFreelistAt(out.buf, out.take(1), freelist, out.pageSize);
+  await out.close();
+  return { root: rootId, freelist, pgid: out.next };
 }
 
 function metaPages(layout: BoltLayout, pageSize: number): Buffer {
@@ -99,13 +125,6 @@ function checkedPageSize(options: WriteBoltOptions): number {
   return pageSize;
 }
 
-async function drainBuild(build: AsyncGenerator<void, BoltLayout>): Promise<BoltLayout> {
-  for (;;) {
-    const r = await build.next();
-    if (r.done === true) return r.value;
-  }
-}
-
 /**
  * Writes a bbolt database to `path` (created or truncated) holding `buckets`, names ascending
  * bytewise (UTF-8), each with strictly ascending keys. Resolves with the file size, a multiple
@@ -119,9 +138,7 @@ export async function writeBolt(
   const pageSize = checkedPageSize(options);
   const fh = await open(path, 'w');
   try {
-    const sink = new FilePageSink(fh, pageSize);
-    const layout = await drainBuild(buildPages(sink, buckets, () => false));
-    await sink.flush();
+    const layout = await buildPages(new PageOut(fh, pageSize), buckets);
     const metas = metaPages(layout, pageSize);
     const { bytesWritten } = await fh.write(metas, 0, metas.length, 0);
     if (bytesWritten !== metas.length) throw new Error('bbolt: short write of the meta pages');
@@ -130,41 +147,4 @@ export async function writeBolt(
   } finally {
     await fh.close();
   }
-}
-
-/** A bbolt database produced as a byte stream (see streamBolt). */
-export interface BoltStream {
-  /** Bytes `chunks` will yield in all (a multiple of the page size). */
-  readonly size: number;
-  /** The file's bytes in order, in pieces of about 256 KiB: meta pages first. */
-  readonly chunks: AsyncIterable<Buffer>;
-}
-
-/**
- * The bbolt database of `buckets` as a stream, never held whole: a first pass over the data
- * only lays the pages out (no page is encoded) to learn what the meta pages at the front of the
- * file must name; the second pass encodes the pages in file order and yields them as they
- * fill. `buckets` is called once per pass and must give the same entries both times (a pinned
- * view); a difference is detected at the end and fails the stream.
- * Memory: one page per open tree level, one (key, id) per leaf page, ≈256 KiB of pages.
- */
-export async function streamBolt(buckets: () => AsyncIterable<BoltBucketSource> | Iterable<BoltBucketSource>, options: WriteBoltOptions = {}): Promise<BoltStream> {
-  const pageSize = checkedPageSize(options);
-  const layout = await drainBuild(buildPages(new CountingSink(pageSize), buckets(), () => false));
-  async function* chunks(): AsyncGenerator<Buffer> {
-    yield metaPages(layout, pageSize);
-    const sink = new BufferSink(pageSize);
-    const build = buildPages(sink, buckets(), () => sink.full);
-    for (;;) {
-      const r = await build.next();
-      if (sink.pendingBytes > 0) yield Buffer.concat(sink.takePending());
-      if (r.done === true) {
-        if (r.value.root !== layout.root || r.value.freelist !== layout.freelist || r.value.pgid !== layout.pgid) {
-          throw new Error('bbolt: the data changed between the layout pass and the write pass');
-        }
-        return;
-      }
-    }
-  }
-  return { size: layout.pgid * pageSize, chunks: chunks() };
 }

@@ -4,7 +4,7 @@
  * can interleave with other work exactly as it can over LevelDB. A write still pending when
  * its process dies never happens. Reads and views are the MemoryBackend's own.
  */
-import type { Backend, BackendOp, Bucket, IterateOptions, ReadView } from '../../../server/storage/backend.js';
+import type { Backend, BackendOp, Bucket, EntryBatch, IterateOptions, ReadView } from '../../../server/storage/backend.js';
 import type { MemoryBackend } from '../../../server/storage/memory-backend.js';
 
 export class SimBackend implements Backend {
@@ -31,6 +31,10 @@ export class SimBackend implements Backend {
 
   iterate(bucket: Bucket, options?: IterateOptions): AsyncIterable<readonly [Buffer, Buffer]> {
     return this.#inner.iterate(bucket, options);
+  }
+
+  batches(bucket: Bucket, options?: IterateOptions): AsyncIterable<EntryBatch> {
+    return this.#inner.batches(bucket, options);
   }
 
   #inFlight = 0;

@@ -75,3 +75,31 @@ void test('a truncated image is refused', async () => {
     })())) assert.ok(r);
   }, /ends in the middle/);
 });
+
+/** The image as FORMAT.md spells it, one record at a time (the reference for imagePieces). */
+async function referenceImage(be: Backend): Promise<Buffer> {
+  const parts: Buffer[] = [Buffer.from('KVSNAP01', 'latin1')];
+  for (const bucket of Object.values(Bucket)) {
+    for await (const [k, v] of be.iterate(bucket)) {
+      const u32 = (n: number): Buffer => {
+        const b = Buffer.alloc(4);
+        b.writeUInt32BE(n, 0);
+        return b;
+      };
+      parts.push(Buffer.from([bucket.length]), Buffer.from(bucket, 'latin1'), u32(k.length), k, u32(v.length), v);
+    }
+  }
+  parts.push(Buffer.from([0]));
+  return Buffer.concat(parts);
+}
+
+void test('imagePieces gives the image of FORMAT.md in pieces of about 1 MiB (records bigger than a piece included)', async () => {
+  const be = await source(1500, 9);
+  await be.write([{ type: 'put', bucket: Bucket.Lease, key: Buffer.from('big'), value: Buffer.alloc(1536 * 1024, 3) }]);
+  const view = await be.snapshot();
+  const pieces: Buffer[] = [];
+  for await (const p of imagePieces(view)) pieces.push(p);
+  await view.close();
+  assert.ok(pieces.length >= 4 && pieces.length < 10, `${pieces.length} pieces`);
+  assert.deepEqual(Buffer.concat(pieces), await referenceImage(be));
+});

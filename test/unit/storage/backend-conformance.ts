@@ -23,6 +23,16 @@ async function keysOf(view: ReadView, bucket: Bucket, options?: IterateOptions):
   return out;
 }
 
+/** `view.batches` flattened to the form `all` prints (keys cut at keyStart). */
+async function allBatched(view: ReadView, bucket: Bucket, options?: IterateOptions): Promise<string[]> {
+  const out: string[] = [];
+  for await (const { entries, keyStart } of view.batches(bucket, options)) {
+    assert.ok(entries.length > 0);
+    for (const [k, v] of entries) out.push(`${k.subarray(keyStart).toString('hex')}=${(v ?? Buffer.alloc(0)).toString()}`);
+  }
+  return out;
+}
+
 async function withBackend(factory: BackendFactory, fn: (backend: Backend) => Promise<void>): Promise<void> {
   const { backend, dispose } = await factory();
   try {
@@ -141,6 +151,25 @@ export function runBackendConformance(name: string, factory: BackendFactory): vo
         key[0] = 0x7a;
         value[0] = 0x7a;
         assert.deepEqual(await be.get(Bucket.Key, b('k')), b('v'));
+      }));
+
+    void it('batches give what iterate gives, a batch at a time, from the view of the call', () =>
+      withBackend(factory, async (be) => {
+        const ops = Array.from({ length: 2500 }, (_, i) => ({ type: 'put' as const, bucket: Bucket.Key, key: b(`k${String(i).padStart(5, '0')}`), value: b(`v${i}`) }));
+        await be.write([...ops, { type: 'put', bucket: Bucket.Meta, key: b('m'), value: b('x') }]);
+        const batched = be.batches(Bucket.Key);
+        await be.write([{ type: 'put', bucket: Bucket.Key, key: b('k99999'), value: b('late') }]);
+        const expected = (await all(be, Bucket.Key)).filter((e) => !e.endsWith('=late'));
+        const got: string[] = [];
+        for await (const { entries, keyStart } of batched) for (const [k, v] of entries) got.push(`${k.subarray(keyStart).toString('hex')}=${String(v)}`);
+        assert.deepEqual(got, expected);
+        assert.deepEqual(await allBatched(be, Bucket.Key, { gte: b('k00010'), lt: b('k00013') }), await all(be, Bucket.Key, { gte: b('k00010'), lt: b('k00013') }));
+        assert.deepEqual(await allBatched(be, Bucket.Meta), [`${b('m').toString('hex')}=x`]);
+        assert.deepEqual(await allBatched(be, Bucket.Lease), []);
+        const snap = await be.snapshot();
+        await be.write([{ type: 'del', bucket: Bucket.Meta, key: b('m') }]);
+        assert.deepEqual(await allBatched(snap, Bucket.Meta), [`${b('m').toString('hex')}=x`]);
+        await snap.close();
       }));
 
     void it('snapshot pins a consistent view until closed', () =>
