@@ -67,22 +67,45 @@ export interface Message {
 export const CAMPAIGN_TRANSFER = Buffer.from('CampaignTransfer');
 
 const EMPTY = Buffer.alloc(0);
+const NO_ENTRIES: readonly Entry[] = [];
 
-/** Builds a message; every field not given takes its zero value. */
+/**
+ * Builds a message; every field not given takes its zero value. The object always has the same
+ * shape (fields assigned in one order, no spread), so the hot paths that read messages stay
+ * monomorphic.
+ */
 export function message(fields: Partial<Message> & Pick<Message, 'type'>): Message {
   return {
-    from: 0n,
-    to: 0n,
-    term: 0n,
-    logTerm: 0n,
-    index: 0n,
-    entries: [],
-    commit: 0n,
-    snapshot: undefined,
-    reject: false,
-    rejectHint: 0n,
-    context: EMPTY,
-    ...fields,
+    type: fields.type,
+    from: fields.from ?? 0n,
+    to: fields.to ?? 0n,
+    term: fields.term ?? 0n,
+    logTerm: fields.logTerm ?? 0n,
+    index: fields.index ?? 0n,
+    entries: fields.entries ?? NO_ENTRIES,
+    commit: fields.commit ?? 0n,
+    snapshot: fields.snapshot,
+    reject: fields.reject ?? false,
+    rejectHint: fields.rejectHint ?? 0n,
+    context: fields.context ?? EMPTY,
+  };
+}
+
+/** `message(fields)` with `from` and `term` set (used by the node's outbox). */
+export function messageFrom(fields: Partial<Message> & Pick<Message, 'type'>, from: bigint, term: bigint): Message {
+  return {
+    type: fields.type,
+    from,
+    to: fields.to ?? 0n,
+    term,
+    logTerm: fields.logTerm ?? 0n,
+    index: fields.index ?? 0n,
+    entries: fields.entries ?? NO_ENTRIES,
+    commit: fields.commit ?? 0n,
+    snapshot: fields.snapshot,
+    reject: fields.reject ?? false,
+    rejectHint: fields.rejectHint ?? 0n,
+    context: fields.context ?? EMPTY,
   };
 }
 

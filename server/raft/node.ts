@@ -13,7 +13,7 @@ import { applyConfChange } from './apply-conf-change.js';
 import { encodeConfChange, type ConfChange } from './conf-change.js';
 import { validateConfig, type RaftConfig } from './config.js';
 import { fail, RaftErrorKind, type RaftResult } from './errors.js';
-import { isLocalMessage, isResponseMessage, message, MessageType, type Message } from './message.js';
+import { isLocalMessage, isResponseMessage, message, messageFrom, MessageType, type Message } from './message.js';
 import { NONE } from './raft-state.js';
 import { RaftLog } from './raft-log.js';
 import { Raft } from './raft.js';
@@ -80,7 +80,7 @@ export function createRaftNode(config: RaftConfig): RaftNode {
   r.becomeFollower(r.term, NONE);
   const cycle = new ReadyCycle(r, config.maxCommittedSizePerReady ?? Number.MAX_SAFE_INTEGER);
 
-  const local = (fields: Partial<Message> & Pick<Message, 'type'>): RaftResult<void> => step(r, message({ from: r.id, ...fields }));
+  const local = (fields: Partial<Message> & Pick<Message, 'type'>): RaftResult<void> => step(r, fields.from === undefined ? messageFrom(fields, r.id, fields.term ?? 0n) : message(fields));
 
   return {
     tick: () => tick(r),

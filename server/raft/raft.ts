@@ -12,7 +12,7 @@
 import { EntryType, type Entry } from '../../proto/gen/kvstore/raft.js';
 import { SILENT_LOGGER, type RaftConfig, type RaftLogger } from './config.js';
 import type { RaftResult } from './errors.js';
-import { message, MessageType, type Message } from './message.js';
+import { messageFrom, MessageType, type Message } from './message.js';
 import { hex, NONE, RaftState } from './raft-state.js';
 import { RaftLog } from './raft-log.js';
 import { ReadIndexQueue, type ReadState } from './read-index.js';
@@ -89,7 +89,7 @@ export class Raft {
     const termless = t === MessageType.MsgProp || t === MessageType.MsgReadIndex;
     if (carriesOwnTerm && (fields.term === undefined || fields.term === 0n)) throw new Error(`${t} needs a term`);
     const term = carriesOwnTerm ? fields.term! : termless ? 0n : this.term;
-    this.msgs.push(message({ ...fields, from: this.id, term }));
+    this.msgs.push(messageFrom(fields, this.id, term));
   }
 
   /** Voters may campaign; learners and removed nodes may not. */
