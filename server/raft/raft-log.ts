@@ -50,9 +50,12 @@ export class RaftLog {
     return t !== undefined ? ok(t) : this.storage.term(i);
   }
 
-  /** Term of entry i, or 0 when unknown. */
+  /** Term of entry i, or 0 when unknown. Allocates no result object (it runs per entry). */
   termOrZero(i: number): number {
-    const r = this.term(i);
+    if (i < this.firstIndex() - 1 || i > this.lastIndex()) return 0;
+    const t = this.unstable.maybeTerm(i);
+    if (t !== undefined) return t;
+    const r = this.storage.term(i);
     return r.ok ? r.value : 0;
   }
 
@@ -63,8 +66,8 @@ export class RaftLog {
   }
 
   matchTerm(i: number, t: number): boolean {
-    const r = this.term(i);
-    return r.ok && r.value === t;
+    // Term 0 only for the index-0 dummy of an empty log, which termOrZero also reports as 0.
+    return this.termOrZero(i) === t && (t !== 0 || this.term(i).ok);
   }
 
   /** §5.4.1: a log ending at (lastIndex, term) is at least as up to date as this one. */

@@ -67,9 +67,22 @@ export class ProgressTracker {
   /** The highest index stored on a quorum of voters (0 when there are no voters). */
   committed(): number {
     if (this.voters.size === 0) return 0;
-    const matches = [...this.voters].map((id) => this.progress.get(id)?.match ?? 0).sort((a, b) => b - a);
+    // Runs for every acknowledgement a leader gets: insertion sort (descending) into a reused
+    // array, no allocation (a cluster has a handful of voters).
+    const matches = this.#matches;
+    let n = 0;
+    for (const id of this.voters) {
+      const m = this.progress.get(id)?.match ?? 0;
+      let i = n++;
+      while (i > 0 && matches[i - 1]! < m) {
+        matches[i] = matches[i - 1]!;
+        i--;
+      }
+      matches[i] = m;
+    }
     return matches[this.quorum() - 1]!;
   }
+  readonly #matches: number[] = [];
 
   /** Records the first vote of `id` in this election (later ones are ignored). */
   recordVote(id: bigint, granted: boolean): void {
