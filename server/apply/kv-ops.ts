@@ -21,7 +21,8 @@ export interface TxnView {
 export const viewRevision = (v: TxnView): bigint => (v.wrote ? v.txn.revision : v.txn.revision - 1n);
 
 export function applyPut(v: TxnView, p: pb.PutRequest, leases: LeasePort): pb.PutResponse {
-  const existing = v.txn.get(p.key);
+  // The current record matters here only for ignore_value / ignore_lease (the put reads it anyway).
+  const existing = p.ignoreValue || p.ignoreLease ? v.txn.get(p.key) : undefined;
   const value = p.ignoreValue && existing ? existing.value : p.value;
   const lease = p.ignoreLease && existing ? existing.lease : p.lease;
   const { prev } = v.txn.put(p.key, value, lease);

@@ -4,7 +4,7 @@
  * context. Every founding member derives the same entries from the same --initial-cluster.
  */
 import { ConfChangeContext } from '../../proto/gen/kvstore/internal.js';
-import { EntryType, type Entry } from '../../proto/gen/kvstore/raft.js';
+import { EntryType, type Entry } from '../raft/log-types.js';
 import type { InitialMember } from '../config/index.js';
 import { ConfChangeType, encodeConfChange } from '../raft/index.js';
 
@@ -18,8 +18,8 @@ export function bootstrapEntries(members: readonly InitialMember[]): Entry[] {
       }).finish(),
     );
     return {
-      term: 1n,
-      index: BigInt(i + 1),
+      term: 1,
+      index: i + 1,
       type: EntryType.ENTRY_CONF_CHANGE,
       data: encodeConfChange({ type: ConfChangeType.AddNode, nodeId: m.id, context }),
     };

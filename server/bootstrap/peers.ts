@@ -1,7 +1,7 @@
 /**
  * Wires the member to its peers: consensus messages travel as transport frames; the set of
- * peers follows the member list (reconciled after every applied batch: added, re-addressed
- * or removed members); the peer listener answers /version, /members and the leader-only
+ * peers follows the member list (checked after every applied batch, reconciled only when the
+ * list's generation moved: added, re-addressed or removed members); the peer listener answers /version, /members and the leader-only
  * lease requests that followers forward.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -126,7 +126,11 @@ export async function startPeers(d: PeersDeps): Promise<Peers> {
   await transport.start();
 
   const known = new Map<bigint, string>();
+  let seen = -1;
   const reconcile = (): void => {
+    // Called after every applied batch: a put batch leaves the list alone, so this is one compare.
+    if (d.membership.generation === seen) return;
+    seen = d.membership.generation;
     const wanted = new Map(d.membership.list().filter((m) => m.id !== d.memberId).map((m) => [m.id, m.peerURLs] as const));
     for (const [id, urls] of wanted) {
       const key = urls.join(',');

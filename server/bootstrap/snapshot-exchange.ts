@@ -40,7 +40,7 @@ export interface SnapshotExchange {
 }
 
 /** Where a received state image for `index` is kept until its install completes. */
-export function imagePath(snapDir: string, index: bigint): string {
+export function imagePath(snapDir: string, index: number): string {
   return join(snapDir, `${index.toString(16).padStart(16, '0')}.snap.kv`);
 }
 
@@ -58,7 +58,7 @@ export function snapshotExchange(d: SnapshotExchangeDeps): SnapshotExchange {
         const view = await d.backend.snapshot();
         try {
           const { consistentIndex } = await readMeta(view);
-          const repointed = member.snapshotAt(m, consistentIndex);
+          const repointed = member.snapshotAt(m, Number(consistentIndex));
           if (repointed) {
             log.info({ 'remote-peer-id': formatId(m.to), 'snapshot-index': consistentIndex.toString() }, 'sending database snapshot');
             const res = await d.transport().sendSnapshot(m.to, encodeMessage(repointed), imagePieces(view));

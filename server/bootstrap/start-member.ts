@@ -173,7 +173,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       throw new ConfigProblem(`incompatible with current running cluster: ${tooFar}`);
     }
     log.info({ 'cluster-version': clusterVersion.current }, 'set cluster version from store');
-    logVersionHistory(opened.contents.entries, store.consistentIndex, formatId(clusterId), log);
+    logVersionHistory(opened.contents.entries, Number(store.consistentIndex), formatId(clusterId), log);
   }
   const lessor = createLessor({
     minTtlSeconds: minLeaseTtlSeconds(Math.max(1, Math.round(config.electionTimeoutMs / config.heartbeatIntervalMs)), config.heartbeatIntervalMs),

@@ -40,8 +40,8 @@ export function v2Port(d: { v2: V2Store; member: Member; membership: Membership;
     },
     index: () => d.v2.index(),
     clusterIdHex: formatId(d.member.clusterId),
-    raftIndex: () => d.member.committedIndex,
-    raftTerm: () => d.member.term,
+    raftIndex: () => BigInt(d.member.committedIndex),
+    raftTerm: () => BigInt(d.member.term),
     members: () => d.membership.list().map(toV2Member),
     leader: () => {
       const m = d.membership.get(d.member.leaderId);

@@ -7,14 +7,14 @@
  */
 import type { Logger } from 'pino';
 import { InternalRequest } from '../../proto/gen/kvstore/internal.js';
-import { EntryType, type Entry } from '../../proto/gen/kvstore/raft.js';
+import { EntryType, type Entry } from '../raft/log-types.js';
 import { hasTopLevelField } from './top-level-field.js';
 import { majorMinor } from './versions.js';
 
 /** InternalRequest's field number of `cluster_version_set` (proto/kvstore/internal.proto). */
 const CLUSTER_VERSION_SET_FIELD = 13;
 
-export function logVersionHistory(entries: readonly Entry[], appliedIndex: bigint, clusterIdHex: string, log: Logger): void {
+export function logVersionHistory(entries: readonly Entry[], appliedIndex: number, clusterIdHex: string, log: Logger): void {
   let previous: string | undefined;
   for (const e of entries) {
     if (e.index > appliedIndex || e.type !== EntryType.ENTRY_NORMAL || e.data.length === 0) continue;

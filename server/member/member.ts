@@ -16,7 +16,7 @@
  * durable record, and on restart the node re-delivers entries after the consistent index.
  */
 import { ConfChangeContext, InternalRequest } from '../../proto/gen/kvstore/internal.js';
-import { EntryType, type Entry, type HardState } from '../../proto/gen/kvstore/raft.js';
+import { EntryType, type Entry, type HardState } from '../raft/log-types.js';
 import type * as pb from '../../proto/gen/etcd/rpc.js';
 import type { Applied, Applier } from '../apply/applier.js';
 import { err, type Result } from '../errors/domain-error.js';
@@ -40,11 +40,11 @@ import type { AuthInfo } from '../auth/auth-store.js';
 import type { Scheduler } from './scheduler.js';
 
 export interface MemberHooks {
-  readonly onApplied?: (index: bigint, count: number) => void;
+  readonly onApplied?: (index: number, count: number) => void;
   /** A backend flush (commit of applied state) took `seconds`. */
   readonly onFlushed?: (seconds: number) => void;
   /** A snapshot was taken at `index` and the log before it released. */
-  readonly onSnapshot?: (index: bigint) => void;
+  readonly onSnapshot?: (index: number) => void;
   readonly onProposalFailed?: () => void;
   /** Leadership as this member sees it changed (lead 0 = none known). */
   readonly onLeaderChange?: (lead: bigint, isLeader: boolean) => void;
@@ -107,9 +107,11 @@ export class Member {
   readonly #reads: ReadBarriers;
   readonly #storage = new MemoryRaftStorage();
   #node: RaftNode | undefined;
-  #hard: HardState = { term: 0n, vote: 0n, commit: 0n };
+  #hard: HardState = { term: 0, vote: 0n, commit: 0 };
+  /** `#hard.term` as the bigint a response header carries (made once per term, not per response). */
+  #termHeader = 0n;
   #lead = 0n;
-  #appliedIndex = 0n;
+  #appliedIndex = 0;
   #stopTicker: (() => void) | undefined;
   #scheduled = false;
   #running = false;
@@ -117,12 +119,12 @@ export class Member {
   #flushing: Promise<void> | undefined;
   #flushAgain = false;
   #flushAgainSync = false;
-  #snapshotIndex = 0n;
+  #snapshotIndex = 0;
   #snapshotting = false;
   /** An entry's changes are in the store but its index is not yet the applied index. */
   #midEntry: Promise<void> | undefined;
   /** Snapshot images received from the leader and waiting for their Ready: index → loader. */
-  readonly #installs = new Map<bigint, () => Promise<void>>();
+  readonly #installs = new Map<number, () => Promise<void>>();
   #stopped = false;
   /** A Ready with sendBeforePersist is being written to the WAL (see #scheduleEarlySend). */
   #leaderPersisting = false;
@@ -140,13 +142,13 @@ export class Member {
   get clusterId(): bigint {
     return this.#d.clusterId;
   }
-  get term(): bigint {
+  get term(): number {
     return this.#hard.term;
   }
-  get committedIndex(): bigint {
+  get committedIndex(): number {
     return this.#hard.commit > this.#appliedIndex ? this.#hard.commit : this.#appliedIndex;
   }
-  get appliedIndex(): bigint {
+  get appliedIndex(): number {
     return this.#appliedIndex;
   }
   get leaderId(): bigint {
@@ -161,7 +163,7 @@ export class Member {
 
   /** The full response header at `revision`. */
   header(revision: bigint): pb.ResponseHeader {
-    return { clusterId: this.#d.clusterId, memberId: this.#d.memberId, revision, raftTerm: this.#hard.term };
+    return { clusterId: this.#d.clusterId, memberId: this.#d.memberId, revision, raftTerm: this.#termHeader };
   }
 
   /**
@@ -169,12 +171,12 @@ export class Member {
    * consistent index are applied again by the first Readies. Runs once, before anything else.
    */
   async start(contents: WalContents, membership: StartMembership): Promise<void> {
-    const applied = this.#d.store.consistentIndex;
+    const applied = Number(this.#d.store.consistentIndex);
     const boot = membership.bootstrapEntries;
     if (boot.length > 0) {
       // A new cluster: the initial members enter the log as committed conf changes at term 1,
       // identical on every founding member, so later members learn them from the log.
-      const hs = { term: 1n, vote: 0n, commit: boot[boot.length - 1]!.index };
+      const hs = { term: 1, vote: 0n, commit: boot[boot.length - 1]!.index };
       await this.#d.wal.save(boot, hs);
       contents = { ...contents, hardState: hs, entries: [...boot] };
     }
@@ -188,10 +190,10 @@ export class Member {
     const last = this.#storage.lastIndex();
     // Commit-only hard states are not fsynced; whatever was applied was committed.
     const commit = [contents.hardState.commit, applied < last ? applied : last].reduce((a, b) => (a > b ? a : b));
-    this.#hard = { ...contents.hardState, commit };
+    this.#setHard({ ...contents.hardState, commit });
     this.#storage.setHardState(this.#hard);
     this.#appliedIndex = applied;
-    this.#snapshotIndex = contents.snapshot?.index ?? 0n;
+    this.#snapshotIndex = contents.snapshot?.index ?? 0;
     this.#node = createRaftNode({
       id: this.#d.memberId,
       voters: known.voters,
@@ -204,7 +206,7 @@ export class Member {
       maxSizePerMsg: 1024 * 1024,
       rng: this.#d.random,
       storage: this.#storage,
-      applied: applied < this.#storage.firstIndex() - 1n ? undefined : applied,
+      applied: applied < this.#storage.firstIndex() - 1 ? undefined : applied,
     });
     this.#schedule();
     await this.#settled();
@@ -267,8 +269,8 @@ export class Member {
   }
 
   /** Replication progress as the leader tracks it (empty on followers): member id → matched index. */
-  progress(): ReadonlyMap<bigint, bigint> {
-    const out = new Map<bigint, bigint>();
+  progress(): ReadonlyMap<bigint, number> {
+    const out = new Map<bigint, number>();
     for (const [id, p] of this.#node?.status().progress ?? []) out.set(id, p.match);
     return out;
   }
@@ -328,7 +330,7 @@ export class Member {
   }
 
   /** The snapshot message a leader sends to `m.to`, re-pointed at `index` (the index its state image holds). */
-  snapshotAt(m: Message, index: bigint): Message | undefined {
+  snapshotAt(m: Message, index: number): Message | undefined {
     const term = this.#storage.term(index);
     if (!term.ok || !m.snapshot) return undefined;
     const confState = this.#node!.status().confState;
@@ -414,7 +416,7 @@ export class Member {
     }
     if (rd.snapshot) await this.#install(rd.snapshot);
     if (rd.sendBeforePersist) this.#sendAll(rd.messages);
-    if (rd.hardState) this.#hard = rd.hardState;
+    if (rd.hardState) this.#setHard(rd.hardState);
     if (rd.entries.length > 0 || (rd.hardState && rd.mustSync)) {
       this.#leaderPersisting = rd.sendBeforePersist;
       try {
@@ -474,6 +476,11 @@ export class Member {
     this.#d.hooks.onSnapshot?.(index);
   }
 
+  #setHard(h: HardState): void {
+    if (h.term !== this.#hard.term) this.#termHeader = BigInt(h.term);
+    this.#hard = h;
+  }
+
   async #settledFlush(): Promise<void> {
     while (this.#flushing) await this.#flushing;
   }
@@ -515,7 +522,7 @@ export class Member {
     }
     this.#d.hooks.onApplied?.(this.#appliedIndex, entries.length);
     this.#scheduleFlush();
-    if (!this.#snapshotting && this.#appliedIndex - this.#snapshotIndex >= BigInt(this.#d.snapshotCount)) void this.#snapshot();
+    if (!this.#snapshotting && this.#appliedIndex - this.#snapshotIndex >= this.#d.snapshotCount) void this.#snapshot();
   }
 
   /**
@@ -533,7 +540,7 @@ export class Member {
       await this.flush({ sync: true });
       const created = this.#storage.createSnapshot(index, confState, Buffer.alloc(0));
       if (!created.ok) return;
-      const compactTo = index - BigInt(this.#d.catchUpEntries);
+      const compactTo = index - this.#d.catchUpEntries;
       if (compactTo > this.#storage.firstIndex()) this.#storage.compact(compactTo);
       await this.#d.wal.saveSnapshot({ index, term: term.value, confState });
       await this.#d.wal.releaseTo(index);
@@ -583,7 +590,7 @@ export class Member {
         // The flushed changes and the consistent index must describe the same entry boundary.
         while (this.#midEntry) await this.#midEntry;
         const started = this.#d.scheduler.now();
-        await this.#d.store.flush(this.#appliedIndex, this.#d.applier.takeBackendOps(), { sync: thisSync });
+        await this.#d.store.flush(BigInt(this.#appliedIndex), this.#d.applier.takeBackendOps(), { sync: thisSync });
         this.#d.hooks.onFlushed?.((this.#d.scheduler.now() - started) / 1000);
       } while (this.#flushAgain);
     })()

@@ -26,7 +26,7 @@ export class ReadBarriers {
 
   #queued: Waiting[] = [];
   /** ctx (hex) → barriers asked under it, and the confirmed index once known. */
-  readonly #inFlight = new Map<string, { waiting: Waiting[]; index: bigint | undefined }>();
+  readonly #inFlight = new Map<string, { waiting: Waiting[]; index: number | undefined }>();
   #seq = 0n;
 
   wait(deadline: number): Promise<Result<void>> {
@@ -61,13 +61,13 @@ export class ReadBarriers {
     }
   }
 
-  confirmed(ctx: Buffer, index: bigint): void {
+  confirmed(ctx: Buffer, index: number): void {
     const f = this.#inFlight.get(ctx.toString('hex'));
     if (f) f.index = index;
   }
 
   /** Releases every confirmed batch whose index is applied. */
-  applied(appliedIndex: bigint): void {
+  applied(appliedIndex: number): void {
     for (const [k, f] of this.#inFlight) {
       if (f.index === undefined || f.index > appliedIndex) continue;
       this.#inFlight.delete(k);

@@ -44,6 +44,7 @@ export function decodeMember(b: Buffer): MemberRecord {
 export class Membership {
   readonly #members = new Map<bigint, MemberRecord>();
   readonly #removed = new Set<bigint>();
+  #generation = 0;
 
   static restore(members: Iterable<MemberRecord>, removed: Iterable<bigint>): Membership {
     const m = new Membership();
@@ -54,10 +55,19 @@ export class Membership {
 
   /** Replaces the whole list (after a snapshot install). */
   replace(members: Iterable<MemberRecord>, removed: Iterable<bigint>): void {
+    this.#generation++;
     this.#members.clear();
     this.#removed.clear();
     for (const r of members) this.#members.set(r.id, r);
     for (const id of removed) this.#removed.add(id);
+  }
+
+  /**
+   * Grows by one on every change of the list (add, remove, re-address, attributes, replace), so a
+   * follower of the list (the peer set) can skip its reconcile when nothing changed.
+   */
+  get generation(): number {
+    return this.#generation;
   }
 
   get(id: bigint): MemberRecord | undefined {
@@ -94,6 +104,7 @@ export class Membership {
   }
 
   remove(id: bigint): BackendOp[] {
+    this.#generation++;
     this.#members.delete(id);
     this.#removed.add(id);
     return [
@@ -118,6 +129,7 @@ export class Membership {
   }
 
   #put(m: MemberRecord): BackendOp[] {
+    this.#generation++;
     this.#members.set(m.id, m);
     return [{ type: 'put', bucket: Bucket.Members, key: idKey(m.id), value: encodeMember(m) }];
   }

@@ -7,7 +7,7 @@
  * a new member is probed at once (an empty MsgApp; it rejects until the leader finds where
  * their logs match).
  */
-import type { ConfState } from '../../proto/gen/kvstore/raft.js';
+import type { ConfState } from './log-types.js';
 import { ConfChangeType, type ConfChange } from './conf-change.js';
 import { commitAndBroadcast } from './leader-commit.js';
 import { hex, NONE, RaftState } from './raft-state.js';
@@ -19,11 +19,11 @@ export function applyConfChange(r: Raft, cc: ConfChange): ConfState {
   const isNew = !r.tracker.progress.has(id);
   switch (cc.type) {
     case ConfChangeType.AddNode:
-      r.tracker.addMember(id, false, r.log.lastIndex() + 1n);
+      r.tracker.addMember(id, false, r.log.lastIndex() + 1);
       break;
     case ConfChangeType.AddLearnerNode:
       if (r.tracker.isVoter(id)) r.logger.warn(`ignored demotion of voter ${hex(id)} to learner`);
-      else r.tracker.addMember(id, true, r.log.lastIndex() + 1n);
+      else r.tracker.addMember(id, true, r.log.lastIndex() + 1);
       break;
     case ConfChangeType.RemoveNode:
       r.tracker.removeMember(id);

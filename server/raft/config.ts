@@ -49,7 +49,7 @@ export interface RaftConfig {
    * state, or in `voters`/`learners` when there is no snapshot). Otherwise start at the
    * snapshot index and re-apply the conf changes of the entries handed out again.
    */
-  readonly applied?: bigint;
+  readonly applied?: number;
   readonly logger?: RaftLogger;
 }
 

@@ -6,7 +6,7 @@
  * that was partitioned away cannot disrupt a healthy leader when it comes back. A transfer
  * campaign (after MsgTimeoutNow) skips the pre-vote and is granted even inside a leader lease.
  */
-import { EntryType } from '../../proto/gen/kvstore/raft.js';
+import { EntryType } from './log-types.js';
 import { CAMPAIGN_TRANSFER, MessageType, type Message } from './message.js';
 import { hex, NONE, RaftState } from './raft-state.js';
 import type { Raft } from './raft.js';
@@ -35,7 +35,7 @@ export function hup(r: Raft, t: CampaignType): void {
 
 function hasUnappliedConfChange(r: Raft): boolean {
   if (r.log.committed <= r.log.applied) return false;
-  const ents = r.log.slice(r.log.applied + 1n, r.log.committed + 1n, Number.MAX_SAFE_INTEGER);
+  const ents = r.log.slice(r.log.applied + 1, r.log.committed + 1, Number.MAX_SAFE_INTEGER);
   return ents.ok && ents.value.some((e) => e.type === EntryType.ENTRY_CONF_CHANGE);
 }
 
@@ -45,7 +45,7 @@ function campaign(r: Raft, t: CampaignType): void {
   else r.becomeCandidate();
   const voteType = pre ? MessageType.MsgPreVote : MessageType.MsgVote;
   // A pre-vote asks for the term the real election would use.
-  const term = pre ? r.term + 1n : r.term;
+  const term = pre ? r.term + 1 : r.term;
   if (poll(r, r.id, pre ? MessageType.MsgPreVoteResp : MessageType.MsgVoteResp, true) === VoteResult.Won) {
     winElection(r);
     return;

@@ -69,7 +69,7 @@ function restore(r: Raft, s: Snapshot): boolean {
   r.tracker.voters.clear();
   r.tracker.learners.clear();
   r.tracker.progress.clear();
-  const next = r.log.lastIndex() + 1n;
+  const next = r.log.lastIndex() + 1;
   for (const id of cs.voters) r.tracker.addMember(id, false, next);
   for (const id of cs.learners) r.tracker.addMember(id, true, next);
   return true;

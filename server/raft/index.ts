@@ -10,5 +10,6 @@ export { NONE, RaftState } from './raft-state.js';
 export type { ReadState } from './read-index.js';
 export type { Ready, SoftState } from './ready.js';
 export { EMPTY_SNAPSHOT, type Snapshot } from './snapshot.js';
+export { EntryType, type ConfState, type Entry, type HardState, type SnapshotMetadata } from './log-types.js';
 export type { ProgressStatus, Status } from './status.js';
 export { entryBytes, type InitialState, type RaftStorage } from './storage.js';

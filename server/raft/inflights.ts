@@ -7,7 +7,7 @@
  */
 export class Inflights {
   readonly #capacity: number;
-  #indexes: bigint[] = [];
+  #indexes: number[] = [];
 
   constructor(capacity: number) {
     if (capacity < 1) throw new Error(`inflight capacity ${capacity} must be at least 1`);
@@ -27,7 +27,7 @@ export class Inflights {
   }
 
   /** Records a message whose last entry is `index`. Throws when full or out of order. */
-  add(index: bigint): void {
+  add(index: number): void {
     if (this.full()) throw new Error('inflights full');
     const last = this.#indexes[this.#indexes.length - 1];
     if (last !== undefined && index <= last) throw new Error(`inflight ${index} not after ${last}`);
@@ -35,7 +35,7 @@ export class Inflights {
   }
 
   /** Frees every message whose last entry is <= `index` (acknowledged). */
-  freeLE(index: bigint): void {
+  freeLE(index: number): void {
     let n = 0;
     while (n < this.#indexes.length && this.#indexes[n]! <= index) n++;
     if (n > 0) this.#indexes = this.#indexes.slice(n);

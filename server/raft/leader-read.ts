@@ -48,7 +48,7 @@ export function releasePendingReadIndexMessages(r: Raft): void {
   for (const m of waiting) serveReadIndex(r, m);
 }
 
-function respond(r: Raft, request: Message, index: bigint): void {
+function respond(r: Raft, request: Message, index: number): void {
   if (request.from === NONE || request.from === r.id) {
     r.readStates.push({ index, requestCtx: request.context });
   } else {

@@ -10,18 +10,18 @@
  * Memory: appended entries are kept as new objects whose payload is a copy in shared chunks
  * (entry-arena.ts): never a view that would keep the caller's bigger buffer alive.
  */
-import type { ConfState, Entry, HardState } from '../../proto/gen/kvstore/raft.js';
+import type { ConfState, Entry, HardState } from './log-types.js';
 import { EntryArena } from './entry-arena.js';
 import { DONE, fail, ok, RaftErrorKind, type RaftResult } from './errors.js';
 import { confStateOf, EMPTY_SNAPSHOT, type Snapshot } from './snapshot.js';
 import { limitSize, type InitialState, type RaftStorage } from './storage.js';
 
-const dummy = (index: bigint, term: bigint): Entry => ({ index, term, type: 0, data: Buffer.alloc(0) });
+const dummy = (index: number, term: number): Entry => ({ index, term, type: 0, data: Buffer.alloc(0) });
 
 export class MemoryRaftStorage implements RaftStorage {
-  #hardState: HardState = { term: 0n, vote: 0n, commit: 0n };
+  #hardState: HardState = { term: 0, vote: 0n, commit: 0 };
   #snapshot: Snapshot = EMPTY_SNAPSHOT;
-  #ents: Entry[] = [dummy(0n, 0n)];
+  #ents: Entry[] = [dummy(0, 0)];
   readonly #arena = new EntryArena();
 
   initialState(): InitialState {
@@ -36,26 +36,26 @@ export class MemoryRaftStorage implements RaftStorage {
     return { ...this.#hardState };
   }
 
-  entries(lo: bigint, hi: bigint, maxBytes: number): RaftResult<Entry[]> {
+  entries(lo: number, hi: number, maxBytes: number): RaftResult<Entry[]> {
     const offset = this.#ents[0]!.index;
-    if (lo <= offset) return fail(RaftErrorKind.Compacted, `entries from ${lo}, first index ${offset + 1n}`);
-    if (hi > this.lastIndex() + 1n) return fail(RaftErrorKind.Unavailable, `entries to ${hi}, last index ${this.lastIndex()}`);
+    if (lo <= offset) return fail(RaftErrorKind.Compacted, `entries from ${lo}, first index ${offset + 1}`);
+    if (hi > this.lastIndex() + 1) return fail(RaftErrorKind.Unavailable, `entries to ${hi}, last index ${this.lastIndex()}`);
     return ok(limitSize(this.#ents.slice(Number(lo - offset), Number(hi - offset)), maxBytes));
   }
 
-  term(i: bigint): RaftResult<bigint> {
+  term(i: number): RaftResult<number> {
     const offset = this.#ents[0]!.index;
     if (i < offset) return fail(RaftErrorKind.Compacted);
     const e = this.#ents[Number(i - offset)];
     return e === undefined ? fail(RaftErrorKind.Unavailable) : ok(e.term);
   }
 
-  firstIndex(): bigint {
-    return this.#ents[0]!.index + 1n;
+  firstIndex(): number {
+    return this.#ents[0]!.index + 1;
   }
 
-  lastIndex(): bigint {
-    return this.#ents[0]!.index + BigInt(this.#ents.length - 1);
+  lastIndex(): number {
+    return this.#ents[0]!.index + (this.#ents.length - 1);
   }
 
   snapshot(): RaftResult<Snapshot> {
@@ -75,7 +75,7 @@ export class MemoryRaftStorage implements RaftStorage {
    * `i`). Does not drop entries: call `compact` for that. Error: SnapshotOutOfDate when `i` is not
    * past the current snapshot. Throws when `i` is past the last index.
    */
-  createSnapshot(i: bigint, cs: ConfState, data: Buffer): RaftResult<Snapshot> {
+  createSnapshot(i: number, cs: ConfState, data: Buffer): RaftResult<Snapshot> {
     if (i <= this.#snapshot.metadata.index) return fail(RaftErrorKind.SnapshotOutOfDate);
     if (i > this.lastIndex()) throw new Error(`snapshot index ${i} is past the last index ${this.lastIndex()}`);
     const term = this.#ents[Number(i - this.#ents[0]!.index)]!.term;
@@ -87,7 +87,7 @@ export class MemoryRaftStorage implements RaftStorage {
    * Drops the entries before `i`; entry `i` becomes the dummy (its term stays known).
    * Error: Compacted when already compacted to `i` or beyond. Throws when `i` is past the last index.
    */
-  compact(i: bigint): RaftResult<void> {
+  compact(i: number): RaftResult<void> {
     const offset = this.#ents[0]!.index;
     if (i <= offset) return fail(RaftErrorKind.Compacted);
     if (i > this.lastIndex()) throw new Error(`compact ${i} is past the last index ${this.lastIndex()}`);

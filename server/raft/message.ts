@@ -1,11 +1,11 @@
 /**
  * The messages the Raft core exchanges with its peers and with itself.
  *
- * Plain data only (bigint, Buffer, Entry[]) so the peer transport can encode them. Local kinds
+ * Plain data only (bigint member ids, number terms/indexes, Buffer, Entry[]) so the peer transport can encode them. Local kinds
  * (`MsgHup`, `MsgBeat`, `MsgUnreachable`, `MsgSnapStatus`, `MsgCheckQuorum`) never leave the node:
  * `step` rejects them when they arrive from the network (see `isLocalMessage`).
  *
- * Field use per kind (unused fields hold 0n / empty / false):
+ * Field use per kind (unused fields hold 0 / 0n / empty / false):
  * - MsgProp: entries (from a follower forwarding to its leader).
  * - MsgApp: index/logTerm of the entry preceding `entries`, leader's commit.
  * - MsgAppResp: index = last index now matching (or the rejected index when `reject`),
@@ -21,7 +21,7 @@
  * - MsgTimeoutNow: tells the transferee to campaign at once.
  * - MsgUnreachable / MsgSnapStatus: `from` is the peer; MsgSnapStatus sets reject on failure.
  */
-import type { Entry } from '../../proto/gen/kvstore/raft.js';
+import type { Entry } from './log-types.js';
 import type { Snapshot } from './snapshot.js';
 
 export const MessageType = {
@@ -51,15 +51,15 @@ export interface Message {
   readonly type: MessageType;
   readonly from: bigint;
   readonly to: bigint;
-  /** 0n only for local messages and for proposals/read requests before they are forwarded. */
-  readonly term: bigint;
-  readonly logTerm: bigint;
-  readonly index: bigint;
+  /** 0 only for local messages and for proposals/read requests before they are forwarded. */
+  readonly term: number;
+  readonly logTerm: number;
+  readonly index: number;
   readonly entries: readonly Entry[];
-  readonly commit: bigint;
+  readonly commit: number;
   readonly snapshot: Snapshot | undefined;
   readonly reject: boolean;
-  readonly rejectHint: bigint;
+  readonly rejectHint: number;
   readonly context: Buffer;
 }
 
@@ -67,22 +67,45 @@ export interface Message {
 export const CAMPAIGN_TRANSFER = Buffer.from('CampaignTransfer');
 
 const EMPTY = Buffer.alloc(0);
+const NO_ENTRIES: readonly Entry[] = [];
 
-/** Builds a message; every field not given takes its zero value. */
+/**
+ * Builds a message; every field not given takes its zero value. The object always has the same
+ * shape (fields assigned in one order, no spread), so the hot paths that read messages stay
+ * monomorphic.
+ */
 export function message(fields: Partial<Message> & Pick<Message, 'type'>): Message {
   return {
-    from: 0n,
-    to: 0n,
-    term: 0n,
-    logTerm: 0n,
-    index: 0n,
-    entries: [],
-    commit: 0n,
-    snapshot: undefined,
-    reject: false,
-    rejectHint: 0n,
-    context: EMPTY,
-    ...fields,
+    type: fields.type,
+    from: fields.from ?? 0n,
+    to: fields.to ?? 0n,
+    term: fields.term ?? 0,
+    logTerm: fields.logTerm ?? 0,
+    index: fields.index ?? 0,
+    entries: fields.entries ?? NO_ENTRIES,
+    commit: fields.commit ?? 0,
+    snapshot: fields.snapshot,
+    reject: fields.reject ?? false,
+    rejectHint: fields.rejectHint ?? 0,
+    context: fields.context ?? EMPTY,
+  };
+}
+
+/** `message(fields)` with `from` and `term` set (used by the node's outbox). */
+export function messageFrom(fields: Partial<Message> & Pick<Message, 'type'>, from: bigint, term: number): Message {
+  return {
+    type: fields.type,
+    from,
+    to: fields.to ?? 0n,
+    term,
+    logTerm: fields.logTerm ?? 0,
+    index: fields.index ?? 0,
+    entries: fields.entries ?? NO_ENTRIES,
+    commit: fields.commit ?? 0,
+    snapshot: fields.snapshot,
+    reject: fields.reject ?? false,
+    rejectHint: fields.rejectHint ?? 0,
+    context: fields.context ?? EMPTY,
   };
 }
 

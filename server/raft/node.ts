@@ -8,12 +8,12 @@
  * Inputs return errors as values (RaftResult). Broken invariants (a Ready advanced out of
  * order, a committed entry contradicted by storage) throw.
  */
-import { EntryType, type ConfState } from '../../proto/gen/kvstore/raft.js';
+import { EntryType, type ConfState } from './log-types.js';
 import { applyConfChange } from './apply-conf-change.js';
 import { encodeConfChange, type ConfChange } from './conf-change.js';
 import { validateConfig, type RaftConfig } from './config.js';
 import { fail, RaftErrorKind, type RaftResult } from './errors.js';
-import { isLocalMessage, isResponseMessage, message, MessageType, type Message } from './message.js';
+import { isLocalMessage, isResponseMessage, message, messageFrom, MessageType, type Message } from './message.js';
 import { NONE } from './raft-state.js';
 import { RaftLog } from './raft-log.js';
 import { Raft } from './raft.js';
@@ -67,7 +67,7 @@ export function createRaftNode(config: RaftConfig): RaftNode {
   const r = new Raft(config, log);
   const { hardState, confState } = config.storage.initialState();
   const fromStorage = confState.voters.length > 0 || confState.learners.length > 0;
-  const next = log.lastIndex() + 1n;
+  const next = log.lastIndex() + 1;
   for (const id of fromStorage ? confState.voters : config.voters) r.tracker.addMember(id, false, next);
   for (const id of fromStorage ? confState.learners : (config.learners ?? [])) r.tracker.addMember(id, true, next);
   if (hardState.commit < log.committed || hardState.commit > log.lastIndex()) {
@@ -80,16 +80,16 @@ export function createRaftNode(config: RaftConfig): RaftNode {
   r.becomeFollower(r.term, NONE);
   const cycle = new ReadyCycle(r, config.maxCommittedSizePerReady ?? Number.MAX_SAFE_INTEGER);
 
-  const local = (fields: Partial<Message> & Pick<Message, 'type'>): RaftResult<void> => step(r, message({ from: r.id, ...fields }));
+  const local = (fields: Partial<Message> & Pick<Message, 'type'>): RaftResult<void> => step(r, fields.from === undefined ? messageFrom(fields, r.id, fields.term ?? 0) : message(fields));
 
   return {
     tick: () => tick(r),
     campaign: () => local({ type: MessageType.MsgHup }),
-    propose: (data) => local({ type: MessageType.MsgProp, entries: [{ term: 0n, index: 0n, type: EntryType.ENTRY_NORMAL, data }] }),
+    propose: (data) => local({ type: MessageType.MsgProp, entries: [{ term: 0, index: 0, type: EntryType.ENTRY_NORMAL, data }] }),
     proposeConfChange: (cc) =>
       local({
         type: MessageType.MsgProp,
-        entries: [{ term: 0n, index: 0n, type: EntryType.ENTRY_CONF_CHANGE, data: encodeConfChange(cc) }],
+        entries: [{ term: 0, index: 0, type: EntryType.ENTRY_CONF_CHANGE, data: encodeConfChange(cc) }],
       }),
     step(m) {
       if (isLocalMessage(m.type)) return fail(RaftErrorKind.StepLocalMessage, m.type);

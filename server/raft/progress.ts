@@ -18,11 +18,11 @@ export const ProgressState = { Probe: 'Probe', Replicate: 'Replicate', Snapshot:
 export type ProgressState = (typeof ProgressState)[keyof typeof ProgressState];
 
 export class Progress {
-  match = 0n;
-  next: bigint;
+  match = 0;
+  next: number;
   state: ProgressState = ProgressState.Probe;
-  /** Index of the snapshot in flight (Snapshot state), else 0n. */
-  pendingSnapshot = 0n;
+  /** Index of the snapshot in flight (Snapshot state), else 0. */
+  pendingSnapshot = 0;
   /** Heard from since the last check-quorum round (the leader's own entry is always true). */
   recentActive = false;
   /** Probe state: a MsgApp is outstanding. */
@@ -30,7 +30,7 @@ export class Progress {
   isLearner: boolean;
   readonly inflights: Inflights;
 
-  constructor(next: bigint, maxInflight: number, isLearner: boolean) {
+  constructor(next: number, maxInflight: number, isLearner: boolean) {
     this.next = next;
     this.inflights = new Inflights(maxInflight);
     this.isLearner = isLearner;
@@ -38,45 +38,45 @@ export class Progress {
 
   #reset(state: ProgressState): void {
     this.probeSent = false;
-    this.pendingSnapshot = 0n;
+    this.pendingSnapshot = 0;
     this.state = state;
     this.inflights.reset();
   }
 
   becomeProbe(): void {
     // After a snapshot, the follower has at least the snapshot's entries.
-    const fromSnapshot = this.state === ProgressState.Snapshot ? this.pendingSnapshot + 1n : 0n;
+    const fromSnapshot = this.state === ProgressState.Snapshot ? this.pendingSnapshot + 1 : 0;
     this.#reset(ProgressState.Probe);
-    this.next = this.match + 1n > fromSnapshot ? this.match + 1n : fromSnapshot;
+    this.next = this.match + 1 > fromSnapshot ? this.match + 1 : fromSnapshot;
   }
 
   becomeReplicate(): void {
     this.#reset(ProgressState.Replicate);
-    this.next = this.match + 1n;
+    this.next = this.match + 1;
   }
 
-  becomeSnapshot(snapshotIndex: bigint): void {
+  becomeSnapshot(snapshotIndex: number): void {
     this.#reset(ProgressState.Snapshot);
     this.pendingSnapshot = snapshotIndex;
   }
 
   /** An acknowledgement up to `n`. Returns whether `match` advanced. */
-  maybeUpdate(n: bigint): boolean {
+  maybeUpdate(n: number): boolean {
     let updated = false;
     if (this.match < n) {
       this.match = n;
       updated = true;
       this.probeSent = false;
     }
-    if (this.next < n + 1n) this.next = n + 1n;
+    if (this.next < n + 1) this.next = n + 1;
     return updated;
   }
 
   /** Records a MsgApp carrying entries up to `last` (entries > 0) or an empty probe. */
-  sentEntries(last: bigint | undefined): void {
+  sentEntries(last: number | undefined): void {
     if (this.state === ProgressState.Replicate) {
       if (last !== undefined) {
-        this.next = last + 1n;
+        this.next = last + 1;
         this.inflights.add(last);
       }
     } else if (this.state === ProgressState.Probe) {
@@ -88,16 +88,16 @@ export class Progress {
    * A rejection of the MsgApp whose previous index was `rejected`; `matchHint` is where the
    * follower's log may end matching. Returns false when the rejection is stale (ignored).
    */
-  maybeDecrTo(rejected: bigint, matchHint: bigint): boolean {
+  maybeDecrTo(rejected: number, matchHint: number): boolean {
     if (this.state === ProgressState.Replicate) {
       if (rejected <= this.match) return false;
-      this.next = this.match + 1n;
+      this.next = this.match + 1;
       return true;
     }
-    if (this.next - 1n !== rejected) return false;
-    const hinted = rejected < matchHint + 1n ? rejected : matchHint + 1n;
-    this.next = hinted > this.match + 1n ? hinted : this.match + 1n;
-    if (this.next < 1n) this.next = 1n;
+    if (this.next - 1 !== rejected) return false;
+    const hinted = rejected < matchHint + 1 ? rejected : matchHint + 1;
+    this.next = hinted > this.match + 1 ? hinted : this.match + 1;
+    if (this.next < 1) this.next = 1;
     this.probeSent = false;
     return true;
   }

@@ -9,10 +9,10 @@
  * Invariants: `vote` is only set within `term`; a Leader's `lead` is its own id; the leader's
  * own Progress.match only counts entries the application has persisted (see advance).
  */
-import { EntryType, type Entry } from '../../proto/gen/kvstore/raft.js';
+import { EntryType, type Entry } from './log-types.js';
 import { SILENT_LOGGER, type RaftConfig, type RaftLogger } from './config.js';
 import type { RaftResult } from './errors.js';
-import { message, MessageType, type Message } from './message.js';
+import { messageFrom, MessageType, type Message } from './message.js';
 import { hex, NONE, RaftState } from './raft-state.js';
 import { RaftLog } from './raft-log.js';
 import { ReadIndexQueue, type ReadState } from './read-index.js';
@@ -25,7 +25,7 @@ export type StepFn = (r: Raft, m: Message) => RaftResult<void>;
 
 export class Raft {
   readonly id: bigint;
-  term = 0n;
+  term = 0;
   vote = NONE;
   lead = NONE;
   state: RaftState = RaftState.Follower;
@@ -47,7 +47,7 @@ export class Raft {
   /** Node a leadership transfer is handing over to, or NONE. */
   leadTransferee = NONE;
   /** Index of the latest conf change appended by this leader; a new one waits until it is applied. */
-  pendingConfIndex = 0n;
+  pendingConfIndex = 0;
   readIndex = new ReadIndexQueue();
   /** ReadIndex requests waiting for this leader to commit an entry of its own term. */
   pendingReadIndexMessages: Message[] = [];
@@ -87,9 +87,9 @@ export class Raft {
     const carriesOwnTerm =
       t === MessageType.MsgVote || t === MessageType.MsgPreVote || t === MessageType.MsgVoteResp || t === MessageType.MsgPreVoteResp;
     const termless = t === MessageType.MsgProp || t === MessageType.MsgReadIndex;
-    if (carriesOwnTerm && (fields.term === undefined || fields.term === 0n)) throw new Error(`${t} needs a term`);
-    const term = carriesOwnTerm ? fields.term! : termless ? 0n : this.term;
-    this.msgs.push(message({ ...fields, from: this.id, term }));
+    if (carriesOwnTerm && (fields.term === undefined || fields.term === 0)) throw new Error(`${t} needs a term`);
+    const term = carriesOwnTerm ? fields.term! : termless ? 0 : this.term;
+    this.msgs.push(messageFrom(fields, this.id, term));
   }
 
   /** Voters may campaign; learners and removed nodes may not. */
@@ -108,7 +108,7 @@ export class Raft {
   }
 
   /** Clears per-term state; a new term also clears the vote. */
-  reset(term: bigint): void {
+  reset(term: number): void {
     if (this.term !== term) {
       this.term = term;
       this.vote = NONE;
@@ -123,17 +123,17 @@ export class Raft {
     for (const id of this.tracker.ids()) {
       const pr = this.tracker.progress.get(id)!;
       pr.becomeProbe();
-      pr.match = 0n;
-      pr.next = last + 1n;
+      pr.match = 0;
+      pr.next = last + 1;
       pr.recentActive = false;
       if (id === this.id) pr.match = this.log.lastStableIndex();
     }
-    this.pendingConfIndex = 0n;
+    this.pendingConfIndex = 0;
     this.readIndex = new ReadIndexQueue();
     this.pendingReadIndexMessages = [];
   }
 
-  becomeFollower(term: bigint, lead: bigint): void {
+  becomeFollower(term: number, lead: bigint): void {
     this.stepFn = stepFollower;
     this.tickKind = 'election';
     this.reset(term);
@@ -157,7 +157,7 @@ export class Raft {
     if (this.state === RaftState.Leader) throw new Error('leader cannot become candidate');
     this.stepFn = stepCandidate;
     this.tickKind = 'election';
-    this.reset(this.term + 1n);
+    this.reset(this.term + 1);
     this.vote = this.id;
     this.state = RaftState.Candidate;
     this.logger.info(`${hex(this.id)} became candidate at term ${this.term}`);
@@ -178,7 +178,7 @@ export class Raft {
     // Entries from earlier terms may hold a conf change not yet applied: wait for it.
     this.pendingConfIndex = this.log.lastIndex();
     // The no-op of the new term: committing it commits everything before it (§5.4.2, §8).
-    this.appendEntries([{ term: 0n, index: 0n, type: EntryType.ENTRY_NORMAL, data: Buffer.alloc(0) }]);
+    this.appendEntries([{ term: 0, index: 0, type: EntryType.ENTRY_NORMAL, data: Buffer.alloc(0) }]);
     this.logger.info(`${hex(this.id)} became leader at term ${this.term}`);
   }
 

@@ -11,12 +11,12 @@ import type { Message } from './message.js';
 
 /** A request that can be served once the application has applied up to `index`. */
 export interface ReadState {
-  readonly index: bigint;
+  readonly index: number;
   readonly requestCtx: Buffer;
 }
 
 interface Pending {
-  readonly index: bigint;
+  readonly index: number;
   readonly request: Message;
   readonly acks: Set<bigint>;
 }
@@ -32,7 +32,7 @@ export class ReadIndexQueue {
   }
 
   /** Records a request at commit index `index`; a repeated context is ignored. */
-  add(index: bigint, request: Message): void {
+  add(index: number, request: Message): void {
     const k = key(request.context);
     if (this.#pending.has(k)) return;
     this.#pending.set(k, { index, request, acks: new Set() });
@@ -51,7 +51,7 @@ export class ReadIndexQueue {
    * Releases every request up to and including the one with `ctx` (now confirmed), in order,
    * each with the index it was recorded at.
    */
-  release(ctx: Buffer): { index: bigint; request: Message }[] {
+  release(ctx: Buffer): { index: number; request: Message }[] {
     const at = this.#queue.indexOf(key(ctx));
     if (at < 0) return [];
     const done = this.#queue.slice(0, at + 1);

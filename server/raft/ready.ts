@@ -7,7 +7,7 @@
  * `readStates` once applied up to their index; call `advance(ready)`. No new Ready is handed
  * out until the previous one is advanced.
  */
-import type { Entry, HardState } from '../../proto/gen/kvstore/raft.js';
+import type { Entry, HardState } from './log-types.js';
 import { commitAndBroadcast } from './leader-commit.js';
 import type { Message } from './message.js';
 import { RaftState } from './raft-state.js';

@@ -20,7 +20,7 @@ export function sendAppend(r: Raft, to: bigint): void {
 export function maybeSendAppend(r: Raft, to: bigint, sendIfEmpty: boolean): boolean {
   const pr = r.tracker.progress.get(to);
   if (pr === undefined || pr.isPaused()) return false;
-  const prevIndex = pr.next - 1n;
+  const prevIndex = pr.next - 1;
   const prevTerm = r.log.term(prevIndex);
   const ents = r.log.entries(pr.next, r.maxSizePerMsg);
   if (!prevTerm.ok || !ents.ok) {
@@ -52,7 +52,7 @@ function maybeSendSnapshot(r: Raft, to: bigint, pr: Progress): boolean {
     throw new Error(`snapshot unreadable: ${snap.error.kind}`);
   }
   const s = snap.value;
-  if (s.metadata.index === 0n) throw new Error('entries are compacted but the storage has no snapshot');
+  if (s.metadata.index === 0) throw new Error('entries are compacted but the storage has no snapshot');
   r.send({ type: MessageType.MsgSnap, to, snapshot: s });
   pr.becomeSnapshot(s.metadata.index);
   r.logger.info(`sent snapshot ${s.metadata.index}/${s.metadata.term} to ${to.toString(16)}`);

@@ -5,7 +5,7 @@
  * is the membership as of that entry. `data` is opaque to the core: the application produces it
  * (through the storage port) and installs it when a Ready carries a snapshot.
  */
-import type { ConfState, SnapshotMetadata } from '../../proto/gen/kvstore/raft.js';
+import type { ConfState, SnapshotMetadata } from './log-types.js';
 
 export interface Snapshot {
   readonly metadata: SnapshotMetadata;
@@ -16,7 +16,7 @@ export const EMPTY_CONF_STATE: ConfState = { voters: [], learners: [] };
 
 /** The empty snapshot (index 0): "no snapshot yet". */
 export const EMPTY_SNAPSHOT: Snapshot = {
-  metadata: { index: 0n, term: 0n, confState: EMPTY_CONF_STATE },
+  metadata: { index: 0, term: 0, confState: EMPTY_CONF_STATE },
   data: Buffer.alloc(0),
 };
 

@@ -1,31 +1,31 @@
 /** A read-only snapshot of a node's Raft state, for observability and tests. */
-import type { ConfState } from '../../proto/gen/kvstore/raft.js';
+import type { ConfState } from './log-types.js';
 import type { ProgressState } from './progress.js';
 import { RaftState } from './raft-state.js';
 import type { Raft } from './raft.js';
 
 export interface ProgressStatus {
-  readonly match: bigint;
-  readonly next: bigint;
+  readonly match: number;
+  readonly next: number;
   readonly state: ProgressState;
   readonly isLearner: boolean;
   readonly recentActive: boolean;
   /** MsgApp messages in flight (Replicate state). */
   readonly inflight: number;
-  readonly pendingSnapshot: bigint;
+  readonly pendingSnapshot: number;
 }
 
 export interface Status {
   readonly id: bigint;
-  readonly term: bigint;
+  readonly term: number;
   readonly vote: bigint;
-  readonly commit: bigint;
-  readonly applied: bigint;
+  readonly commit: number;
+  readonly applied: number;
   readonly lead: bigint;
   readonly raftState: RaftState;
   readonly leadTransferee: bigint;
   readonly confState: ConfState;
-  readonly lastIndex: bigint;
+  readonly lastIndex: number;
   /** Per member, ascending id; only filled on the leader. */
   readonly progress: ReadonlyMap<bigint, ProgressStatus>;
 }

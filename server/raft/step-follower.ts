@@ -34,7 +34,7 @@ export function stepFollower(r: Raft, m: Message): RaftResult<void> {
     case MessageType.MsgTransferLeader:
       if (r.lead === NONE) return DONE;
       // `from` names the transferee; keep it when forwarding.
-      r.msgs.push({ ...m, to: r.lead, term: 0n });
+      r.msgs.push({ ...m, to: r.lead, term: 0 });
       return DONE;
     case MessageType.MsgTimeoutNow:
       // Leadership transfer: campaign at once, skipping pre-vote and any leader lease.

@@ -2,7 +2,7 @@
  * The leader's step function: proposals, read requests, heartbeats, check-quorum, and the
  * follower responses that drive replication (commit by quorum, flow control, leadership transfer).
  */
-import { EntryType } from '../../proto/gen/kvstore/raft.js';
+import { EntryType } from './log-types.js';
 import { DONE, fail, RaftErrorKind, type RaftResult } from './errors.js';
 import { commitAndBroadcast } from './leader-commit.js';
 import { holdProposal } from './held-proposals.js';
@@ -43,7 +43,7 @@ export function stepLeader(r: Raft, m: Message): RaftResult<void> {
       break;
     case MessageType.MsgSnapStatus:
       if (pr.state !== ProgressState.Snapshot) break;
-      if (m.reject) pr.pendingSnapshot = 0n;
+      if (m.reject) pr.pendingSnapshot = 0;
       pr.becomeProbe();
       // Wait for the follower's next response before probing.
       pr.probeSent = true;
@@ -80,7 +80,7 @@ function propose(r: Raft, m: Message): RaftResult<void> {
   r.appendEntries(m.entries);
   if (confChanges > 0) {
     const at = m.entries.findIndex((e) => e.type === EntryType.ENTRY_CONF_CHANGE);
-    r.pendingConfIndex = before + 1n + BigInt(at);
+    r.pendingConfIndex = before + 1 + at;
   }
   bcastAppend(r);
   return DONE;
@@ -90,7 +90,7 @@ function handleAppendResponse(r: Raft, m: Message, pr: Progress): void {
   pr.recentActive = true;
   if (m.reject) {
     // Skip the follower's whole divergent term when it told us which one it has at the hint.
-    const hint = m.logTerm > 0n ? r.log.findConflictByTerm(m.rejectHint, m.logTerm).index : m.rejectHint;
+    const hint = m.logTerm > 0 ? r.log.findConflictByTerm(m.rejectHint, m.logTerm).index : m.rejectHint;
     if (pr.maybeDecrTo(m.index, hint)) {
       if (pr.state === ProgressState.Replicate) pr.becomeProbe();
       sendAppend(r, m.from);
@@ -102,7 +102,7 @@ function handleAppendResponse(r: Raft, m: Message, pr: Progress): void {
   if (!pr.maybeUpdate(m.index) && !(pr.match === m.index && pr.state === ProgressState.Probe)) return;
   if (pr.state === ProgressState.Probe) {
     pr.becomeReplicate();
-  } else if (pr.state === ProgressState.Snapshot && pr.match + 1n >= r.log.firstIndex()) {
+  } else if (pr.state === ProgressState.Snapshot && pr.match + 1 >= r.log.firstIndex()) {
     pr.becomeProbe();
     pr.becomeReplicate();
   } else if (pr.state === ProgressState.Replicate) {

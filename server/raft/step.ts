@@ -19,7 +19,7 @@ export function step(r: Raft, m: Message): RaftResult<void> {
 
 function stepMessage(r: Raft, m: Message): RaftResult<void> {
   if (m.term > r.term && !higherTerm(r, m)) return DONE;
-  if (m.term !== 0n && m.term < r.term) {
+  if (m.term !== 0 && m.term < r.term) {
     lowerTerm(r, m);
     return DONE;
   }

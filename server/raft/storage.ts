@@ -10,7 +10,7 @@
  * firstIndex() (the last one a snapshot covers, or index 0 term 0 on an empty log) still has a
  * known term. An empty log has firstIndex() = 1, lastIndex() = 0.
  */
-import type { ConfState, Entry, HardState } from '../../proto/gen/kvstore/raft.js';
+import type { ConfState, Entry, HardState } from './log-types.js';
 import type { RaftResult } from './errors.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -27,11 +27,11 @@ export interface RaftStorage {
    * Entries [lo, hi), at most `maxBytes` in total (see `entryBytes`) but always at least one
    * when lo < hi. Errors: Compacted when lo < firstIndex(); Unavailable when hi > lastIndex() + 1.
    */
-  entries(lo: bigint, hi: bigint, maxBytes: number): RaftResult<Entry[]>;
+  entries(lo: number, hi: number, maxBytes: number): RaftResult<Entry[]>;
   /** Term of entry i, for firstIndex()-1 <= i <= lastIndex(). Errors: Compacted, Unavailable. */
-  term(i: bigint): RaftResult<bigint>;
-  firstIndex(): bigint;
-  lastIndex(): bigint;
+  term(i: number): RaftResult<number>;
+  firstIndex(): number;
+  lastIndex(): number;
   /**
    * The most recent snapshot, data included, to send to a follower that fell behind.
    * Error: SnapshotTemporarilyUnavailable (the core retries on a later heartbeat response).

@@ -6,7 +6,7 @@
  * Invariants: voters and learners are disjoint; `progress` has exactly their union as keys.
  * Learners never vote and never count towards a quorum.
  */
-import type { ConfState } from '../../proto/gen/kvstore/raft.js';
+import type { ConfState } from './log-types.js';
 import { Progress } from './progress.js';
 
 export const VoteResult = { Pending: 'Pending', Won: 'Won', Lost: 'Lost' } as const;
@@ -44,7 +44,7 @@ export class ProgressTracker {
   }
 
   /** Adds a member (or turns a learner into a voter, or the reverse) with a fresh Progress at `next`. */
-  addMember(id: bigint, learner: boolean, next: bigint): Progress {
+  addMember(id: bigint, learner: boolean, next: number): Progress {
     const existing = this.progress.get(id);
     (learner ? this.voters : this.learners).delete(id);
     (learner ? this.learners : this.voters).add(id);
@@ -64,12 +64,25 @@ export class ProgressTracker {
     this.progress.delete(id);
   }
 
-  /** The highest index stored on a quorum of voters (0n when there are no voters). */
-  committed(): bigint {
-    if (this.voters.size === 0) return 0n;
-    const matches = [...this.voters].map((id) => this.progress.get(id)?.match ?? 0n).sort((a, b) => byId(b, a));
+  /** The highest index stored on a quorum of voters (0 when there are no voters). */
+  committed(): number {
+    if (this.voters.size === 0) return 0;
+    // Runs for every acknowledgement a leader gets: insertion sort (descending) into a reused
+    // array, no allocation (a cluster has a handful of voters).
+    const matches = this.#matches;
+    let n = 0;
+    for (const id of this.voters) {
+      const m = this.progress.get(id)?.match ?? 0;
+      let i = n++;
+      while (i > 0 && matches[i - 1]! < m) {
+        matches[i] = matches[i - 1]!;
+        i--;
+      }
+      matches[i] = m;
+    }
     return matches[this.quorum() - 1]!;
   }
+  readonly #matches: number[] = [];
 
   /** Records the first vote of `id` in this election (later ones are ignored). */
   recordVote(id: bigint, granted: boolean): void {

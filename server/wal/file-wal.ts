@@ -29,7 +29,7 @@ const MAX_KEPT_SCRATCH = 4 * 1024 * 1024;
 export interface SegmentInfo {
   readonly name: string;
   readonly seq: bigint;
-  maxIndex: bigint | undefined;
+  maxIndex: number | undefined;
 }
 
 /** Everything the writer needs to continue a log that was just created or read. */
@@ -66,7 +66,7 @@ export class FileWal implements Wal {
   /** Latest written hard state and marker, repeated in each new segment head. */
   private hardState: HardState;
   private snapshot: SnapshotMetadata | undefined;
-  private writtenLast: bigint | undefined;
+  private writtenLast: number | undefined;
   private queue: Waiter[] = [];
   private writing: Promise<void> | undefined;
   private releasing: Promise<void> = Promise.resolve();
@@ -110,7 +110,7 @@ export class FileWal implements Wal {
     });
   }
 
-  releaseTo(index: bigint): Promise<void> {
+  releaseTo(index: number): Promise<void> {
     const run = this.releasing.then(() => this.release(index));
     this.releasing = run.catch(() => undefined);
     return run;
@@ -159,8 +159,8 @@ export class FileWal implements Wal {
 
   private async write(ops: WalOp[]): Promise<void> {
     const length = writeBytes(ops);
-    let firstIndex: bigint | undefined;
-    let maxIndex: bigint | undefined;
+    let firstIndex: number | undefined;
+    let maxIndex: number | undefined;
     let hasRecords = false;
     for (const op of ops) {
       if (op.bytes > 0) hasRecords = true;
@@ -171,7 +171,7 @@ export class FileWal implements Wal {
       }
     }
     if (!hasRecords) return;
-    if (this.file.dataEnd >= this.options.segmentBytes) await this.rotate(firstIndex ?? (this.writtenLast ?? 0n) + 1n);
+    if (this.file.dataEnd >= this.options.segmentBytes) await this.rotate(firstIndex ?? (this.writtenLast ?? 0) + 1);
     if (this.scratch.length < length) this.scratch = Buffer.allocUnsafe(Math.max(length, Math.min(this.scratch.length * 2, MAX_KEPT_SCRATCH)));
     const crc = encodeWrite(this.scratch, 0, this.crc, ops);
     await this.file.append(this.scratch.subarray(0, length));
@@ -181,7 +181,7 @@ export class FileWal implements Wal {
     this.noteWritten(ops, maxIndex);
   }
 
-  private noteWritten(ops: readonly WalOp[], maxIndex: bigint | undefined): void {
+  private noteWritten(ops: readonly WalOp[], maxIndex: number | undefined): void {
     for (const op of ops) {
       if (op.kind === 'save') {
         const last = op.entries[op.entries.length - 1];
@@ -198,10 +198,10 @@ export class FileWal implements Wal {
     }
   }
 
-  private async rotate(firstIndex: bigint): Promise<void> {
+  private async rotate(firstIndex: number): Promise<void> {
     const previous = this.segments[this.segments.length - 1];
     const seq = previous === undefined ? 0n : previous.seq + 1n;
-    const name = segmentName(seq, firstIndex);
+    const name = segmentName(seq, BigInt(firstIndex));
     const head = encodeSegmentHead(this.crc, this.metadata, this.snapshot, this.hardState);
     const next = await SegmentFile.create(this.dir, name, head.bytes, this.options);
     const old = this.file;
@@ -211,7 +211,7 @@ export class FileWal implements Wal {
     await old.finish();
   }
 
-  private async release(index: bigint): Promise<void> {
+  private async release(index: number): Promise<void> {
     const limit = this.snapshot === undefined ? undefined : index < this.snapshot.index ? index : this.snapshot.index;
     if (limit === undefined) return;
     let removed = 0;

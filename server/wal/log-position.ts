@@ -8,28 +8,28 @@
  * to its index when it is ahead of the entries. Pure.
  */
 export interface LogPosition {
-  readonly last: bigint | undefined;
+  readonly last: number | undefined;
 }
 
 /** Why `entries` cannot follow `pos`, or `undefined` when they can. */
-export function appendProblem(pos: LogPosition, entries: readonly { readonly index: bigint }[]): string | undefined {
+export function appendProblem(pos: LogPosition, entries: readonly { readonly index: number }[]): string | undefined {
   const first = entries[0];
   if (first === undefined) return undefined;
-  if (pos.last !== undefined && first.index > pos.last + 1n) {
+  if (pos.last !== undefined && first.index > pos.last + 1) {
     return `entry ${first.index} would leave a gap after index ${pos.last}`;
   }
   for (let i = 1; i < entries.length; i++) {
-    const prev = entries[i - 1]?.index ?? 0n;
-    const cur = entries[i]?.index ?? 0n;
-    if (cur !== prev + 1n) return `entries are not consecutive: ${cur} follows ${prev}`;
+    const prev = entries[i - 1]?.index ?? 0;
+    const cur = entries[i]?.index ?? 0;
+    if (cur !== prev + 1) return `entries are not consecutive: ${cur} follows ${prev}`;
   }
   return undefined;
 }
 
-export function afterAppend(pos: LogPosition, lastEntryIndex: bigint): LogPosition {
+export function afterAppend(pos: LogPosition, lastEntryIndex: number): LogPosition {
   return { ...pos, last: lastEntryIndex };
 }
 
-export function afterSnapshot(pos: LogPosition, snapshotIndex: bigint): LogPosition {
+export function afterSnapshot(pos: LogPosition, snapshotIndex: number): LogPosition {
   return { last: pos.last === undefined || snapshotIndex > pos.last ? snapshotIndex : pos.last };
 }

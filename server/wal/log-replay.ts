@@ -11,7 +11,9 @@
  * `maxIndex` reports the highest entry index met in the records of one `replaySegment` call, which
  * `releaseTo` uses to decide which segment files hold only old entries.
  */
-import { Entry, HardState, SnapshotMetadata } from '../../proto/gen/kvstore/raft.js';
+import * as wire from '../../proto/gen/kvstore/raft.js';
+import type { Entry, HardState, SnapshotMetadata } from '../raft/log-types.js';
+import { indexFromWire } from './proto-codec.js';
 import { afterAppend, afterSnapshot, appendProblem, type LogPosition } from './log-position.js';
 import { RecordType } from './record-type.js';
 import type { ScannedRecord } from './segment-scan.js';
@@ -27,7 +29,7 @@ export interface ReplayState {
 }
 
 export function emptyHardState(): HardState {
-  return { term: 0n, vote: 0n, commit: 0n };
+  return { term: 0, vote: 0n, commit: 0 };
 }
 
 export function newReplay(): ReplayState {
@@ -35,12 +37,12 @@ export function newReplay(): ReplayState {
 }
 
 export type ReplayOutcome =
-  | { readonly kind: 'ok'; readonly maxIndex: bigint | undefined }
+  | { readonly kind: 'ok'; readonly maxIndex: number | undefined }
   | { readonly kind: 'corrupt'; readonly offset: number; readonly reason: string };
 
 /** Applies one segment's records to `state` (mutated in place). */
 export function replaySegment(state: ReplayState, records: readonly ScannedRecord[]): ReplayOutcome {
-  let maxIndex: bigint | undefined;
+  let maxIndex: number | undefined;
   for (const rec of records) {
     let problem: string | undefined;
     try {
@@ -64,17 +66,17 @@ function applyRecord(state: ReplayState, rec: ScannedRecord): string | undefined
       else if (!state.metadata.equals(rec.data)) return 'metadata differs from the metadata of earlier segments';
       return undefined;
     case RecordType.State:
-      state.hardState = HardState.decode(rec.data);
+      state.hardState = hardStateFromWire(wire.HardState.decode(rec.data));
       return undefined;
     case RecordType.Snapshot: {
-      const snap = SnapshotMetadata.decode(rec.data);
+      const snap = snapshotFromWire(wire.SnapshotMetadata.decode(rec.data));
       state.snapshot = snap;
       dropThrough(state.entries, snap.index);
       if (state.anchored) state.position = afterSnapshot(state.position, snap.index);
       return undefined;
     }
     case RecordType.Entry: {
-      const e = Entry.decode(rec.data);
+      const e = entryFromWire(wire.Entry.decode(rec.data));
       const problem = appendProblem(state.position, [e]);
       if (problem !== undefined) return problem;
       replaceTail(state.entries, e);
@@ -90,17 +92,17 @@ function applyRecord(state: ReplayState, rec: ScannedRecord): string | undefined
 /** Appends `e`, first dropping every entry at or after its index. `entries` are consecutive. */
 export function replaceTail(entries: Entry[], e: Entry): void {
   const first = entries[0]?.index;
-  if (first !== undefined && e.index <= first + BigInt(entries.length) - 1n) {
-    entries.length = e.index < first ? 0 : Number(e.index - first);
+  if (first !== undefined && e.index <= first + entries.length - 1) {
+    entries.length = e.index < first ? 0 : e.index - first;
   }
   entries.push(e);
 }
 
 /** Removes the entries with index ≤ `index` from the front. */
-function dropThrough(entries: Entry[], index: bigint): void {
+function dropThrough(entries: Entry[], index: number): void {
   const first = entries[0]?.index;
   if (first === undefined || index < first) return;
-  entries.splice(0, Math.min(entries.length, Number(index - first + 1n)));
+  entries.splice(0, Math.min(entries.length, index - first + 1));
 }
 
 export type ReplayResult =
@@ -118,8 +120,21 @@ export function finishReplay(state: ReplayState): ReplayResult {
   const firstKept = state.entries.findIndex((e) => e.index > snap.index);
   const entries = firstKept < 0 ? [] : firstKept === 0 ? state.entries : state.entries.slice(firstKept);
   const first = entries[0];
-  if (first !== undefined && first.index > snap.index + 1n) {
+  if (first !== undefined && first.index > snap.index + 1) {
     return { kind: 'corrupt', reason: `entries resume at ${first.index} but the snapshot marker is at ${snap.index}: entries are missing` };
   }
   return { kind: 'ok', entries, position };
+}
+
+/** Decoded records → the in-memory shapes (terms and indexes as numbers; RangeError above 2^53). */
+export function entryFromWire(e: wire.Entry): Entry {
+  return { term: indexFromWire(e.term, 'entry term'), index: indexFromWire(e.index, 'entry index'), type: e.type, data: e.data };
+}
+
+export function hardStateFromWire(h: wire.HardState): HardState {
+  return { term: indexFromWire(h.term, 'hard state term'), vote: h.vote, commit: indexFromWire(h.commit, 'hard state commit') };
+}
+
+export function snapshotFromWire(s: wire.SnapshotMetadata): SnapshotMetadata {
+  return { index: indexFromWire(s.index, 'snapshot index'), term: indexFromWire(s.term, 'snapshot term'), confState: s.confState };
 }

@@ -1,6 +1,7 @@
 /**
  * Allocation-free protobuf encoding of the two messages the WAL writes on its hot path, Entry and
- * HardState, straight into a batch buffer. The bytes are identical to the generated
+ * HardState, straight into a batch buffer. Terms and indexes are numbers in memory and uint64 on
+ * disk (`writeIndexField`; `indexFromWire` converts back when reading). The bytes are identical to the generated
  * `Entry.encode(e).finish()` / `HardState.encode(h).finish()` (a unit test checks this); reading
  * uses the generated decoders.
  *
@@ -76,24 +77,45 @@ export function uint64FieldBytes(v: bigint): number {
   return v === 0n ? 0 : 1 + varintBytes(v);
 }
 
+/** Throws unless `n` is a term or an index: a non-negative integer below 2^53. */
+function checkIndex(n: number, field: string): void {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`${field} ${n} is not a non-negative integer below 2^53`);
+}
+
+/**
+ * A uint64 read from the wire or the disk as a term or an index. Throws RangeError above
+ * Number.MAX_SAFE_INTEGER (never reached by a counter that grows by one; a record claiming it is
+ * corrupt).
+ */
+export function indexFromWire(v: bigint, field: string): number {
+  if (v > MAX_SAFE) throw new RangeError(`${field} ${v} is above 2^53 - 1`);
+  return Number(v);
+}
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Writes a uint64 field holding a term or an index (tag, varint); nothing when 0, as proto3 encoders omit it. */
+export function writeIndexField(buf: Buffer, offset: number, field: number, n: number): number {
+  if (n === 0) return offset;
+  buf[offset++] = field << 3;
+  return writeSmallVarint(buf, offset, n);
+}
+
+export function indexFieldBytes(n: number): number {
+  return n === 0 ? 0 : 1 + smallVarintBytes(n);
+}
+
 export function entryBytes(e: Entry): number {
-  checkUint64(e.term, 'entry term');
-  checkUint64(e.index, 'entry index');
-  let n = uint64FieldBytes(e.term) + uint64FieldBytes(e.index);
+  checkIndex(e.term, 'entry term');
+  checkIndex(e.index, 'entry index');
+  let n = indexFieldBytes(e.term) + indexFieldBytes(e.index);
   if (e.type !== 0) n += 1 + (e.type > 0 ? smallVarintBytes(e.type) : varintBytes(int32AsUint64(e.type)));
   if (e.data.length !== 0) n += 1 + smallVarintBytes(e.data.length) + e.data.length;
   return n;
 }
 
 export function writeEntry(buf: Buffer, offset: number, e: Entry): number {
-  if (e.term !== 0n) {
-    buf[offset++] = 0x08;
-    offset = writeVarint(buf, offset, e.term);
-  }
-  if (e.index !== 0n) {
-    buf[offset++] = 0x10;
-    offset = writeVarint(buf, offset, e.index);
-  }
+  offset = writeIndexField(buf, offset, 1, e.term);
+  offset = writeIndexField(buf, offset, 2, e.index);
   if (e.type !== 0) {
     buf[offset++] = 0x18;
     offset = e.type > 0 ? writeSmallVarint(buf, offset, e.type) : writeVarint(buf, offset, int32AsUint64(e.type));
@@ -107,24 +129,14 @@ export function writeEntry(buf: Buffer, offset: number, e: Entry): number {
 }
 
 export function hardStateBytes(h: HardState): number {
-  checkUint64(h.term, 'hard state term');
+  checkIndex(h.term, 'hard state term');
   checkUint64(h.vote, 'hard state vote');
-  checkUint64(h.commit, 'hard state commit');
-  return uint64FieldBytes(h.term) + uint64FieldBytes(h.vote) + uint64FieldBytes(h.commit);
+  checkIndex(h.commit, 'hard state commit');
+  return indexFieldBytes(h.term) + uint64FieldBytes(h.vote) + indexFieldBytes(h.commit);
 }
 
 export function writeHardState(buf: Buffer, offset: number, h: HardState): number {
-  if (h.term !== 0n) {
-    buf[offset++] = 0x08;
-    offset = writeVarint(buf, offset, h.term);
-  }
-  if (h.vote !== 0n) {
-    buf[offset++] = 0x10;
-    offset = writeVarint(buf, offset, h.vote);
-  }
-  if (h.commit !== 0n) {
-    buf[offset++] = 0x18;
-    offset = writeVarint(buf, offset, h.commit);
-  }
-  return offset;
+  offset = writeIndexField(buf, offset, 1, h.term);
+  offset = writeUint64Field(buf, offset, 2, h.vote);
+  return writeIndexField(buf, offset, 3, h.commit);
 }

@@ -4,7 +4,7 @@
  * Durability rule: `save` resolves only after its records (and every record saved
  * before it) are fsynced. Concurrent `save` calls share fsyncs (group commit).
  */
-import type { Entry, HardState, SnapshotMetadata } from '../../proto/gen/kvstore/raft.js';
+import type { Entry, HardState, SnapshotMetadata } from '../raft/log-types.js';
 
 export type { Entry, HardState, SnapshotMetadata };
 
@@ -49,7 +49,7 @@ export interface Wal {
    * open segment. `index` is capped at the latest durable snapshot marker, so nothing the marker
    * does not cover is ever deleted (without a marker nothing is).
    */
-  releaseTo(index: bigint): Promise<void>;
+  releaseTo(index: number): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -3,11 +3,11 @@
  * caller-supplied buffer, continuing the CRC chain (FORMAT.md §Write). Also builds a new segment's
  * head. Pure; the only allocation on the batch path is the caller's reusable buffer.
  */
-import { SnapshotMetadata } from '../../proto/gen/kvstore/raft.js';
+import { SnapshotMetadata as WireSnapshotMetadata } from '../../proto/gen/kvstore/raft.js';
 import { entryBytes, hardStateBytes, writeEntry, writeHardState } from './proto-codec.js';
 import { frameBytes, HEADER_BYTES, sealFrame, WRITE_DATA_BYTES, WRITE_RECORD_BYTES } from './record-frame.js';
 import { RecordType } from './record-type.js';
-import type { Entry, HardState } from './types.js';
+import type { Entry, HardState, SnapshotMetadata } from './types.js';
 
 /** One queued operation with the bytes its records take (computed once, when it is queued). */
 export type WalOp =
@@ -23,7 +23,8 @@ export function saveOp(entries: readonly Entry[], hardState: HardState | undefin
 }
 
 export function snapshotOp(snapshot: SnapshotMetadata): WalOp {
-  const data = SnapshotMetadata.encode(snapshot).finish();
+  const wire = { index: BigInt(snapshot.index), term: BigInt(snapshot.term), confState: snapshot.confState };
+  const data = WireSnapshotMetadata.encode(wire).finish();
   return { kind: 'snapshot', snapshot, data, bytes: frameBytes(data.length) };
 }
 

@@ -117,8 +117,8 @@ export function createClusterService(ctx: ServiceContext): ClusterService {
       }
       const progress = member.progress();
       const leaderMatch = progress.get(member.memberId) ?? member.committedIndex;
-      const learnerMatch = progress.get(m.id) ?? 0n;
-      if (learnerMatch === 0n || learnerMatch * 10n < leaderMatch * 9n) return err('LearnerNotReady');
+      const learnerMatch = progress.get(m.id) ?? 0;
+      if (learnerMatch === 0 || learnerMatch * 10 < leaderMatch * 9) return err('LearnerNotReady');
       const res = await member.proposeConfChange(ConfChangeType.AddNode, m.id, { ...toPb(m), isLearner: false });
       if (!res.ok) return res;
       return ok({ header: header(), members: members() });

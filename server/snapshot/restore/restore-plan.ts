@@ -9,7 +9,7 @@
  * - the backend's consistent index N: the entries up to the marker count as applied.
  * Every member restored with the same flags gets the same log and backend.
  */
-import type { Entry, HardState, SnapshotMetadata } from '../../../proto/gen/kvstore/raft.js';
+import type { Entry, HardState, SnapshotMetadata } from '../../raft/log-types.js';
 import { bootstrapEntries } from '../../bootstrap/bootstrap-entries.js';
 import { encodeWalMetadata } from '../../bootstrap/data-dir.js';
 import { initialClusterId, initialMembers, memberIdFor, verifyBootstrap } from '../../config/index.js';
@@ -48,7 +48,7 @@ export function planRestore(t: RestoreTarget): PlanOutcome {
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((m) => ({ id: m.id, name: m.name, peerURLs: [...m.peerUrls], clientURLs: [], isLearner: false }));
   const entries = bootstrapEntries(initial);
-  const n = BigInt(entries.length);
+  const n = entries.length;
   return {
     ok: true,
     plan: {
@@ -57,9 +57,9 @@ export function planRestore(t: RestoreTarget): PlanOutcome {
       members,
       walMetadata: encodeWalMetadata(memberId, clusterId),
       entries,
-      hardState: { term: 1n, vote: 0n, commit: n },
-      snapshot: { index: n, term: 1n, confState: { voters: members.map((m) => m.id), learners: [] } },
-      consistentIndex: n,
+      hardState: { term: 1, vote: 0n, commit: n },
+      snapshot: { index: n, term: 1, confState: { voters: members.map((m) => m.id), learners: [] } },
+      consistentIndex: BigInt(n),
     },
   };
 }

@@ -27,8 +27,8 @@ interface MemberState {
   readonly clusterVersion: string;
 }
 
-const backendFlushed = (inc: Incarnation, index: bigint): boolean =>
-  inc.store.consistentIndex === index && !(inc.backend instanceof SimBackend && inc.backend.writesInFlight > 0);
+const backendFlushed = (inc: Incarnation, index: number): boolean =>
+  inc.store.consistentIndex === BigInt(index) && !(inc.backend instanceof SimBackend && inc.backend.writesInFlight > 0);
 
 async function stateOf(id: bigint, inc: Incarnation, withBuckets: boolean): Promise<MemberState> {
   const all = await inc.store.range(rangeAll(Buffer.from([0]), Buffer.from([0])));
@@ -57,7 +57,7 @@ async function stateOf(id: bigint, inc: Incarnation, withBuckets: boolean): Prom
 }
 
 export async function compareStates(members: ReadonlyMap<bigint, Incarnation>, withBuckets: boolean): Promise<string[]> {
-  const byIndex = new Map<bigint, MemberState[]>();
+  const byIndex = new Map<number, MemberState[]>();
   for (const [id, inc] of members) {
     if (!inc.started) continue;
     const index = inc.member.appliedIndex;

@@ -26,8 +26,8 @@ export interface MemberView {
   readonly id: bigint;
   readonly generation: number;
   readonly isLeader: boolean;
-  readonly term: bigint;
-  readonly appliedIndex: bigint;
+  readonly term: number;
+  readonly appliedIndex: number;
   readonly currentRevision: bigint;
   /**
    * True while the store already holds a snapshot's state but the member has not taken its
@@ -52,28 +52,28 @@ export class Invariants {
    * Entries up to this index are committed by construction (the founding entries every
    * founding member writes itself), not by a quorum: the durable-quorum check starts above.
    */
-  readonly #preCommitted: bigint;
+  readonly #preCommitted: number;
 
-  constructor(preCommitted = 0n) {
+  constructor(preCommitted = 0) {
     this.#preCommitted = preCommitted;
   }
 
-  readonly #leaders = new Map<bigint, bigint>();
+  readonly #leaders = new Map<number, bigint>();
   readonly #chainAt = new Map<string, { chain: string; by: bigint }>();
   /** committed[i] = chain value at index i + 1 of the committed prefix. */
   readonly #committed: string[] = [];
   readonly #eventsAt = new Map<bigint, { hash: string; by: bigint; summary: string }>();
   /** revisionAt[i] = revision after applying index i (sparse). */
   readonly #revisionAt: Array<bigint | undefined> = [];
-  readonly #last = new Map<bigint, { generation: number; applied: bigint; revision: bigint }>();
+  readonly #last = new Map<bigint, { generation: number; applied: number; revision: bigint }>();
 
-  get committedIndex(): bigint {
-    return BigInt(this.#committed.length);
+  get committedIndex(): number {
+    return this.#committed.length;
   }
 
   /** The committed log's chain value at `index` (undefined beyond what any member applied). */
-  committedChainAt(index: bigint): string | undefined {
-    if (index === 0n) return '';
+  committedChainAt(index: number): string | undefined {
+    if (index === 0) return '';
     return this.#committed[Number(index) - 1];
   }
 
@@ -125,7 +125,7 @@ export class Invariants {
 
   #checkApplied(m: MemberView): void {
     const a = m.appliedIndex;
-    if (a === 0n) return;
+    if (a === 0) return;
     const mine = m.written.chainAt(a);
     if (mine === undefined) {
       this.#fail(`m${m.id} applied index ${a} beyond its log (last ${m.written.lastIndex})`);
@@ -136,11 +136,11 @@ export class Invariants {
       if (this.#committed[Number(a) - 1] !== mine) this.#fail(`committed prefix differs: m${m.id} applied up to ${a} a log that differs from the committed one`);
       return;
     }
-    if (c > 0n && m.written.chainAt(c) !== this.#committed[Number(c) - 1]) {
+    if (c > 0 && m.written.chainAt(c) !== this.#committed[Number(c) - 1]) {
       this.#fail(`committed prefix differs: m${m.id} (applied ${a}) disagrees with the committed prefix at ${c}`);
       return;
     }
-    for (let i = c + 1n; i <= a; i++) {
+    for (let i = c + 1; i <= a; i++) {
       const chain = m.written.chainAt(i);
       if (chain === undefined) {
         this.#fail(`m${m.id} applied index ${a} but its log does not hold index ${i} (snapshot base ${m.written.base}), beyond the committed prefix ${c}`);

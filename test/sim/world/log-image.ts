@@ -32,20 +32,20 @@ export interface Placed {
 
 export class LogImage {
   /** Index of the snapshot the log starts after (0: none). */
-  base = 0n;
+  base = 0;
   /** entries[i] has index base + 1 + i. */
   entries: Entry[] = [];
   /** chain[i] is the chain value at index i + 1 (undefined: unknown). */
   chain: Array<string | undefined> = [];
-  hardState: HardState = { term: 0n, vote: 0n, commit: 0n };
+  hardState: HardState = { term: 0, vote: 0n, commit: 0 };
 
-  get lastIndex(): bigint {
-    return this.base + BigInt(this.entries.length);
+  get lastIndex(): number {
+    return this.base + (this.entries.length);
   }
 
   /** The chain value at `index`; undefined past the end or where unknown. */
-  chainAt(index: bigint): string | undefined {
-    if (index === 0n) return '';
+  chainAt(index: number): string | undefined {
+    if (index === 0) return '';
     if (index > this.lastIndex) return undefined;
     return this.chain[Number(index) - 1];
   }
@@ -55,9 +55,9 @@ export class LogImage {
     if (entries.length === 0) return undefined;
     const first = entries[0]!.index;
     if (first <= this.base) return `entry ${first} is at or before the snapshot at ${this.base}`;
-    if (first > this.lastIndex + 1n) return `entry ${first} leaves a gap after ${this.lastIndex}`;
+    if (first > this.lastIndex + 1) return `entry ${first} leaves a gap after ${this.lastIndex}`;
     for (let i = 1; i < entries.length; i++) {
-      if (entries[i]!.index !== first + BigInt(i)) return `entries not consecutive at ${entries[i]!.index}`;
+      if (entries[i]!.index !== first + (i)) return `entries not consecutive at ${entries[i]!.index}`;
     }
     return undefined;
   }
@@ -70,8 +70,8 @@ export class LogImage {
     const replaced = this.chain.slice(Number(first) - 1, Number(first) - 1 + entries.length);
     this.entries.length = at;
     this.chain.length = Number(first) - 1;
-    let prev = this.chainAt(first - 1n);
-    if (prev === undefined) throw new Error(`log image: no chain value at ${first - 1n}`);
+    let prev = this.chainAt(first - 1);
+    if (prev === undefined) throw new Error(`log image: no chain value at ${first - 1}`);
     return entries.map((e, i) => {
       prev = chainHash(prev!, e);
       this.entries.push(e);
@@ -85,7 +85,7 @@ export class LogImage {
    * log now starts after it. As when a WAL is replayed, entries after the marker that were
    * written before it stay (a later append at a lower index replaces them).
    */
-  snapshot(index: bigint, chain: string): void {
+  snapshot(index: number, chain: string): void {
     if (index <= this.base) return;
     if (index >= this.lastIndex) {
       this.entries = [];

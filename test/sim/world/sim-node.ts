@@ -60,7 +60,7 @@ export interface NodeConfig {
 export interface NodeObserver {
   readonly send: (m: Message) => void;
   readonly onWritten: (id: bigint, placed: Placed) => void;
-  readonly committedChainAt: (index: bigint) => string | undefined;
+  readonly committedChainAt: (index: number) => string | undefined;
   readonly onEvents: (id: bigint, revision: bigint, events: readonly Event[]) => void;
   readonly onFatal: (id: bigint, error: Error) => void;
   readonly onConfChange: (id: bigint, cc: ConfChange) => void;
@@ -98,7 +98,7 @@ export class SimNode {
   readonly config: NodeConfig;
   readonly disk: SimDisk;
   /** The snap dir: received state images (index → image), kept until installed; they survive crashes. */
-  readonly images = new Map<bigint, Buffer>();
+  readonly images = new Map<number, Buffer>();
   #backend: MemoryBackend = createMemoryBackend();
   #incarnation: Incarnation | undefined;
   #generation = 0;

@@ -39,7 +39,7 @@ export async function sendSnapshot(inc: Incarnation, m: Message, transport: Snap
     const view = await inc.backend.snapshot();
     try {
       const { consistentIndex } = await readMeta(view);
-      const repointed = inc.member.snapshotAt(m, consistentIndex);
+      const repointed = inc.member.snapshotAt(m, Number(consistentIndex));
       if (repointed) {
         const image = await collect(imagePieces(view));
         trace(`m${m.from} sends snapshot at ${consistentIndex} (${image.length} bytes) to m${m.to}`);
@@ -56,7 +56,7 @@ export async function sendSnapshot(inc: Incarnation, m: Message, transport: Snap
 
 
 /** Follower side: `m` and its image arrived at incarnation `inc`, whose machine keeps images in `images`. */
-export function receiveSnapshot(inc: Incarnation, images: Map<bigint, Buffer>, m: Message, image: Buffer, trace: (line: string) => void): void {
+export function receiveSnapshot(inc: Incarnation, images: Map<number, Buffer>, m: Message, image: Buffer, trace: (line: string) => void): void {
   const index = m.snapshot!.metadata.index;
   images.set(index, image);
   trace(`m${m.to} received snapshot at ${index} from m${m.from}`);

@@ -33,7 +33,7 @@ export interface WalHooks {
   /** Called with each entry a save places in the written log (for log-matching checks). */
   readonly onWritten: (placed: Placed) => void;
   /** The committed log's chain value at `index`, if known (the prefix a snapshot holds). */
-  readonly committedChainAt: (index: bigint) => string | undefined;
+  readonly committedChainAt: (index: number) => string | undefined;
 }
 
 /** A member's disk: the durable log survives crashes; one SimWal at a time writes to it. */
@@ -137,7 +137,7 @@ export class SimWal implements Wal {
     return this.#write({ entries: [], hardState: undefined, snapshot: { meta: { ...snapshot }, chain } });
   }
 
-  releaseTo(_index: bigint): Promise<void> {
+  releaseTo(_index: number): Promise<void> {
     return Promise.resolve();
   }
 

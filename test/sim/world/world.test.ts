@@ -1,7 +1,7 @@
 /** The simulated world's parts: virtual scheduler, WAL and disk, network, and a small world. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EntryType, type Entry } from '../../../proto/gen/kvstore/raft.js';
+import { EntryType, type Entry } from '../../../server/raft/log-types.js';
 import { message, MessageType, type Message } from '../../../server/raft/index.js';
 import { KvClient } from './kv-client.js';
 import { SimBackend } from './sim-backend.js';
@@ -19,7 +19,7 @@ async function drain(s: VirtualScheduler, untilMs = Infinity): Promise<void> {
 }
 
 const hooks = { onWritten: () => undefined, committedChainAt: () => undefined };
-const entry = (index: bigint, term = 1n): Entry => ({ index, term, type: EntryType.ENTRY_NORMAL, data: Buffer.from(`e${index}`) });
+const entry = (index: number, term = 1): Entry => ({ index, term, type: EntryType.ENTRY_NORMAL, data: Buffer.from(`e${index}`) });
 
 void test('prng: a seed gives one sequence; forks are independent of draws on the parent', () => {
   const a = new Prng(42);
@@ -70,20 +70,20 @@ void test('wal: a save resolves only once fsynced; a power loss keeps durable re
   const { wal } = disk.open(s, life, new Prng(1), { fsyncMinMs: 10, fsyncMaxMs: 10 }, hooks);
   let first = false;
   let second = false;
-  void wal.save([entry(1n)], { term: 1n, vote: 1n, commit: 0n }).then(() => (first = true));
+  void wal.save([entry(1)], { term: 1, vote: 1n, commit: 0 }).then(() => (first = true));
   await drain(s, 5);
-  void wal.save([entry(2n)]).then(() => (second = true));
+  void wal.save([entry(2)]).then(() => (second = true));
   await drain(s, 10);
   assert.equal(first, true);
   assert.equal(second, false, 'the second save waits for the next fsync');
-  assert.equal(wal.written.lastIndex, 2n);
-  assert.equal(disk.durable.lastIndex, 1n);
+  assert.equal(wal.written.lastIndex, 2);
+  assert.equal(disk.durable.lastIndex, 1);
   life.alive = false;
   disk.crash(new Prng(1), 'none');
   await drain(s);
   assert.equal(second, false, 'a save lost in a crash never resolves');
   const reopened = disk.open(s, { name: 'q', alive: true }, new Prng(1), { fsyncMinMs: 1, fsyncMaxMs: 1 }, hooks);
-  assert.deepEqual(reopened.contents.entries.map((e) => e.index), [1n]);
+  assert.deepEqual(reopened.contents.entries.map((e) => e.index), [1]);
   assert.equal(reopened.contents.hardState.vote, 1n);
 });
 
@@ -92,11 +92,11 @@ void test('wal: a killed process keeps its unsynced writes; a gap is refused', a
   const disk = new SimDisk(Buffer.alloc(0));
   const life: Life = { name: 'p', alive: true };
   const { wal } = disk.open(s, life, new Prng(1), { fsyncMinMs: 10, fsyncMaxMs: 10 }, hooks);
-  void wal.save([entry(1n), entry(2n)]);
-  await assert.rejects(wal.save([entry(4n)]), /gap/);
+  void wal.save([entry(1), entry(2)]);
+  await assert.rejects(wal.save([entry(4)]), /gap/);
   life.alive = false;
   disk.crash(new Prng(1), 'all');
-  assert.equal(disk.durable.lastIndex, 2n);
+  assert.equal(disk.durable.lastIndex, 2);
 });
 
 void test('network: partitions and one-way cuts drop messages and report the peer unreachable', async () => {
@@ -109,7 +109,7 @@ void test('network: partitions and one-way cuts drop messages and report the pee
     unreachable: (from, to) => unreachable.push(`${from}>${to}`),
     trace: () => undefined,
   });
-  const hb = (from: bigint, to: bigint): Message => message({ type: MessageType.MsgHeartbeat, from, to, term: 1n });
+  const hb = (from: bigint, to: bigint): Message => message({ type: MessageType.MsgHeartbeat, from, to, term: 1 });
   net.partition([[1n]]);
   net.send(hb(1n, 2n));
   net.send(hb(2n, 3n));
@@ -167,7 +167,7 @@ void test('world: a member far behind a compacted log catches up by a snapshot',
   assert.ok(await w.runUntil(() => n === 10, 5000));
   w.restart(lagging.id);
   const target = leader.running!.member.appliedIndex;
-  assert.ok(await w.runUntil(() => (lagging.running?.member.appliedIndex ?? 0n) >= target, 5000));
+  assert.ok(await w.runUntil(() => (lagging.running?.member.appliedIndex ?? 0) >= target, 5000));
   assert.ok(w.net.stats.snapshots > 0, 'no snapshot was sent');
   assert.deepEqual(await w.compareStates(), []);
 });

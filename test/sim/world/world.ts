@@ -88,7 +88,7 @@ export class World {
     const o = this.options;
     this.rng = new Prng(o.seed);
     this.trace = new Trace(o.traceCapacity);
-    this.invariants = new Invariants(BigInt(o.size));
+    this.invariants = new Invariants(o.size);
     this.net = new SimNetwork(this.sched, this.rng.fork('network'), {
       deliver: (to, m) => this.#deliver(to, m),
       deliverSnapshot: (to, m, image) => {

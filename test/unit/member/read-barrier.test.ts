@@ -12,10 +12,10 @@ void test('barriers asked in one turn share a ctx and are released once the conf
   const ctx = b.takeQueued()!;
   assert.equal(ctx.readBigUInt64BE(0), 7n);
   assert.equal(b.takeQueued(), undefined);
-  b.confirmed(ctx, 10n);
-  b.applied(9n);
+  b.confirmed(ctx, 10);
+  b.applied(9);
   assert.equal(await settled(a), 'pending');
-  b.applied(10n);
+  b.applied(10);
   assert.deepEqual(await a, { ok: true, value: undefined });
   assert.deepEqual(await c, { ok: true, value: undefined });
 });
@@ -26,19 +26,19 @@ void test('after a leader change an unconfirmed request is asked again under a n
   const old = b.takeQueued()!;
   const confirmedBefore = b.wait(1000);
   const kept = b.takeQueued()!;
-  b.confirmed(kept, 5n);
+  b.confirmed(kept, 5);
   b.retryUnconfirmed();
   const again = b.takeQueued()!;
   assert.notDeepEqual(again, old);
-  b.confirmed(old, 1n); // the old leader answers after all: not a read point any more
-  b.applied(4n);
+  b.confirmed(old, 1); // the old leader answers after all: not a read point any more
+  b.applied(4);
   assert.equal(await settled(a), 'pending');
   assert.equal(await settled(confirmedBefore), 'pending');
-  b.applied(5n);
+  b.applied(5);
   assert.deepEqual(await confirmedBefore, { ok: true, value: undefined }, 'a confirmed batch keeps its index');
   assert.equal(await settled(a), 'pending');
-  b.confirmed(again, 6n);
-  b.applied(6n);
+  b.confirmed(again, 6);
+  b.applied(6);
   assert.deepEqual(await a, { ok: true, value: undefined });
 });
 

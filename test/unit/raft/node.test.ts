@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { EntryType } from '../../../proto/gen/kvstore/raft.js';
+import { EntryType } from '../../../server/raft/log-types.js';
 import {
   ConfChangeType,
   createRaftNode,
@@ -46,7 +46,7 @@ void test('single voter: the leader commits its own entries only after they are 
   assert.equal(n.campaign().ok, true);
   let rd = n.ready();
   assert.equal(rd.softState?.raftState, 'Leader');
-  assert.deepEqual(rd.hardState, { term: 1n, vote: 1n, commit: 0n });
+  assert.deepEqual(rd.hardState, { term: 1, vote: 1n, commit: 0 });
   assert.equal(rd.entries.length, 1, 'the no-op of term 1');
   assert.equal(rd.committedEntries.length, 0, 'not persisted yet: not committed');
   assert.equal(rd.mustSync, true);
@@ -55,8 +55,8 @@ void test('single voter: the leader commits its own entries only after they are 
   storage.setHardState(rd.hardState!);
   n.advance(rd);
   rd = n.ready();
-  assert.deepEqual(rd.hardState, { term: 1n, vote: 1n, commit: 1n });
-  assert.deepEqual(rd.committedEntries.map((e) => e.index), [1n]);
+  assert.deepEqual(rd.hardState, { term: 1, vote: 1n, commit: 1 });
+  assert.deepEqual(rd.committedEntries.map((e) => e.index), [1]);
   assert.equal(rd.mustSync, false, 'a commit-only change needs no fsync');
   n.advance(rd);
   assert.equal(n.hasReady(), false);
@@ -69,7 +69,7 @@ void test('single voter: the leader commits its own entries only after they are 
   rd = n.ready();
   assert.deepEqual(rd.committedEntries.map((e) => e.data.toString()), ['x']);
   n.advance(rd);
-  assert.equal(n.status().applied, 2n);
+  assert.equal(n.status().applied, 2);
 });
 
 void test('a leader counts only what storage really holds: advancing without persisting commits nothing', () => {
@@ -77,7 +77,7 @@ void test('a leader counts only what storage really holds: advancing without per
   n.campaign();
   n.advance(n.ready());
   assert.equal(n.hasReady(), false);
-  assert.equal(n.status().commit, 0n);
+  assert.equal(n.status().commit, 0);
 });
 
 void test('the Ready contract: one outstanding Ready, advanced with that very Ready', () => {
@@ -99,7 +99,7 @@ void test('step refuses local message kinds and responses from unknown peers', (
     const r = n.step(message({ type, from: 2n, to: 1n }));
     assert.equal(!r.ok && r.error.kind, RaftErrorKind.StepLocalMessage, type);
   }
-  const r = n.step(message({ type: MessageType.MsgAppResp, from: 7n, to: 1n, term: 1n }));
+  const r = n.step(message({ type: MessageType.MsgAppResp, from: 7n, to: 1n, term: 1 }));
   assert.equal(!r.ok && r.error.kind, RaftErrorKind.StepPeerNotFound);
 });
 
@@ -138,27 +138,27 @@ void test('a follower forwards proposals to its leader', () => {
 void test('restart: term, vote and commit come from the hard state; membership from the snapshot', () => {
   const storage = new MemoryRaftStorage();
   storage.append(logOf([1, 1, 2, 2]));
-  storage.setHardState({ term: 3n, vote: 2n, commit: 3n });
-  assert.equal(storage.createSnapshot(2n, { voters: [1n, 2n, 5n], learners: [6n] }, Buffer.from('s')).ok, true);
-  assert.equal(storage.compact(2n).ok, true);
+  storage.setHardState({ term: 3, vote: 2n, commit: 3 });
+  assert.equal(storage.createSnapshot(2, { voters: [1n, 2n, 5n], learners: [6n] }, Buffer.from('s')).ok, true);
+  assert.equal(storage.compact(2).ok, true);
   const n = createRaftNode(base({ storage, voters: [1n] }));
   const s = n.status();
-  assert.deepEqual([s.term, s.vote, s.commit, s.applied, s.lastIndex], [3n, 2n, 3n, 2n, 4n]);
+  assert.deepEqual([s.term, s.vote, s.commit, s.applied, s.lastIndex], [3, 2n, 3, 2, 4]);
   assert.deepEqual(s.confState, { voters: [1n, 2n, 5n], learners: [6n] });
   assert.equal(s.raftState, 'Follower');
   const rd = n.ready();
-  assert.deepEqual(rd.committedEntries.map((e) => e.index), [3n], 'entries after the snapshot up to commit are applied again');
+  assert.deepEqual(rd.committedEntries.map((e) => e.index), [3], 'entries after the snapshot up to commit are applied again');
   assert.equal(rd.hardState, undefined, 'nothing new to persist');
   n.advance(rd);
   // `applied` skips what the application already has.
-  const m = createRaftNode(base({ storage, applied: 3n }));
+  const m = createRaftNode(base({ storage, applied: 3 }));
   assert.equal(m.hasReady(), false);
 });
 
 void test('restart refuses a hard state whose commit is past the stored log', () => {
   const storage = new MemoryRaftStorage();
   storage.append(logOf([1]));
-  storage.setHardState({ term: 1n, vote: 0n, commit: 5n });
+  storage.setHardState({ term: 1, vote: 0n, commit: 5 });
   assert.throws(() => createRaftNode(base({ storage })), /outside the stored log/);
 });
 
@@ -247,7 +247,7 @@ void test('a leader may send what followers\u2019 acks produce while its own Rea
   assert.equal(n.campaign().ok, true);
   let rd = n.ready();
   assert.equal(rd.sendBeforePersist, false);
-  n.step(message({ type: MessageType.MsgVoteResp, from: 2n, to: 1n, term: 1n }));
+  n.step(message({ type: MessageType.MsgVoteResp, from: 2n, to: 1n, term: 1 }));
   assert.equal(n.status().raftState, 'Leader');
   assert.deepEqual(n.takeEarlyMessages(), [], 'elected while its term and vote are not persisted yet: nothing goes out early');
   persist(rd);
@@ -260,8 +260,8 @@ void test('a leader may send what followers\u2019 acks produce while its own Rea
     }
   };
   settle();
-  n.step(message({ type: MessageType.MsgAppResp, from: 2n, to: 1n, term: 1n, index: 1n }));
-  n.step(message({ type: MessageType.MsgAppResp, from: 3n, to: 1n, term: 1n, index: 1n }));
+  n.step(message({ type: MessageType.MsgAppResp, from: 2n, to: 1n, term: 1, index: 1 }));
+  n.step(message({ type: MessageType.MsgAppResp, from: 3n, to: 1n, term: 1, index: 1 }));
   while (n.hasReady()) {
     rd = n.ready();
     persist(rd);
@@ -273,8 +273,8 @@ void test('a leader may send what followers\u2019 acks produce while its own Rea
   const index = rd.entries[0]!.index;
   assert.deepEqual(n.takeEarlyMessages(), [], 'nothing produced since the Ready was handed out');
   // Both followers persist the entry before the leader does: it is committed without the leader's copy.
-  n.step(message({ type: MessageType.MsgAppResp, from: 2n, to: 1n, term: 1n, index }));
-  n.step(message({ type: MessageType.MsgAppResp, from: 3n, to: 1n, term: 1n, index }));
+  n.step(message({ type: MessageType.MsgAppResp, from: 2n, to: 1n, term: 1, index }));
+  n.step(message({ type: MessageType.MsgAppResp, from: 3n, to: 1n, term: 1, index }));
   const early = n.takeEarlyMessages();
   assert.deepEqual(
     early.filter((m) => m.type === MessageType.MsgApp).map((m) => [m.to, m.commit]),

@@ -111,9 +111,9 @@ void test('builds the backend from the snapshot and the founding log with a mark
   try {
     assert.equal(opened.created, false);
     assert.equal(decodeWalMetadata(opened.contents.metadata).memberId, r.value.plan.memberId);
-    assert.deepEqual(opened.contents.hardState, { term: 1n, vote: 0n, commit: 2n });
-    assert.equal(opened.contents.snapshot?.index, 2n);
-    assert.equal(opened.contents.snapshot?.term, 1n);
+    assert.deepEqual(opened.contents.hardState, { term: 1, vote: 0n, commit: 2 });
+    assert.equal(opened.contents.snapshot?.index, 2);
+    assert.equal(opened.contents.snapshot?.term, 1);
     assert.equal(opened.contents.snapshot?.confState?.voters.length, 2);
     assert.deepEqual(opened.contents.entries, []);
   } finally {

@@ -25,10 +25,10 @@ void test('ids, log and marker of a 3-member restore', () => {
   assert.equal(p.plan.memberId, ids[1]);
   assert.equal(p.plan.clusterId, clusterIdFor(ids));
   assert.deepEqual(decodeWalMetadata(p.plan.walMetadata), { memberId: ids[1], clusterId: clusterIdFor(ids) });
-  assert.deepEqual(p.plan.entries.map((e) => [e.term, e.index]), [[1n, 1n], [1n, 2n], [1n, 3n]]);
-  assert.deepEqual(p.plan.hardState, { term: 1n, vote: 0n, commit: 3n });
+  assert.deepEqual(p.plan.entries.map((e) => [e.term, e.index]), [[1, 1], [1, 2], [1, 3]]);
+  assert.deepEqual(p.plan.hardState, { term: 1, vote: 0n, commit: 3 });
   const sorted = [...ids].sort((a, b) => (a < b ? -1 : 1));
-  assert.deepEqual(p.plan.snapshot, { index: 3n, term: 1n, confState: { voters: sorted, learners: [] } });
+  assert.deepEqual(p.plan.snapshot, { index: 3, term: 1, confState: { voters: sorted, learners: [] } });
   assert.equal(p.plan.consistentIndex, 3n);
   assert.deepEqual(p.plan.members.map((m) => m.id), sorted);
   assert.deepEqual(p.plan.members.find((m) => m.id === ids[0])?.name, 'm1');

@@ -23,7 +23,7 @@ async function run(root: string, mode: SyncMode, clients: number, seconds: numbe
   let fsyncs = 0;
   const { wal } = await openWal(dir, { metadata: Buffer.from('probe'), syncMode: mode, preallocateBytes, onFsync: () => void fsyncs++ });
   fsyncs = 0;
-  let next = 1n;
+  let next = 1;
   let saves = 0;
   const data = Buffer.alloc(100, 1);
   const started = process.hrtime.bigint();
@@ -31,7 +31,7 @@ async function run(root: string, mode: SyncMode, clients: number, seconds: numbe
   const client = async (): Promise<void> => {
     while (process.hrtime.bigint() < deadline) {
       const index = next++;
-      await wal.save([{ term: 1n, index, type: 0, data }], { term: 1n, vote: 1n, commit: index });
+      await wal.save([{ term: 1, index, type: 0, data }], { term: 1, vote: 1n, commit: index });
       saves++;
     }
   };

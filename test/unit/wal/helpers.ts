@@ -16,18 +16,18 @@ export async function tempWalDir(t: TestContext): Promise<string> {
   return join(root, 'member', 'wal');
 }
 
-export function entry(index: bigint | number, term: bigint | number = 1n, data = `value-${index}`): Entry {
-  return { term: BigInt(term), index: BigInt(index), type: 0, data: Buffer.from(data) };
+export function entry(index: number, term = 1, data = `value-${index}`): Entry {
+  return { term, index, type: 0, data: Buffer.from(data) };
 }
 
-export function entries(from: number, to: number, term: bigint | number = 1n): Entry[] {
+export function entries(from: number, to: number, term = 1): Entry[] {
   const out: Entry[] = [];
   for (let i = from; i <= to; i++) out.push(entry(i, term));
   return out;
 }
 
 export function hardState(term: number, vote: number, commit: number): HardState {
-  return { term: BigInt(term), vote: BigInt(vote), commit: BigInt(commit) };
+  return { term, vote: BigInt(vote), commit };
 }
 
 export const META = Buffer.from('member-1/cluster-7');
@@ -53,12 +53,12 @@ export async function editFile(path: string, change: (b: Buffer) => Buffer): Pro
   await writeFile(path, change(await readFile(path)));
 }
 
-export function indexes(list: readonly Entry[]): bigint[] {
+export function indexes(list: readonly Entry[]): number[] {
   return list.map((e) => e.index);
 }
 
-export function range(from: number, to: number): bigint[] {
-  const out: bigint[] = [];
-  for (let i = from; i <= to; i++) out.push(BigInt(i));
+export function range(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let i = from; i <= to; i++) out.push(i);
   return out;
 }

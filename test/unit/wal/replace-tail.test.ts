@@ -14,7 +14,7 @@ void test('a lower index replaces the tail, also after reopening', async (t) => 
   assert.deepEqual(indexes(again.contents.entries), range(1, 8));
   assert.deepEqual(
     again.contents.entries.map((e) => e.term),
-    [1n, 1n, 1n, 1n, 1n, 2n, 2n, 2n],
+    [1, 1, 1, 1, 1, 2, 2, 2],
   );
   await again.wal.save([entry(9, 3)]);
   await again.wal.save([entry(1, 4)]);
@@ -24,7 +24,7 @@ void test('a lower index replaces the tail, also after reopening', async (t) => 
   assert.deepEqual(indexes(third.contents.entries), range(1, 2));
   assert.deepEqual(
     third.contents.entries.map((e) => e.term),
-    [4n, 4n],
+    [4, 4],
   );
   await third.wal.close();
 });
@@ -37,8 +37,8 @@ void test('replacement reaches back into earlier segments', async (t) => {
   await wal.close();
   const again = await open(dir);
   assert.deepEqual(indexes(again.contents.entries), range(1, 7));
-  assert.equal(again.contents.entries[4]?.term, 2n);
-  assert.equal(again.contents.entries[3]?.term, 1n);
+  assert.equal(again.contents.entries[4]?.term, 2);
+  assert.equal(again.contents.entries[3]?.term, 1);
   await again.wal.close();
 });
 
@@ -51,7 +51,7 @@ void test('replacements queued together in one write apply in call order', async
   assert.deepEqual(indexes(again.contents.entries), range(1, 6));
   assert.deepEqual(
     again.contents.entries.map((e) => e.term),
-    [1n, 1n, 2n, 3n, 3n, 3n],
+    [1, 1, 2, 3, 3, 3],
   );
   await again.wal.close();
 });

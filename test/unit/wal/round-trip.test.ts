@@ -26,7 +26,7 @@ void test('entries, hard state and metadata round-trip', async (t) => {
   const dir = await tempWalDir(t);
   const first = await open(dir);
   await first.wal.save(entries(1, 3), hardState(1, 1, 0));
-  await first.wal.save([entry(4, 2, ''), { term: 2n, index: 5n, type: 1, data: Buffer.from([0, 1, 2, 255]) }], hardState(2, 1, 3));
+  await first.wal.save([entry(4, 2, ''), { term: 2, index: 5, type: 1, data: Buffer.from([0, 1, 2, 255]) }], hardState(2, 1, 3));
   await first.wal.save([], hardState(2, 1, 5));
   await first.wal.close();
 
@@ -36,7 +36,7 @@ void test('entries, hard state and metadata round-trip', async (t) => {
   assert.deepEqual(again.contents.hardState, hardState(2, 1, 5));
   assert.deepEqual(indexes(again.contents.entries), range(1, 5));
   assert.deepEqual(again.contents.entries[3], entry(4, 2, ''));
-  assert.deepEqual(again.contents.entries[4], { term: 2n, index: 5n, type: 1, data: Buffer.from([0, 1, 2, 255]) });
+  assert.deepEqual(again.contents.entries[4], { term: 2, index: 5, type: 1, data: Buffer.from([0, 1, 2, 255]) });
   assert.equal(again.contents.tailRepair, undefined);
   await again.wal.save(entries(6, 6), hardState(2, 1, 6));
   await again.wal.close();

@@ -9,7 +9,7 @@ import { parseSegmentName } from '../../../server/wal/segment-name.js';
 import { entries, entry, hardState, indexes, open, range, segmentFiles, tempWalDir } from './helpers.js';
 
 function snap(index: number, term = 1): SnapshotMetadata {
-  return { index: BigInt(index), term: BigInt(term), confState: { voters: [1n, 2n, 3n], learners: [] } };
+  return { index, term, confState: { voters: [1n, 2n, 3n], learners: [] } };
 }
 
 void test('entries at or before the latest snapshot marker are not returned', async (t) => {
@@ -35,7 +35,7 @@ void test('a marker beyond the last entry empties the log; appends continue afte
   await wal.close();
   const again = await open(dir);
   assert.deepEqual(again.contents.snapshot, snap(50, 3));
-  assert.deepEqual(indexes(again.contents.entries), [51n]);
+  assert.deepEqual(indexes(again.contents.entries), [51]);
   assert.deepEqual(again.contents.hardState, hardState(3, 2, 51));
   await again.wal.close();
 });
@@ -47,15 +47,15 @@ void test('releaseTo deletes old segments up to the snapshot, never the last one
   const before = await segmentFiles(dir);
   assert.ok(before.length >= 5);
 
-  await wal.releaseTo(60n);
+  await wal.releaseTo(60);
   assert.deepEqual(await segmentFiles(dir), before, 'nothing is released without a snapshot marker');
 
   await wal.saveSnapshot(snap(60));
-  await wal.releaseTo(1000n);
+  await wal.releaseTo(1000);
   const after = await segmentFiles(dir);
   assert.ok(after.length < before.length, 'old segments were deleted');
   const firstKept = parseSegmentName(after[0] ?? '');
-  assert.ok(firstKept !== undefined && firstKept.index <= 61n, 'the segment holding entry 61 is kept');
+  assert.ok(firstKept !== undefined && firstKept.index <= 61, 'the segment holding entry 61 is kept');
   await wal.close();
 
   const again = await open(dir, { segmentBytes: 1024 });
@@ -64,7 +64,7 @@ void test('releaseTo deletes old segments up to the snapshot, never the last one
   assert.deepEqual(again.contents.hardState, hardState(1, 1, 100));
 
   await again.wal.saveSnapshot(snap(100));
-  await again.wal.releaseTo(100n);
+  await again.wal.releaseTo(100);
   const last = await segmentFiles(dir);
   assert.equal(last.length, 1, 'only the open segment remains');
   await again.wal.save([entry(101)], hardState(1, 1, 101));
@@ -73,7 +73,7 @@ void test('releaseTo deletes old segments up to the snapshot, never the last one
   const third = await open(dir);
   assert.deepEqual(third.contents.metadata, Buffer.from('member-1/cluster-7'));
   assert.deepEqual(third.contents.snapshot, snap(100));
-  assert.deepEqual(indexes(third.contents.entries), [101n]);
+  assert.deepEqual(indexes(third.contents.entries), [101]);
   assert.deepEqual(third.contents.hardState, hardState(1, 1, 101));
   await third.wal.close();
 });
@@ -85,7 +85,7 @@ void test('after release, the oldest segment may start with a stale marker; late
   await wal.saveSnapshot(snap(10));
   for (let i = 31; i <= 120; i++) await wal.save([entry(i)]);
   await wal.saveSnapshot(snap(90));
-  await wal.releaseTo(90n);
+  await wal.releaseTo(90);
   await wal.close();
   const again = await open(dir);
   assert.deepEqual(again.contents.snapshot, snap(90));

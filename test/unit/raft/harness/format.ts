@@ -1,5 +1,5 @@
 /** Text forms of messages, entries and Ready parts for golden transcripts and failure output. */
-import { EntryType, type Entry } from '../../../../proto/gen/kvstore/raft.js';
+import { EntryType, type Entry } from '../../../../server/raft/log-types.js';
 import { CAMPAIGN_TRANSFER, decodeConfChange, MessageType, type Message, type Snapshot } from '../../../../server/raft/index.js';
 
 const ids = (xs: readonly bigint[]): string => `[${xs.join(' ')}]`;

@@ -140,7 +140,7 @@ export class Interpreter {
         node(0).transferLeader(id(1));
         return [];
       case 'compact':
-        return this.#compact(id(0), id(1));
+        return this.#compact(id(0), Number(id(1)));
       case 'report-unreachable':
         node(0).reportUnreachable(id(1));
         return [];
@@ -157,7 +157,7 @@ export class Interpreter {
       case 'log': {
         const t = this.net.get(id(0));
         const st = t.storage;
-        const ents = st.entries(st.firstIndex(), st.lastIndex() + 1n, Number.MAX_SAFE_INTEGER);
+        const ents = st.entries(st.firstIndex(), st.lastIndex() + 1, Number.MAX_SAFE_INTEGER);
         return [`${t.id}: first=${st.firstIndex()} last=${st.lastIndex()} ${ents.ok ? formatEntries(ents.value) : '[]'}`];
       }
       case 'applied': {
@@ -192,7 +192,7 @@ export class Interpreter {
     });
   }
 
-  #compact(id: bigint, index: bigint): string[] {
+  #compact(id: bigint, index: number): string[] {
     const t = this.net.get(id);
     if (index > t.appliedIndex()) throw new Error(`compact ${index} past applied ${t.appliedIndex()}`);
     const full = t.applied;
@@ -213,7 +213,7 @@ export class Interpreter {
     ];
     for (const [pid, p] of s.progress) {
       lines.push(
-        `  ${pid}: ${p.state} match=${p.match} next=${p.next}${p.isLearner ? ' learner' : ''}${p.inflight > 0 ? ` inflight=${p.inflight}` : ''}${p.pendingSnapshot > 0n ? ` snapshot=${p.pendingSnapshot}` : ''}${p.recentActive ? '' : ' inactive'}`,
+        `  ${pid}: ${p.state} match=${p.match} next=${p.next}${p.isLearner ? ' learner' : ''}${p.inflight > 0 ? ` inflight=${p.inflight}` : ''}${p.pendingSnapshot > 0 ? ` snapshot=${p.pendingSnapshot}` : ''}${p.recentActive ? '' : ' inactive'}`,
       );
     }
     return lines;

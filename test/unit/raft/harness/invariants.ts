@@ -11,23 +11,23 @@
  * Logs are read from each node's storage (what it persisted); checks that need a node's whole
  * log run right after its Ready is handled, when nothing is unstable.
  */
-import type { Entry } from '../../../../proto/gen/kvstore/raft.js';
+import type { Entry } from '../../../../server/raft/log-types.js';
 import type { Ready } from '../../../../server/raft/index.js';
 import type { Applied, Network, TestNode } from './network.js';
 
 interface AppliedRecord {
-  readonly term: bigint;
+  readonly term: number;
   readonly data: string;
   /** Highest term of any node when it was first applied: it was committed in a term <= this. */
-  readonly termBound: bigint;
+  readonly termBound: number;
 }
 
 export class InvariantChecker {
   readonly #net: Network;
-  readonly #leaders = new Map<bigint, bigint>();
-  readonly #applied = new Map<bigint, AppliedRecord>();
+  readonly #leaders = new Map<number, bigint>();
+  readonly #applied = new Map<number, AppliedRecord>();
   /** Per leading node: the term and the log it had when last observed. */
-  readonly #leaderLogs = new Map<bigint, { term: bigint; log: Entry[] }>();
+  readonly #leaderLogs = new Map<bigint, { term: number; log: Entry[] }>();
 
   constructor(net: Network) {
     this.#net = net;
@@ -35,8 +35,8 @@ export class InvariantChecker {
     net.onReady = (n, rd) => this.#onReady(n, rd);
   }
 
-  #maxTerm(): bigint {
-    let t = 0n;
+  #maxTerm(): number {
+    let t = 0;
     for (const id of this.#net.ids()) {
       const s = this.#net.get(id).node.status().term;
       if (s > t) t = s;
@@ -111,14 +111,14 @@ export class InvariantChecker {
 
 function persistedLog(n: TestNode): Entry[] {
   const st = n.storage;
-  const r = st.entries(st.firstIndex(), st.lastIndex() + 1n, Number.MAX_SAFE_INTEGER);
+  const r = st.entries(st.firstIndex(), st.lastIndex() + 1, Number.MAX_SAFE_INTEGER);
   return r.ok ? r.value : [];
 }
 
-function logMatching(a: { id: bigint; first: bigint; log: Entry[] }, b: { id: bigint; first: bigint; log: Entry[] }): void {
+function logMatching(a: { id: bigint; first: number; log: Entry[] }, b: { id: bigint; first: number; log: Entry[] }): void {
   const lo = a.first > b.first ? a.first : b.first;
-  const aLast = a.first + BigInt(a.log.length) - 1n;
-  const bLast = b.first + BigInt(b.log.length) - 1n;
+  const aLast = a.first + a.log.length - 1;
+  const bLast = b.first + b.log.length - 1;
   const hi = aLast < bLast ? aLast : bLast;
   let matched = false;
   // Walking down from the highest common index: once terms agree, everything below must too.

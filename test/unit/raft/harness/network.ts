@@ -4,7 +4,7 @@
  * until delivered. Links can be cut (partitions); messages can be dropped, duplicated, reordered
  * by the caller. Optionally traces every Ready and message for golden transcripts.
  */
-import { EntryType, type Entry } from '../../../../proto/gen/kvstore/raft.js';
+import { EntryType, type Entry } from '../../../../server/raft/log-types.js';
 import {
   createRaftNode,
   decodeConfChange,
@@ -31,7 +31,7 @@ export interface NodeOptions {
   readonly rng?: () => number;
   /** Log and hard state the node starts with (as if persisted before a restart). */
   readonly entries?: readonly Entry[];
-  readonly hardState?: { term: bigint; vote: bigint; commit: bigint };
+  readonly hardState?: { term: number; vote: bigint; commit: number };
 }
 
 const link = (from: bigint, to: bigint): string => `${from}->${to}`;
@@ -104,7 +104,7 @@ export class Network {
    */
   restart(id: bigint): void {
     const old = this.get(id);
-    old.node = createRaftNode({ ...old.config, applied: old.storage.firstIndex() - 1n });
+    old.node = createRaftNode({ ...old.config, applied: old.storage.firstIndex() - 1 });
   }
 
   #log(line: string): void {
@@ -181,7 +181,7 @@ export class Network {
 
   #record(n: TestNode, a: Applied): void {
     const last = n.appliedIndex();
-    if (a.index !== last + 1n) throw new Error(`node ${n.id} applies ${a.index} after ${last}`);
+    if (a.index !== last + 1) throw new Error(`node ${n.id} applies ${a.index} after ${last}`);
     n.applied.push(a);
     this.onApply?.(n, a);
   }
@@ -260,8 +260,8 @@ export class Network {
   }
 
   /** Ids of nodes that currently believe they lead, with their terms. */
-  leaders(): { id: bigint; term: bigint }[] {
-    const out: { id: bigint; term: bigint }[] = [];
+  leaders(): { id: bigint; term: number }[] {
+    const out: { id: bigint; term: number }[] = [];
     for (const id of this.ids()) {
       const s = this.get(id).node.status();
       if (s.raftState === 'Leader') out.push({ id, term: s.term });

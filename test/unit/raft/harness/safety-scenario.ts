@@ -148,7 +148,7 @@ export function runScenario(size: number, preVote: boolean, checkQuorum: boolean
   }
   if (process.env['RAFT_PROPERTY_STATS'] === '1') {
     const s = all.map((id) => net.get(id).node.status());
-    console.log(`size=${size} pv=${preVote} cq=${checkQuorum} actions=${actions.length} maxTerm=${s.reduce((m, x) => (x.term > m ? x.term : m), 0n)} maxCommit=${s.reduce((m, x) => (x.commit > m ? x.commit : m), 0n)} firstIndex=${all.map((id) => net.get(id).storage.firstIndex()).join(',')} members=${JSON.stringify(net.get(1n).node.status().confState, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v))}`);
+    console.log(`size=${size} pv=${preVote} cq=${checkQuorum} actions=${actions.length} maxTerm=${s.reduce((m, x) => (x.term > m ? x.term : m), 0)} maxCommit=${s.reduce((m, x) => (x.commit > m ? x.commit : m), 0)} firstIndex=${all.map((id) => net.get(id).storage.firstIndex()).join(',')} members=${JSON.stringify(net.get(1n).node.status().confState, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v))}`);
   }
   // Liveness once healed: a leader emerges and a new entry reaches every node.
   net.heal();

@@ -1,11 +1,11 @@
 /** One node of the test network: the Raft node, its storage, and the application state it applied. */
-import type { ConfState } from '../../../../proto/gen/kvstore/raft.js';
+import type { ConfState } from '../../../../server/raft/log-types.js';
 import { createRaftNode, type MemoryRaftStorage, type RaftConfig, type RaftNode, type ReadState } from '../../../../server/raft/index.js';
 
 /** One applied entry as the application saw it. */
 export interface Applied {
-  readonly index: bigint;
-  readonly term: bigint;
+  readonly index: number;
+  readonly term: number;
   readonly kind: 'normal' | 'conf';
   readonly data: string;
 }
@@ -13,7 +13,7 @@ export interface Applied {
 /** What a snapshot of the test application holds (JSON, bigint as "<n>n"). */
 interface AppState {
   applied: Applied[];
-  confHistory: { index: bigint; cs: ConfState }[];
+  confHistory: { index: number; cs: ConfState }[];
 }
 
 export class TestNode {
@@ -23,7 +23,7 @@ export class TestNode {
   node: RaftNode;
   /** Everything applied, in order (restored wholesale from snapshots). */
   applied: Applied[] = [];
-  confHistory: { index: bigint; cs: ConfState }[] = [];
+  confHistory: { index: number; cs: ConfState }[] = [];
   readStates: ReadState[] = [];
 
   constructor(config: RaftConfig, storage: MemoryRaftStorage) {
@@ -31,15 +31,15 @@ export class TestNode {
     this.storage = storage;
     this.config = config;
     this.node = createRaftNode(config);
-    this.confHistory.push({ index: 0n, cs: { voters: [...config.voters], learners: [...(config.learners ?? [])] } });
+    this.confHistory.push({ index: 0, cs: { voters: [...config.voters], learners: [...(config.learners ?? [])] } });
   }
 
-  appliedIndex(): bigint {
-    return this.applied[this.applied.length - 1]?.index ?? 0n;
+  appliedIndex(): number {
+    return this.applied[this.applied.length - 1]?.index ?? 0;
   }
 
   /** Membership as of applied index `i`. */
-  confStateAt(i: bigint): ConfState {
+  confStateAt(i: number): ConfState {
     let cs = this.confHistory[0]!.cs;
     for (const h of this.confHistory) if (h.index <= i) cs = h.cs;
     return cs;
