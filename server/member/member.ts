@@ -417,14 +417,7 @@ export class Member {
     if (rd.snapshot) await this.#install(rd.snapshot);
     if (rd.sendBeforePersist) this.#sendAll(rd.messages);
     if (rd.hardState) this.#setHard(rd.hardState);
-    if (rd.entries.length > 0 || (rd.hardState && rd.mustSync)) {
-      this.#leaderPersisting = rd.sendBeforePersist;
-      try {
-        await this.#d.wal.save(rd.entries, rd.hardState ?? this.#hard);
-      } finally {
-        this.#leaderPersisting = false;
-      }
-    }
+    if (rd.entries.length > 0 || (rd.hardState && rd.mustSync)) await this.#persistWhileApplying(rd);
     if (rd.entries.length > 0) this.#storage.append(rd.entries);
     if (rd.hardState) this.#storage.setHardState(rd.hardState);
     if (!rd.sendBeforePersist) this.#sendAll(rd.messages);
@@ -432,6 +425,29 @@ export class Member {
     if (rd.committedEntries.length > 0) await this.#apply(rd.committedEntries);
     for (const rs of rd.readStates) this.#reads.confirmed(rs.requestCtx, rs.index);
     this.#reads.applied(this.#appliedIndex);
+  }
+
+  /**
+   * Writes the Ready's entries and hard state to the WAL and, while the write and its fsync run,
+   * applies the committed entries this member already holds durably: those in stable storage
+   * that this Ready does not overwrite. A single member's puts then overlap one batch's fsync
+   * with the previous batch's apply and replies instead of taking turns. Entries this Ready
+   * itself persists are applied only after the write (`#handle`), so nothing is applied — or
+   * answered — before it is on this member's disk, and the backend never gets ahead of the log.
+   */
+  async #persistWhileApplying(rd: Ready): Promise<void> {
+    const durableEnd = Math.min(this.#storage.lastIndex() + 1, rd.entries.length > 0 ? rd.entries[0]!.index : Infinity);
+    let n = 0;
+    while (n < rd.committedEntries.length && rd.committedEntries[n]!.index < durableEnd) n++;
+    this.#leaderPersisting = rd.sendBeforePersist;
+    const saving = this.#d.wal.save(rd.entries, rd.hardState ?? this.#hard).finally(() => {
+      this.#leaderPersisting = false;
+    });
+    if (n === 0) return saving;
+    const applying = this.#apply(n === rd.committedEntries.length ? rd.committedEntries : rd.committedEntries.slice(0, n));
+    const [saved, applied] = await Promise.allSettled([saving, applying]);
+    if (saved.status === 'rejected') throw saved.reason;
+    if (applied.status === 'rejected') throw applied.reason;
   }
 
   /**

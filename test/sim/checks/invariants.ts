@@ -10,6 +10,8 @@
  * - no committed entry lost: that committed prefix is in the durable WAL of a quorum — a
  *   majority of the smallest voter set the run has had (membership may change) — above
  *   the founding entries, which each founding member writes for itself;
+ * - applied only once durable here: the entry at a member's applied index is in its own
+ *   durable WAL (a member applies, and answers, only what its disk holds);
  * - state machine safety: every member that applies a revision produces the same events
  *   (encoded, compared by hash), and the same applied index means the same revision;
  * - revisions only grow: within an incarnation, applied index and revision never go back,
@@ -111,6 +113,7 @@ export class Invariants {
     for (const m of view.members) {
       this.#checkLeader(m);
       this.#checkApplied(m);
+      this.#checkAppliedDurable(m, view.durable.get(m.id));
       if (!m.installing) this.#checkRevision(m);
     }
     this.#checkDurableQuorum(view);
@@ -148,6 +151,13 @@ export class Invariants {
       }
       this.#committed.push(chain);
     }
+  }
+
+  #checkAppliedDurable(m: MemberView, durable: LogImage | undefined): void {
+    const a = m.appliedIndex;
+    if (a === 0 || m.installing || durable === undefined) return;
+    const mine = m.written.chainAt(a);
+    if (mine !== undefined && durable.chainAt(a) !== mine) this.#fail(`m${m.id} applied index ${a} before its own WAL held it durably (durable last ${durable.lastIndex})`);
   }
 
   #checkRevision(m: MemberView): void {
