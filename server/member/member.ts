@@ -100,10 +100,17 @@ export class Member {
   readonly #envelopes: EnvelopeEncoder;
   /**
    * This member's proposals by their entry bytes (the same Buffer object travels from
-   * propose() to the committed entry on a leader): applying one needs no decoding. Entries
-   * that arrive from the network are other objects and are decoded.
+   * propose() to the Ready that persists it on a leader): applying one needs no decoding.
+   * Entries that arrive from the network are other objects and are decoded.
    */
   readonly #proposed = new WeakMap<Uint8Array, InternalRequest>();
+  /**
+   * The same proposals once persisted, by log index with the term they were written at: the
+   * in-memory log keeps a copy of each payload (raft/entry-arena.ts), so the committed entry
+   * is not the proposed Buffer any more. An index written over by another leader's entry is
+   * applied with that entry's term and decoded; snapshot installs drop what they skip.
+   */
+  readonly #persistedProposals = new Map<number, { readonly term: number; readonly request: InternalRequest }>();
   readonly #reads: ReadBarriers;
   readonly #storage = new MemoryRaftStorage();
   #node: RaftNode | undefined;
@@ -418,7 +425,13 @@ export class Member {
     if (rd.sendBeforePersist) this.#sendAll(rd.messages);
     if (rd.hardState) this.#setHard(rd.hardState);
     if (rd.entries.length > 0 || (rd.hardState && rd.mustSync)) await this.#persistWhileApplying(rd);
-    if (rd.entries.length > 0) this.#storage.append(rd.entries);
+    if (rd.entries.length > 0) {
+      for (const e of rd.entries) {
+        const own = this.#proposed.get(e.data);
+        if (own !== undefined) this.#persistedProposals.set(e.index, { term: e.term, request: own });
+      }
+      this.#storage.append(rd.entries);
+    }
     if (rd.hardState) this.#storage.setHardState(rd.hardState);
     if (!rd.sendBeforePersist) this.#sendAll(rd.messages);
     for (const e of rd.droppedProposals) this.#failDropped(e);
@@ -487,6 +500,7 @@ export class Member {
     await this.#d.wal.saveSnapshot(snapshot.metadata);
     await install();
     this.#storage.applySnapshot(snapshot);
+    for (const at of this.#persistedProposals.keys()) if (at <= index) this.#persistedProposals.delete(at);
     this.#appliedIndex = index;
     this.#snapshotIndex = index;
     this.#d.hooks.onSnapshot?.(index);
@@ -499,6 +513,18 @@ export class Member {
 
   async #settledFlush(): Promise<void> {
     while (this.#flushing) await this.#flushing;
+  }
+
+  /** This member's decoded request for `entry`, if it proposed it (and forgets it). */
+  #ownProposal(entry: Entry): InternalRequest | undefined {
+    const persisted = this.#persistedProposals.get(entry.index);
+    if (persisted !== undefined) {
+      this.#persistedProposals.delete(entry.index);
+      if (persisted.term === entry.term) return persisted.request;
+    }
+    const own = this.#proposed.get(entry.data);
+    if (own !== undefined) this.#proposed.delete(entry.data);
+    return own;
   }
 
   async #apply(entries: readonly Entry[]): Promise<void> {
@@ -515,9 +541,7 @@ export class Member {
           if (h && h.memberId === this.#d.memberId) this.#waiters.resolve(h.id, { ok: true, value: { response: undefined } });
         }
       } else if (entry.data.length > 0) {
-        const own = this.#proposed.get(entry.data);
-        if (own !== undefined) this.#proposed.delete(entry.data);
-        const req = own ?? InternalRequest.decode(entry.data);
+        const req = this.#ownProposal(entry) ?? InternalRequest.decode(entry.data);
         let entryDone!: () => void;
         this.#midEntry = new Promise((r) => (entryDone = r));
         let outcome: Result<Applied>;
