@@ -27,6 +27,7 @@ export const MemberStatusSchema = Type.Object({
   healthy: Type.Boolean(),
   leader: Type.Boolean(),
   clientURL: Type.String(),
+  unhealthySince: Type.Optional(time('Since when this member has been not ready (kept while it stays not ready, absent once ready): the clock of its replacement after spec.upgrade.memberHealthTimeoutSeconds.')),
 });
 
 export const SnapshotRecordSchema = Type.Object({

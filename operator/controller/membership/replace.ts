@@ -4,7 +4,9 @@
  *   answers with a member id other than the one the membership holds for its slot (it started
  *   again from an empty data directory as another member) — acted on at once;
  * - it stays unhealthy (reason `Unhealthy`): not ready (unreachable, not running, /health false
- *   or no linearizable read) while Degraded has been True for at least memberHealthTimeoutSeconds.
+ *   or no linearizable read) for at least memberHealthTimeoutSeconds — by its own
+ *   status.members[].unhealthySince, and never sooner than Degraded has been True that long (a
+ *   slot missing from status.members, e.g. a deleted pod, has only the latter clock).
  * It is removed from the membership (RemoveMember, event MemberReplacing, Warning, naming the
  * reason) only when every guard holds:
  * - no upgrade or rollback under way;
@@ -59,8 +61,10 @@ export function planReplace(ctx: PlanContext): Step | undefined {
   if (member === undefined) return undefined;
   if (failure.reason === 'Unhealthy') {
     const degraded = ctx.prev?.conditions.find((c) => c.type === 'Degraded' && c.status === 'True');
+    const since = ctx.prev?.members?.find((s) => s.name === victim.name)?.unhealthySince;
     const timeout = ctx.spec.upgrade.memberHealthTimeoutSeconds;
     if (degraded === undefined || secondsBetween(degraded.lastTransitionTime, ctx.now) < timeout) return undefined;
+    if (since !== undefined && secondsBetween(since, ctx.now) < timeout) return undefined;
   }
   const others = ctx.slots.filter((m) => m.name !== victim.name);
   const othersVoting = others.filter((m) => voting.some((c) => isSlotOf(m, c)));

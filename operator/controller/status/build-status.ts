@@ -77,7 +77,7 @@ export function buildStatus(ctx: PlanContext, step: Step): KvstoreClusterStatus 
     observedGeneration: ctx.generation,
     clusterVersion: clusterVersion(ctx.observed),
     readyMembers: readyMembers(ctx.observed, ctx.spec.size),
-    members: memberStatuses(ctx.observed),
+    members: memberStatuses(ctx.observed, ctx.prev?.members, ctx.now),
     ...(step.upgrade === undefined ? {} : { upgrade: step.upgrade }),
     ...(step.restore === undefined ? {} : { restore: step.restore }),
     ...(step.downgradeFloor === undefined ? {} : { downgradeFloor: step.downgradeFloor }),

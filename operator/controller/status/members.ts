@@ -8,18 +8,24 @@ import type { Observed } from '../model.js';
 import { memberReady } from '../context.js';
 import { compareVersions, parseMinor } from '../upgrade/version.js';
 
-export function memberStatuses(observed: Observed): readonly MemberStatus[] {
+export function memberStatuses(observed: Observed, prev: readonly MemberStatus[] = [], now = observed.now): readonly MemberStatus[] {
   return [...observed.members]
     .filter((m) => m.exists)
     .sort((a, b) => a.ordinal - b.ordinal)
-    .map((m) => ({
-      name: m.name,
-      id: m.probe?.memberId ?? '',
-      version: m.probe?.serverVersion ?? '',
-      healthy: memberReady(m),
-      leader: m.probe?.isLeader === true,
-      clientURL: m.clientURL,
-    }));
+    .map((m) => {
+      const healthy = memberReady(m);
+      const status: MemberStatus = {
+        name: m.name,
+        id: m.probe?.memberId ?? '',
+        version: m.probe?.serverVersion ?? '',
+        healthy,
+        leader: m.probe?.isLeader === true,
+        clientURL: m.clientURL,
+      };
+      if (healthy) return status;
+      const before = prev.find((p) => p.name === m.name);
+      return { ...status, unhealthySince: before !== undefined && !before.healthy && before.unhealthySince !== undefined ? before.unhealthySince : now };
+    });
 }
 
 export function readyMembers(observed: Observed, size: number): string {

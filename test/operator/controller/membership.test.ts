@@ -173,6 +173,25 @@ void test('replace: reachable but /health false beyond the timeout → RemoveMem
   assert.match(plan.events[0].message, /demo-2 is not healthy for more than \d+s \(reason Unhealthy\)/);
 });
 
+void test('replace: the clock is the member\'s own unhealthySince, not only Degraded (one member recovered as another failed)', () => {
+  // Degraded has been True since NOW (demo-1 was down); demo-1 came back as demo-2 failed at 10:08.
+  const o = withMember(healthy('3.4.0'), member(2, '3.4.0', { probe: { healthy: false } }));
+  const first = reconcile(cluster({}, degradedSince(NOW)), { ...o, now: '2026-03-01T10:08:00Z' });
+  const entry = first.status.members?.find((m) => m.name === 'demo-2');
+  assert.equal(entry?.unhealthySince, '2026-03-01T10:08:00Z');
+  assert.equal(first.status.members?.find((m) => m.name === 'demo-1')?.unhealthySince, undefined);
+  // 10:10: Degraded is 10 min old, demo-2 unhealthy for 2 min (< 300 s) → only Degraded; its clock is kept.
+  const early = reconcile(cluster({}, first.status), { ...o, now: LATER });
+  assert.deepEqual(early.actions, []);
+  assert.equal(early.status.members?.find((m) => m.name === 'demo-2')?.unhealthySince, '2026-03-01T10:08:00Z');
+  // 10:13:01: demo-2 has been unhealthy for more than 300 s → replaced.
+  const late = reconcile(cluster({}, early.status), { ...o, now: '2026-03-01T10:13:01Z' });
+  assert.deepEqual(late.actions, [{ kind: 'RemoveMember', memberId: idOf(2), name: 'demo-2' }]);
+  // Ready again: the clock is dropped; a new failure starts a new one.
+  const back = reconcile(cluster({}, early.status), { ...healthy('3.4.0'), now: '2026-03-01T10:11:00Z' });
+  assert.equal(back.status.members?.find((m) => m.name === 'demo-2')?.unhealthySince, undefined);
+});
+
 void test('replace: running but no linearizable read beyond the timeout → reason Unhealthy', () => {
   const o = withMember(healthy('3.4.0'), member(1, '3.4.0', { probe: { linearizableRead: false } }));
   const plan = reconcile(cluster({}, degradedSince(NOW)), { ...o, now: LATER });

@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { reconcile } from '../../../operator/controller/reconcile.js';
 import { cluster, condition, healthy, member, NOW, status, withMember } from './fixtures.js';
 
-void test('members[] from the observation: name, id, version, healthy, leader, clientURL', () => {
+void test('members[] from the observation: name, id, version, healthy, leader, clientURL, unhealthySince', () => {
   const o = withMember(healthy('3.4.0', 3, 1), member(2, '3.4.0', { probe: null }));
   const plan = reconcile(cluster({}, status(), 7), o);
   assert.deepEqual(plan.status.members, [
     { name: 'demo-0', id: '0000000000001000', version: '3.4.0', healthy: true, leader: false, clientURL: 'http://127.0.0.10:2379' },
     { name: 'demo-1', id: '0000000000001001', version: '3.4.0', healthy: true, leader: true, clientURL: 'http://127.0.0.11:2379' },
-    { name: 'demo-2', id: '', version: '', healthy: false, leader: false, clientURL: 'http://127.0.0.12:2379' },
+    { name: 'demo-2', id: '', version: '', healthy: false, leader: false, clientURL: 'http://127.0.0.12:2379', unhealthySince: NOW },
   ]);
   assert.equal(plan.status.readyMembers, '2/3');
   assert.equal(plan.status.observedGeneration, 7);
