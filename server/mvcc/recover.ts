@@ -16,6 +16,8 @@ import { readMeta, type MvccMeta } from './meta.js';
 import { isRevisionKey, isTombstoneKey, subOfKey } from './revision.js';
 import { newStoreState, type StoreOptions, type StoreState } from './state.js';
 
+const EMPTY = Buffer.alloc(0);
+
 /** Main revision of a backend key as a number. */
 function mainNumber(key: Buffer): number {
   return key.readUInt32BE(0) * 0x100000000 + key.readUInt32BE(4);
@@ -26,17 +28,24 @@ export async function recoverState(backend: Backend, options?: StoreOptions): Pr
   const meta = await readMeta(backend);
   const index = state.index;
   let newest = 0;
-  for await (const [key, value] of backend.iterate(Bucket.Key)) {
-    if (!isRevisionKey(key)) throw new Error(`mvcc: malformed key in the key bucket: ${key.toString('hex')}`);
-    const main = mainNumber(key);
-    const sub = subOfKey(key);
-    if (isTombstoneKey(key)) {
-      index.restoreTombstone(peekKey(value).toString('latin1'), main, sub);
-    } else {
-      const m = peekRecordMeta(value);
-      index.put(m.key.toString('latin1'), main, sub, m.createRevision, m.version, m.lease);
+  // In bulk batches (up to 1000 entries / 1 MiB per LevelDB read, the next read in flight while
+  // this one is indexed): no promise or generator step per record.
+  for await (const batch of backend.batches(Bucket.Key)) {
+    const start = batch.keyStart;
+    for (const [stored, storedValue] of batch.entries) {
+      const key = start === 0 ? stored : stored.subarray(start);
+      const value = storedValue ?? EMPTY;
+      if (!isRevisionKey(key)) throw new Error(`mvcc: malformed key in the key bucket: ${key.toString('hex')}`);
+      const main = mainNumber(key);
+      const sub = subOfKey(key);
+      if (isTombstoneKey(key)) {
+        index.restoreTombstone(peekKey(value).toString('latin1'), main, sub);
+      } else {
+        const m = peekRecordMeta(value);
+        index.put(m.key.toString('latin1'), main, sub, m.createRevision, m.version, m.lease);
+      }
+      newest = main;
     }
-    newest = main;
   }
   let current = newest > 1 ? BigInt(newest) : 1n;
   if (meta.scheduledCompactRev > current) current = meta.scheduledCompactRev;
