@@ -75,20 +75,7 @@ const NO_ENTRIES: readonly Entry[] = [];
  * monomorphic.
  */
 export function message(fields: Partial<Message> & Pick<Message, 'type'>): Message {
-  return {
-    type: fields.type,
-    from: fields.from ?? 0n,
-    to: fields.to ?? 0n,
-    term: fields.term ?? 0,
-    logTerm: fields.logTerm ?? 0,
-    index: fields.index ?? 0,
-    entries: fields.entries ?? NO_ENTRIES,
-    commit: fields.commit ?? 0,
-    snapshot: fields.snapshot,
-    reject: fields.reject ?? false,
-    rejectHint: fields.rejectHint ?? 0,
-    context: fields.context ?? EMPTY,
-  };
+  return messageFrom(fields, fields.from ?? 0n, fields.term ?? 0);
 }
 
 /** `message(fields)` with `from` and `term` set (used by the node's outbox). */
