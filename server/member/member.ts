@@ -7,13 +7,12 @@
  *   (messages are put on the wire as soon as a Ready hands them over: flushSends; while a
  *   leader's write runs, messages its steps produce meanwhile go out too: takeEarlyMessages);
  *   persist entries + hard state to the WAL (one fsync for everything the Ready holds —
- *     proposals that arrived while the previous fsync ran: group commit);
- *   follower/candidate: send messages after persisting;
- *   fail this member's proposals that no leader took (NoLeader), apply committed entries in
- *     index order, answering this member's proposers;
+ *     proposals that arrived while the previous fsync ran: group commit), applying meanwhile
+ *     the committed entries already durable here; follower/candidate: send after persisting;
+ *   fail this member's proposals that no leader took (NoLeader), apply the other committed
+ *     entries in index order, answering this member's proposers;
  *   release linearizable reads whose index is applied; advance.
- * Applied state reaches the backend through coalesced, unsynced flushes: the WAL is the
- * durable record, and on restart the node re-delivers entries after the consistent index.
+ * Applied state reaches the backend through coalesced, unsynced flushes (backend-flusher.ts).
  */
 import { ConfChangeContext, InternalRequest } from '../../proto/gen/kvstore/internal.js';
 import { EntryType, type Entry, type HardState } from '../raft/log-types.js';
@@ -35,6 +34,8 @@ import {
 import type { Wal, WalContents } from '../wal/types.js';
 import { ProposalWaiters } from './proposal-waiters.js';
 import { ReadBarriers } from './read-barrier.js';
+import { OwnProposals } from './own-proposals.js';
+import { BackendFlusher } from './backend-flusher.js';
 import { EnvelopeEncoder } from './request-envelope.js';
 import type { AuthInfo } from '../auth/auth-store.js';
 import type { Scheduler } from './scheduler.js';
@@ -83,7 +84,6 @@ export interface MemberDeps {
 type Request = NonNullable<InternalRequest['request']>;
 
 /** Delay between the first unflushed apply and the backend flush that carries it. */
-const FLUSH_DELAY_MS = 10;
 
 /** The membership a member starts with. */
 export interface StartMembership {
@@ -98,19 +98,8 @@ export class Member {
   readonly #d: MemberDeps;
   readonly #waiters: ProposalWaiters;
   readonly #envelopes: EnvelopeEncoder;
-  /**
-   * This member's proposals by their entry bytes (the same Buffer object travels from
-   * propose() to the Ready that persists it on a leader): applying one needs no decoding.
-   * Entries that arrive from the network are other objects and are decoded.
-   */
-  readonly #proposed = new WeakMap<Uint8Array, InternalRequest>();
-  /**
-   * The same proposals once persisted, by log index with the term they were written at: the
-   * in-memory log keeps a copy of each payload (raft/entry-arena.ts), so the committed entry
-   * is not the proposed Buffer any more. An index written over by another leader's entry is
-   * applied with that entry's term and decoded; snapshot installs drop what they skip.
-   */
-  readonly #persistedProposals = new Map<number, { readonly term: number; readonly request: InternalRequest }>();
+  readonly #own = new OwnProposals();
+  readonly #flusher: BackendFlusher;
   readonly #reads: ReadBarriers;
   readonly #storage = new MemoryRaftStorage();
   #node: RaftNode | undefined;
@@ -123,9 +112,6 @@ export class Member {
   #scheduled = false;
   #running = false;
   #again = false;
-  #flushing: Promise<void> | undefined;
-  #flushAgain = false;
-  #flushAgainSync = false;
   #snapshotIndex = 0;
   #snapshotting = false;
   /** An entry's changes are in the store but its index is not yet the applied index. */
@@ -141,6 +127,12 @@ export class Member {
     this.#waiters = new ProposalWaiters(BigInt(deps.scheduler.now()) << 16n);
     this.#reads = new ReadBarriers(deps.memberId);
     this.#envelopes = new EnvelopeEncoder(deps.memberId);
+    this.#flusher = new BackendFlusher({
+      scheduler: deps.scheduler,
+      write: (sync) => this.#writeBackend(sync),
+      stopped: () => this.#stopped,
+      onFatal: (e) => deps.hooks.onFatal(e),
+    });
   }
 
   get memberId(): bigint {
@@ -243,7 +235,7 @@ export class Member {
       this.#waiters.resolve(id, err('RequestTooLarge'));
       return outcome;
     }
-    if (raw !== undefined) this.#proposed.set(data, { header, request });
+    if (raw !== undefined) this.#own.proposed(data, { header, request });
     const res = this.#node.propose(data);
     if (!res.ok) this.#waiters.resolve(id, err(this.#lead === 0n ? 'NoLeader' : 'Timeout'));
     else this.#schedule();
@@ -424,18 +416,15 @@ export class Member {
     if (rd.snapshot) await this.#install(rd.snapshot);
     if (rd.sendBeforePersist) this.#sendAll(rd.messages);
     if (rd.hardState) this.#setHard(rd.hardState);
-    if (rd.entries.length > 0 || (rd.hardState && rd.mustSync)) await this.#persistWhileApplying(rd);
+    const appliedEarly = rd.entries.length > 0 || (rd.hardState && rd.mustSync) ? await this.#persistWhileApplying(rd) : 0;
     if (rd.entries.length > 0) {
-      for (const e of rd.entries) {
-        const own = this.#proposed.get(e.data);
-        if (own !== undefined) this.#persistedProposals.set(e.index, { term: e.term, request: own });
-      }
+      this.#own.persisted(rd.entries);
       this.#storage.append(rd.entries);
     }
     if (rd.hardState) this.#storage.setHardState(rd.hardState);
     if (!rd.sendBeforePersist) this.#sendAll(rd.messages);
     for (const e of rd.droppedProposals) this.#failDropped(e);
-    if (rd.committedEntries.length > 0) await this.#apply(rd.committedEntries);
+    if (rd.committedEntries.length > appliedEarly) await this.#apply(appliedEarly === 0 ? rd.committedEntries : rd.committedEntries.slice(appliedEarly));
     for (const rs of rd.readStates) this.#reads.confirmed(rs.requestCtx, rs.index);
     this.#reads.applied(this.#appliedIndex);
   }
@@ -447,20 +436,19 @@ export class Member {
    * with the previous batch's apply and replies instead of taking turns. Entries this Ready
    * itself persists are applied only after the write (`#handle`), so nothing is applied — or
    * answered — before it is on this member's disk, and the backend never gets ahead of the log.
+   * Returns how many of the committed entries (a prefix) it applied.
    */
-  async #persistWhileApplying(rd: Ready): Promise<void> {
+  async #persistWhileApplying(rd: Ready): Promise<number> {
     const durableEnd = Math.min(this.#storage.lastIndex() + 1, rd.entries.length > 0 ? rd.entries[0]!.index : Infinity);
     let n = 0;
     while (n < rd.committedEntries.length && rd.committedEntries[n]!.index < durableEnd) n++;
     this.#leaderPersisting = rd.sendBeforePersist;
-    const saving = this.#d.wal.save(rd.entries, rd.hardState ?? this.#hard).finally(() => {
-      this.#leaderPersisting = false;
-    });
-    if (n === 0) return saving;
+    const saving = this.#d.wal.save(rd.entries, rd.hardState ?? this.#hard).finally(() => (this.#leaderPersisting = false));
+    if (n === 0) return saving.then(() => 0);
     const applying = this.#apply(n === rd.committedEntries.length ? rd.committedEntries : rd.committedEntries.slice(0, n));
     const [saved, applied] = await Promise.allSettled([saving, applying]);
-    if (saved.status === 'rejected') throw saved.reason;
-    if (applied.status === 'rejected') throw applied.reason;
+    for (const r of [saved, applied]) if (r.status === 'rejected') throw r.reason;
+    return n;
   }
 
   /**
@@ -492,7 +480,7 @@ export class Member {
     const install = this.#installs.get(index);
     this.#installs.clear();
     if (!install) throw new Error(`snapshot at index ${index} arrived without its state image`);
-    await this.#settledFlush();
+    await this.#flusher.settled();
     this.#d.applier.takeBackendOps();
     // The log records the snapshot before the backend takes the image: after a crash in
     // between, the restarting member finds the marker ahead of its backend and finishes the
@@ -500,7 +488,7 @@ export class Member {
     await this.#d.wal.saveSnapshot(snapshot.metadata);
     await install();
     this.#storage.applySnapshot(snapshot);
-    for (const at of this.#persistedProposals.keys()) if (at <= index) this.#persistedProposals.delete(at);
+    this.#own.forgetThrough(index);
     this.#appliedIndex = index;
     this.#snapshotIndex = index;
     this.#d.hooks.onSnapshot?.(index);
@@ -509,22 +497,6 @@ export class Member {
   #setHard(h: HardState): void {
     if (h.term !== this.#hard.term) this.#termHeader = BigInt(h.term);
     this.#hard = h;
-  }
-
-  async #settledFlush(): Promise<void> {
-    while (this.#flushing) await this.#flushing;
-  }
-
-  /** This member's decoded request for `entry`, if it proposed it (and forgets it). */
-  #ownProposal(entry: Entry): InternalRequest | undefined {
-    const persisted = this.#persistedProposals.get(entry.index);
-    if (persisted !== undefined) {
-      this.#persistedProposals.delete(entry.index);
-      if (persisted.term === entry.term) return persisted.request;
-    }
-    const own = this.#proposed.get(entry.data);
-    if (own !== undefined) this.#proposed.delete(entry.data);
-    return own;
   }
 
   async #apply(entries: readonly Entry[]): Promise<void> {
@@ -541,7 +513,7 @@ export class Member {
           if (h && h.memberId === this.#d.memberId) this.#waiters.resolve(h.id, { ok: true, value: { response: undefined } });
         }
       } else if (entry.data.length > 0) {
-        const req = this.#ownProposal(entry) ?? InternalRequest.decode(entry.data);
+        const req = this.#own.take(entry) ?? InternalRequest.decode(entry.data);
         let entryDone!: () => void;
         this.#midEntry = new Promise((r) => (entryDone = r));
         let outcome: Result<Applied>;
@@ -561,7 +533,7 @@ export class Member {
       this.#appliedIndex = entry.index;
     }
     this.#d.hooks.onApplied?.(this.#appliedIndex, entries.length);
-    this.#scheduleFlush();
+    this.#flusher.schedule();
     if (!this.#snapshotting && this.#appliedIndex - this.#snapshotIndex >= this.#d.snapshotCount) void this.#snapshot();
   }
 
@@ -593,52 +565,17 @@ export class Member {
     }
   }
 
-  #flushScheduled = false;
-  /**
-   * Flushes FLUSH_DELAY_MS after the first unflushed apply, so that answers to proposers go out
-   * first and one backend batch carries the changes of many entries (the WAL is the durable log).
-   */
-  #scheduleFlush(): void {
-    if (this.#flushScheduled) return;
-    this.#flushScheduled = true;
-    void this.#d.scheduler.sleep(FLUSH_DELAY_MS).then(() => {
-      this.#flushScheduled = false;
-      // stop() makes the last flush itself; the backend may be closed by now.
-      if (!this.#stopped) void this.flush();
-    });
+  /** Writes applied state to the backend (see BackendFlusher). */
+  flush(options?: { readonly sync?: boolean }): Promise<void> {
+    return this.#flusher.flush(options);
   }
 
-  /**
-   * Writes applied state to the backend; concurrent calls coalesce into at most one more
-   * flush. With `sync`, the returned promise resolves after a synced flush that started
-   * after this call.
-   */
-  flush(options?: { readonly sync?: boolean }): Promise<void> {
-    const sync = options?.sync ?? false;
-    if (this.#flushing) {
-      this.#flushAgain = true;
-      this.#flushAgainSync ||= sync;
-      return this.#flushing;
-    }
-    let nextSync = sync;
-    this.#flushing = (async () => {
-      do {
-        this.#flushAgain = false;
-        const thisSync = nextSync || this.#flushAgainSync;
-        this.#flushAgainSync = false;
-        nextSync = false;
-        // The flushed changes and the consistent index must describe the same entry boundary.
-        while (this.#midEntry) await this.#midEntry;
-        const started = this.#d.scheduler.now();
-        await this.#d.store.flush(BigInt(this.#appliedIndex), this.#d.applier.takeBackendOps(), { sync: thisSync });
-        this.#d.hooks.onFlushed?.((this.#d.scheduler.now() - started) / 1000);
-      } while (this.#flushAgain);
-    })()
-      .catch((e: unknown) => this.#d.hooks.onFatal(new Error('backend flush failed', { cause: e })))
-      .finally(() => {
-        this.#flushing = undefined;
-      });
-    return this.#flushing;
+  /** One backend write: the changes and the consistent index of the same entry boundary. */
+  async #writeBackend(sync: boolean): Promise<void> {
+    while (this.#midEntry) await this.#midEntry;
+    const started = this.#d.scheduler.now();
+    await this.#d.store.flush(BigInt(this.#appliedIndex), this.#d.applier.takeBackendOps(), { sync });
+    this.#d.hooks.onFlushed?.((this.#d.scheduler.now() - started) / 1000);
   }
 
   /** Stops on a fatal error: no more ticks, messages or requests; then the hook stops the process. */
