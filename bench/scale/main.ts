@@ -1,7 +1,7 @@
 /**
  * The scale bench: `npm run bench:scale -- --keys 200000` loads N keys (16-byte keys, 256-byte
  * values, one Put each) into one etcd 3.4 member and one kvstore member, one after the other on
- * the same machine, and prints side by side: load rate, RSS after the load, on-disk size,
+ * the same machine, and prints side by side: load rate, RSS 2 s and 10 s after the load, on-disk size,
  * `etcdctl snapshot save` time, range of 10 k keys, restart to healthy, RSS after the restart
  * and physical compaction of half the history.
  *
@@ -43,6 +43,8 @@ interface Row {
   /** Server CPU per put during the load, microseconds. */
   loadCpuMicrosPerPut: number;
   rssAfterLoad: number;
+  /** RSS 10 s after the load: what a process settles at once idle (both servers return memory after a burst). */
+  rssSettled: number;
   diskBytes: number;
   snapshotSeconds: number;
   snapshotCpuSeconds: number;
@@ -116,6 +118,8 @@ async function measure(o: Options, name: 'etcd' | 'kvstore', root: string, workD
     const loadCpu = cpuSeconds(server.pid) - cpuBeforeLoad;
     await new Promise((r) => setTimeout(r, 2000));
     const rssAfterLoad = rssBytes(server.pid);
+    await new Promise((r) => setTimeout(r, 8000));
+    const rssSettled = rssBytes(server.pid);
     const diskBytes = await dirBytes(spec.dataDir);
     process.stderr.write(`${name}: snapshot save…\n`);
     const snapFile = join(workDir, `${name}.snapshot.db`);
@@ -153,6 +157,7 @@ async function measure(o: Options, name: 'etcd' | 'kvstore', root: string, workD
       loaderCpuSeconds: load.cpuSeconds,
       loadCpuMicrosPerPut: (loadCpu * 1e6) / o.keys,
       rssAfterLoad,
+      rssSettled,
       diskBytes,
       snapshotSeconds: snap.seconds,
       snapshotCpuSeconds: snapCpu,
@@ -179,7 +184,8 @@ function table(o: Options, loader: Loader, rows: Partial<Record<'etcd' | 'kvstor
     ['load rate (keys/s)', (r) => r.loadRate, (n) => n.toFixed(0)],
     ['server CPU per put during the load', (r) => r.loadCpuMicrosPerPut, (n) => `${n.toFixed(0)} µs`],
     ['loader CPU', (r) => r.loaderCpuSeconds, sec],
-    ['RSS after load', (r) => r.rssAfterLoad, MiB],
+    ['RSS 2 s after load', (r) => r.rssAfterLoad, MiB],
+    ['RSS 10 s after load', (r) => r.rssSettled, MiB],
     ['on-disk size after load', (r) => r.diskBytes, MB],
     ['`etcdctl snapshot save`', (r) => r.snapshotSeconds, sec],
     ['  server CPU for it', (r) => r.snapshotCpuSeconds, sec],

@@ -4,30 +4,48 @@
  * 64 KiB, stays up with a resident size well below the data it holds (values live in the
  * backend, not in memory), then restarts on the same data dir — still with the small heap —
  * and serves every record back intact (value, version, create/mod revision), by pages.
+ * Values are incompressible (AES-CTR keystream of the record's index), so the backend holds
+ * every byte of them.
  *
- * A store that kept values in memory fails here: it dies of heap exhaustion or its RSS
- * exceeds the bound. Bounded: 8192 puts, 16 in flight; one read pass of 128 pages.
+ * KVSTORE_LARGE_DATASET_MIB sets the size (default 512; `KVSTORE_LARGE_DATASET_MIB=3072 node
+ * scripts/run-tests.mjs large-dataset` is the 3 GiB run, with an 8 GiB backend quota).
+ *
+ * The bound is on the member's private memory (RssAnon: JS heap, ArrayBuffers, malloc). Its
+ * file-backed resident pages are reported beside it: LevelDB maps its table files, so every
+ * table page a read touched counts in VmRSS as clean page cache the kernel reclaims under
+ * pressure (as bbolt's map does for etcd) — after the restart's index rebuild and the read-back
+ * that is most of the data set.
+ *
+ * A store that kept values in memory fails here: it dies of heap exhaustion or its private
+ * memory exceeds the bound. Bounded: one put per 64 KiB, 16 in flight; one read pass by pages
+ * of 64.
  */
 import assert from 'node:assert/strict';
+import { createCipheriv } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { KVClient, type PutResponse, type RangeRequest, type RangeResponse } from '../../proto/gen/etcd/rpc.js';
 import { startKvstore } from '../support/members.js';
 
-const RECORDS = 8192;
 const RECORD_BYTES = 64 * 1024;
+const DATA_MIB = Number(process.env.KVSTORE_LARGE_DATASET_MIB ?? 512);
+const RECORDS = (DATA_MIB * 2 ** 20) / RECORD_BYTES;
+if (!Number.isInteger(RECORDS) || RECORDS < 1) throw new Error(`KVSTORE_LARGE_DATASET_MIB=${process.env.KVSTORE_LARGE_DATASET_MIB}: expected a positive number of MiB`);
+const CIPHER_KEY = Buffer.alloc(16, 0x6b);
+const ZEROS = Buffer.alloc(RECORD_BYTES);
 const IN_FLIGHT = 16;
 const HEAP_MIB = 96;
 const PAGE = 64;
 
 const keyOf = (i: number): Buffer => Buffer.from(`big/${String(i).padStart(6, '0')}`);
 
-/** Record i's value: its index in the first 4 bytes, then a byte pattern of i. */
+/** Record i's value: its index in the first 4 bytes, then the AES-128-CTR keystream started at counter i. */
 function valueOf(i: number): Buffer {
-  const v = Buffer.alloc(RECORD_BYTES, (i * 31) & 0xff);
+  const iv = Buffer.alloc(16);
+  iv.writeUInt32BE(i, 0);
+  const v = createCipheriv('aes-128-ctr', CIPHER_KEY, iv).update(ZEROS);
   v.writeUInt32BE(i, 0);
-  v.writeUInt32BE(i ^ 0x5a5a5a5a, RECORD_BYTES - 4);
   return v;
 }
 
@@ -56,17 +74,20 @@ function range(kv: KVClient, key: Buffer, rangeEnd: Buffer, limit: number): Prom
   });
 }
 
-function rssBytes(pid: number): number {
-  const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (m === null) throw new Error(`no VmRSS for pid ${pid}`);
+/** A figure of /proc/<pid>/status in bytes: RssAnon (private), RssFile (mapped files), VmHWM (peak resident). */
+function statusBytes(pid: number, field: 'RssAnon' | 'RssFile' | 'VmHWM'): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (m === null) throw new Error(`no ${field} for pid ${pid}`);
   return Number(m[1]) * 1024;
 }
+
+const mib = (n: number): string => (n / 2 ** 20).toFixed(0);
 
 void describe('a data set larger than the heap', () => {
   void it(`${(RECORDS * RECORD_BYTES) / 2 ** 20} MiB of values in a member with a ${HEAP_MIB} MiB heap, across a restart`, async (t) => {
     const member = await startKvstore({
       env: { NODE_OPTIONS: `--max-old-space-size=${HEAP_MIB}` },
-      args: ['--snapshot-count=100'],
+      args: ['--snapshot-count=100', `--quota-backend-bytes=${8 * 2 ** 30}`],
       readyTimeoutMs: 120_000,
     });
     const kv = openKv(member.endpoint);
@@ -82,9 +103,9 @@ void describe('a data set larger than the heap', () => {
     }
     assert.ok(member.running, 'the member survived the load');
     const dataBytes = RECORDS * RECORD_BYTES;
-    const rss = rssBytes(member.pid);
-    t.diagnostic(`RSS after the load: ${(rss / 2 ** 20).toFixed(0)} MiB`);
-    assert.ok(rss < dataBytes / 2, `RSS ${(rss / 2 ** 20).toFixed(0)} MiB after loading ${dataBytes / 2 ** 20} MiB stays below half of it`);
+    const anon = statusBytes(member.pid, 'RssAnon');
+    t.diagnostic(`after the load: private ${mib(anon)} MiB, mapped files ${mib(statusBytes(member.pid, 'RssFile'))} MiB, peak resident ${mib(statusBytes(member.pid, 'VmHWM'))} MiB`);
+    assert.ok(anon < dataBytes / 2, `private memory ${mib(anon)} MiB after loading ${mib(dataBytes)} MiB stays below half of it`);
 
     await member.restart();
     const kv2 = openKv(member.endpoint);
@@ -110,5 +131,8 @@ void describe('a data set larger than the heap', () => {
       kv2.close();
     }
     assert.ok(member.running, 'the member survived the read-back');
+    const anonAfter = statusBytes(member.pid, 'RssAnon');
+    t.diagnostic(`after the restart and the read-back: private ${mib(anonAfter)} MiB, mapped files ${mib(statusBytes(member.pid, 'RssFile'))} MiB, peak resident ${mib(statusBytes(member.pid, 'VmHWM'))} MiB`);
+    assert.ok(anonAfter < dataBytes / 2, `private memory ${mib(anonAfter)} MiB of the restarted member after reading back ${mib(dataBytes)} MiB stays below half of it`);
   });
 });
