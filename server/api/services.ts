@@ -10,6 +10,7 @@
  */
 import type * as pb from '../../proto/gen/etcd/rpc.js';
 import type { Result } from '../errors/domain-error.js';
+import type { SnapshotImage } from '../snapshot/stream.js';
 
 export interface WatchSession {
   /** Handles one client request of the stream (create, cancel, progress). */
@@ -64,6 +65,11 @@ export interface MaintenanceService {
   hashKV(req: pb.HashKVRequest): Promise<Result<pb.HashKVResponse>>;
   /** Chunks of the consistent image, then one chunk whose blob is the SHA-256 of all previous blobs. */
   snapshot(req: pb.SnapshotRequest): AsyncIterable<pb.SnapshotResponse>;
+  /**
+   * The same image staged for a sender that frames it itself (the gRPC stream served on
+   * HTTP/2 directly); absent: every Snapshot call takes `snapshot`.
+   */
+  snapshotImage?(req: pb.SnapshotRequest): Promise<SnapshotImage>;
   moveLeader(req: pb.MoveLeaderRequest): Promise<Result<pb.MoveLeaderResponse>>;
 }
 

@@ -13,20 +13,24 @@
  * only once every page is laid out, so a stream without a file needs two passes over the view;
  * the LevelDB scan is most of the cost (README.md), so two passes cost nearly twice one.
  * The `key` bucket and the other big ones are read with `view.batches` (no object per entry).
- * Replies are serialized by hand (api/grpc/snapshot-reply.ts).
+ * `StagedSnapshot` is the staged file read back in order and hashed; `streamSnapshot` makes
+ * reply messages of it (grpc-js, gateway; serialized by hand in api/grpc/snapshot-reply.ts),
+ * the gRPC stream on HTTP/2 frames it itself (api/grpc/snapshot-frames.ts).
  *
  * `imagePieces` is the interim KVSNAP01 image (server/snapshot/FORMAT.md) still used by the
  * leader-to-follower state image (server/bootstrap/snapshot-exchange.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { open, readdir, rm } from 'node:fs/promises';
+import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as pb from '../../proto/gen/etcd/rpc.js';
 import { Bucket, type Backend, type ReadView } from '../storage/backend.js';
 import { writeBolt, type BoltBucketSource } from './bbolt/index.js';
 
-const CHUNK = 32 * 1024;
+/** Blob bytes per reply message (etcd's snapshot send buffer). */
+export const SNAPSHOT_CHUNK = 32 * 1024;
+const CHUNK = SNAPSHOT_CHUNK;
 /** Bytes read from the image file at a time. */
 const READ = 32 * CHUNK;
 const MAGIC = Buffer.from('KVSNAP01', 'latin1');
@@ -146,43 +150,144 @@ function humanBytes(n: number): string {
   return `${u === 0 ? v : Math.round(v)} ${units[u]}`;
 }
 
+/** A staged snapshot image as its senders use it (StagedSnapshot; tests give their own). */
+export interface SnapshotImage {
+  readonly size: number;
+  /** Bytes not read yet. */
+  readonly remaining: number;
+  /** Reads the next bytes into `parts` (whole parts, at most `remaining` bytes in all) and hashes them. */
+  readInto(parts: readonly Buffer[]): Promise<void>;
+  /** The SHA-256 of the image, once every byte was read. */
+  digest(): Buffer;
+  /** Logs the end of a sent snapshot. */
+  sent(): void;
+  /** Releases the image (idempotent). */
+  close(): Promise<void>;
+}
+
+/**
+ * A snapshot image written to its temporary file, read back in order. `readInto` fills the
+ * given parts with the next bytes of the image (one positioned `readv`; every part whole, the
+ * last one of the image may end it) and hashes them; `digest()` is the SHA-256 of every byte
+ * read, once all were. `close()` closes and removes the file (idempotent). The log lines are
+ * etcd's: "sending database snapshot to client" when staged, "sending database sha256
+ * checksum to client" at `digest()`, "successfully sent database snapshot to client" at `sent()`.
+ */
+export class StagedSnapshot implements SnapshotImage {
+  readonly #hash = createHash('sha256');
+  #position = 0;
+  #closed = false;
+
+  private constructor(
+    readonly size: number,
+    private readonly path: string,
+    private readonly fh: FileHandle,
+    private readonly log: SnapshotLog | undefined,
+    private readonly now: () => number,
+    private readonly started: number,
+  ) {
+    log?.info({ 'total-bytes': size, size: humanBytes(size) }, 'sending database snapshot to client');
+  }
+
+  /** Writes the image of `backend` (after `flush`) to a new temporary file and opens it for reading. */
+  static async stage(backend: Backend, flush: () => Promise<void>, options: SnapshotStreamOptions = {}): Promise<StagedSnapshot> {
+    const now = options.now ?? (() => performance.now());
+    const started = now();
+    const path = join(options.tmpDir ?? tmpdir(), `tmp-${randomBytes(8).toString('hex')}.snapshot.db`);
+    try {
+      const size = await writeSnapshotFile(backend, flush, path);
+      const fh = await open(path, 'r');
+      return new StagedSnapshot(size, path, fh, options.log, now, started);
+    } catch (e) {
+      await rm(path, { force: true });
+      throw e;
+    }
+  }
+
+  /** Bytes of the image not read yet. */
+  get remaining(): number {
+    return this.size - this.#position;
+  }
+
+  /** Reads the next bytes of the image into `parts` (their lengths summing to at most `remaining`) and hashes them. */
+  async readInto(parts: readonly Buffer[]): Promise<void> {
+    let want = 0;
+    for (const part of parts) want += part.length;
+    if (want > this.remaining) throw new Error(`snapshot read of ${want} bytes past the end of the ${this.size}-byte image`);
+    let done = 0;
+    while (done < want) {
+      const { bytesRead } = await this.fh.readv(unfilled(parts, done), this.#position + done);
+      if (bytesRead === 0) throw new Error(`snapshot file ${this.path} shrank while being sent`);
+      done += bytesRead;
+    }
+    for (const part of parts) this.#hash.update(part);
+    this.#position += want;
+  }
+
+  /** The SHA-256 of the whole image (every byte read). */
+  digest(): Buffer {
+    if (this.remaining !== 0) throw new Error(`snapshot digest asked with ${this.remaining} bytes unread`);
+    this.log?.info({ 'total-bytes': this.size, 'checksum-size': 32 }, 'sending database sha256 checksum to client');
+    return this.#hash.digest();
+  }
+
+  /** Logs the end of a sent snapshot. */
+  sent(): void {
+    this.log?.info(
+      { 'total-bytes': this.size, size: humanBytes(this.size), took: `${((this.now() - this.started) / 1000).toFixed(3)}s` },
+      'successfully sent database snapshot to client',
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      await this.fh.close();
+    } finally {
+      await rm(this.path, { force: true });
+    }
+  }
+}
+
+/** The parts of `parts` after the first `skip` bytes (a partial read resumes there). */
+function unfilled(parts: readonly Buffer[], skip: number): Buffer[] {
+  if (skip === 0) return parts as Buffer[];
+  const out: Buffer[] = [];
+  let left = skip;
+  for (const part of parts) {
+    if (left >= part.length) {
+      left -= part.length;
+      continue;
+    }
+    out.push(left > 0 ? part.subarray(left) : part);
+    left = 0;
+  }
+  return out;
+}
+
+/** The Snapshot stream as reply messages: the staged image in CHUNK-sized blobs, then the checksum. */
 export async function* streamSnapshot(
   backend: Backend,
   flush: () => Promise<void>,
   options: SnapshotStreamOptions = {},
 ): AsyncGenerator<pb.SnapshotResponse> {
-  const now = options.now ?? (() => performance.now());
-  const started = now();
-  const path = join(options.tmpDir ?? tmpdir(), `tmp-${randomBytes(8).toString('hex')}.snapshot.db`);
+  const staged = await StagedSnapshot.stage(backend, flush, options);
   try {
-    const total = await writeSnapshotFile(backend, flush, path);
-    options.log?.info({ 'total-bytes': total, size: humanBytes(total) }, 'sending database snapshot to client');
-    const hash = createHash('sha256');
-    const fh = await open(path, 'r');
-    try {
-      let remaining = total;
-      while (remaining > 0) {
-        // One read per READ bytes, sent as CHUNK-sized messages (views into the block).
-        const block = Buffer.allocUnsafe(Math.min(READ, remaining));
-        const { bytesRead } = await fh.read(block, 0, block.length, total - remaining);
-        if (bytesRead !== block.length) throw new Error(`snapshot file ${path} shrank while being sent`);
-        hash.update(block);
-        for (let off = 0; off < block.length; off += CHUNK) {
-          const blob = block.subarray(off, Math.min(off + CHUNK, block.length));
-          remaining -= blob.length;
-          yield { header: undefined, remainingBytes: BigInt(remaining), blob };
-        }
+    while (staged.remaining > 0) {
+      // One read per READ bytes, sent as CHUNK-sized messages (views into the block).
+      const block = Buffer.allocUnsafe(Math.min(READ, staged.remaining));
+      await staged.readInto([block]);
+      let remaining = staged.remaining + block.length;
+      for (let off = 0; off < block.length; off += CHUNK) {
+        const blob = block.subarray(off, Math.min(off + CHUNK, block.length));
+        remaining -= blob.length;
+        yield { header: undefined, remainingBytes: BigInt(remaining), blob };
       }
-    } finally {
-      await fh.close();
     }
-    options.log?.info({ 'total-bytes': total, 'checksum-size': 32 }, 'sending database sha256 checksum to client');
-    yield { header: undefined, remainingBytes: 0n, blob: hash.digest() };
-    options.log?.info(
-      { 'total-bytes': total, size: humanBytes(total), took: `${((now() - started) / 1000).toFixed(3)}s` },
-      'successfully sent database snapshot to client',
-    );
+    yield { header: undefined, remainingBytes: 0n, blob: staged.digest() };
+    staged.sent();
   } finally {
-    await rm(path, { force: true });
+    await staged.close();
   }
 }

@@ -6,6 +6,10 @@
  * buffer is full the next chunk is not pulled until it drains; if the client goes away
  * the iterable is closed early (its `return()` runs, releasing the pinned view); an
  * exception from the iterable ends the stream with code Unknown and its message.
+ *
+ * When the service stages images (`snapshotImage`), a plain gRPC Snapshot call is served on
+ * the HTTP/2 stream directly (`maintenanceStreams`, fast-path-stream.ts): the same checks in
+ * the same order, the same messages, written as blocks of ready frames (snapshot-frames.ts).
  */
 import type { handleServerStreamingCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import {
@@ -23,6 +27,9 @@ import { StreamCall } from './stream-call.js';
 import { unary } from './unary.js';
 import { callerOf, gateOf } from './auth-gate.js';
 import { unimplemented } from './unimplemented.js';
+import type { FramedStatus, FramedStreamFunc, FramedStreamOut } from './fast-path-stream.js';
+import type { FastUnaryCall } from './fast-path-request.js';
+import { snapshotFrames } from './snapshot-frames.js';
 
 /** The Maintenance service definition to register: Snapshot replies use the hand-written serializer. */
 export const maintenanceService = {
@@ -69,4 +76,50 @@ function snapshotHandler(
       stream.fail({ code: GrpcCode.Unknown, message: messageOf(e) });
     });
   };
+}
+
+/** Server streams served on HTTP/2 directly (unary-fast-path.ts `streams`): Snapshot, when the service stages images. */
+export function maintenanceStreams(ctx: EdgeContext, m: MaintenanceService): Map<string, FramedStreamFunc> {
+  if (m.snapshotImage === undefined) return new Map();
+  const tally = ctx.metrics.method(MaintenanceDef.snapshot);
+  const serve: FramedStreamFunc = async (call, out) => {
+    tally.started += 1;
+    tally.received += 1;
+    const status = await framedSnapshot(ctx, m, call, out, (messages) => (tally.sent += messages));
+    tally.handle(status?.code ?? (out.open ? GrpcCode.OK : GrpcCode.Canceled));
+    return status;
+  };
+  return new Map([[MaintenanceDef.snapshot.path, serve]]);
+}
+
+async function framedSnapshot(
+  ctx: EdgeContext,
+  m: MaintenanceService,
+  call: FastUnaryCall,
+  out: FramedStreamOut,
+  counted: (messages: number) => void,
+): Promise<FramedStatus | undefined> {
+  const status = (s: { code: number; message: string }): FramedStatus => ({ code: s.code, details: s.message });
+  const req = call.request as Incoming<SnapshotRequest>;
+  if (req instanceof MalformedRequest) return status(malformedStatus(req));
+  if (lacksRequiredLeader(ctx, call.metadata)) return status(toStatus({ kind: 'NoLeader' }));
+  try {
+    const denied = await gateOf(ctx, call.metadata)?.check(MaintenanceDef.snapshot.path, req, callerOf(call as unknown as Parameters<typeof callerOf>[0]));
+    if (denied !== undefined) return status(toStatus(denied));
+    const image = await m.snapshotImage!(req);
+    try {
+      for await (const block of snapshotFrames(image)) {
+        if (!out.open) break;
+        counted(block.messages);
+        await out.write(block.frames);
+      }
+      if (out.open) image.sent();
+    } finally {
+      await image.close();
+    }
+    return undefined;
+  } catch (e) {
+    ctx.logger.error({ err: e }, 'snapshot stream failed');
+    return { code: GrpcCode.Unknown, details: messageOf(e) };
+  }
 }

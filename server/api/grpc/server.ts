@@ -10,8 +10,9 @@
  * concurrent streams 2^32−1, server keepalive ping every 2 h with a 20 s timeout, channelz
  * off. Client-ping enforcement (min 5 s, none without streams) is not offered by grpc-js.
  *
- * Unary calls are read and answered on the HTTP/2 stream directly (unary-fast-path.ts);
- * streaming calls, compressed requests and non-gRPC content types go through grpc-js.
+ * Unary calls and the Snapshot stream are read and answered on the HTTP/2 stream directly
+ * (unary-fast-path.ts); other streaming calls, compressed requests and non-gRPC content types
+ * go through grpc-js.
  *
  * Every request deserializer is guarded (decode-guard.ts), so a frame that does not decode
  * ends that call with a clean Internal status and never reaches a service.
@@ -43,7 +44,7 @@ import { healthHandlers } from './health.js';
 import { kvHandlers } from './kv.js';
 import { NoLeaderMonitor, type Scheduler } from './leader-monitor.js';
 import { leaseHandlers } from './lease.js';
-import { maintenanceHandlers, maintenanceService } from './maintenance.js';
+import { maintenanceHandlers, maintenanceService, maintenanceStreams } from './maintenance.js';
 import { createGrpcMetrics } from './metrics.js';
 import { kvFramers } from './framed-replies.js';
 import { installUnaryFastPath } from './unary-fast-path.js';
@@ -131,6 +132,7 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
     maxRecvBytes: options.maxRecvBytes,
     maxSendBytes: options.maxSendBytes ?? MAX_SEND_BYTES,
     framers: kvFramers(),
+    streams: maintenanceStreams(ctx, services.maintenance),
   });
   return server;
 }

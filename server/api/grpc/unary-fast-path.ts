@@ -12,13 +12,14 @@
  *   trailers grpc-status 0, grpc-message OK.
  * An error is a trailers-only response (grpc-status, grpc-message), as grpc-js sends it.
  *
- * What stays with grpc-js: every streaming method; a call whose content-type is not gRPC
- * (grpc-js answers 415); a call with a `grpc-encoding` other than identity (compressed
+ * Server streams given in `streams` (Maintenance.Snapshot) are served the same way with
+ * frames their function writes itself (fast-path-stream.ts).
+ *
+ * What stays with grpc-js: every other streaming method; a call whose content-type is not
+ * gRPC (grpc-js answers 415); a call with a `grpc-encoding` other than identity (compressed
  * requests). Deadlines (`grpc-timeout`) are the client's to enforce: a member answers
  * within its own request timeout, and a reply to a stream the client has reset is dropped.
- * Framing errors get grpc-js's own statuses and texts: a message longer than the receive
- * limit → RESOURCE_EXHAUSTED "Received message larger than max (N vs M)"; no message or a
- * second one → UNIMPLEMENTED.
+ * Reading the request and framing errors: fast-path-request.ts.
  *
  * The hook replaces grpc-js's (private) per-stream handler on one server instance before
  * it is bound; if that handler is not where grpc-js 1.14 keeps it, nothing is replaced and
@@ -26,9 +27,11 @@
  */
 import type { Server, ServerErrorResponse } from '@grpc/grpc-js';
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
-import { TLSSocket, type PeerCertificate } from 'node:tls';
 import { GrpcCode } from './codes.js';
-import type { MetadataReader } from './context.js';
+import { OK_TRAILERS, plainGrpc, PREFIX_BYTES, readRequest, REPLY_OPTIONS, RESPONSE_HEADERS, sendStatus, type FastUnaryCall } from './fast-path-request.js';
+import { serveFramedStream, type FramedStreamFunc } from './fast-path-stream.js';
+
+export type { FastUnaryCall } from './fast-path-request.js';
 
 /** A unary handler as grpc-js registers it (the fields this module reads). */
 interface RegisteredHandler {
@@ -39,13 +42,6 @@ interface RegisteredHandler {
   readonly deserialize: (bytes: Buffer) => unknown;
 }
 
-/** What a fast-path handler is called with: grpc-js's unary call and callback, narrowed. */
-export interface FastUnaryCall {
-  readonly request: unknown;
-  readonly metadata: MetadataReader;
-  /** The verified client certificate of a TLS connection, as grpc-js's call reports it. */
-  getAuthContext(): { readonly sslPeerCertificate?: PeerCertificate } | null;
-}
 export type FastUnaryCallback = (error: ServerErrorResponse | { code: number; details: string } | null, value?: unknown) => void;
 export type FastUnaryFunc = (call: FastUnaryCall, callback: FastUnaryCallback) => void;
 
@@ -66,19 +62,9 @@ export interface FastPathOptions {
    * one buffer (see framed-replies.ts); other methods use grpc-js's serializer and a copy.
    */
   readonly framers?: ReadonlyMap<string, (value: unknown) => Buffer>;
+  /** Per method path, server streams served with frames written by the function itself (fast-path-stream.ts). */
+  readonly streams?: ReadonlyMap<string, FramedStreamFunc>;
 }
-
-const PREFIX_BYTES = 5;
-
-const RESPONSE_HEADERS = {
-  ':status': 200,
-  'content-type': 'application/grpc+proto',
-  'grpc-accept-encoding': 'identity,deflate,gzip',
-  'grpc-encoding': 'identity',
-} as const;
-const OK_TRAILERS = { 'grpc-status': '0', 'grpc-message': 'OK' } as const;
-const REPLY_OPTIONS = { waitForTrailers: true } as const;
-const END_OPTIONS = { endStream: true } as const;
 
 /**
  * Serves `server`'s eligible unary methods on the HTTP/2 stream directly. Call before the
@@ -91,6 +77,15 @@ export function installUnaryFastPath(server: Server, options: FastPathOptions): 
   if (typeof original !== 'function' || !(handlers instanceof Map)) return false;
   internals._streamHandler = function (this: ServerInternals, extra, stream, headers) {
     const path = headers[':path'];
+    const streamFunc = path === undefined ? undefined : options.streams?.get(path);
+    if (streamFunc !== undefined) {
+      const registered = handlers.get(path!);
+      if (registered !== undefined && registered.type === 'serverStream' && plainGrpc(headers)) {
+        this.onStreamOpened?.(stream);
+        serveFramedStream(stream, headers, path!, registered.deserialize, options.maxRecvBytes, streamFunc);
+        return;
+      }
+    }
     const handler = path === undefined || !options.eligible.has(path) ? undefined : handlers.get(path);
     if (handler === undefined || handler.type !== 'unary' || !plainGrpc(headers)) {
       original.call(this, extra, stream, headers);
@@ -102,48 +97,8 @@ export function installUnaryFastPath(server: Server, options: FastPathOptions): 
   return true;
 }
 
-function plainGrpc(headers: IncomingHttpHeaders): boolean {
-  const type = headers['content-type'];
-  if (typeof type !== 'string' || !type.startsWith('application/grpc')) return false;
-  const encoding = headers['grpc-encoding'];
-  return encoding === undefined || encoding === 'identity';
-}
-
 function serveUnary(handler: RegisteredHandler, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, options: FastPathOptions): void {
-  stream.on('error', ignore);
-  let first: Buffer | undefined;
-  let more: Buffer[] | undefined;
-  let size = 0;
-  let checked = false;
-  let refused = false;
-  stream.on('data', (chunk: Buffer) => {
-    if (refused) return;
-    if (first === undefined) first = chunk;
-    else (more ??= [first]).push(chunk);
-    size += chunk.length;
-    if (!checked && size >= PREFIX_BYTES) {
-      checked = true;
-      const head = more === undefined ? first : Buffer.concat(more, size);
-      const length = head.readUInt32BE(1);
-      if (length > options.maxRecvBytes) {
-        refused = true;
-        sendStatus(stream, GrpcCode.ResourceExhausted, `Received message larger than max (${length} vs ${options.maxRecvBytes})`);
-      }
-    }
-  });
-  stream.on('end', () => {
-    if (refused) return;
-    const bytes = more === undefined ? first : Buffer.concat(more, size);
-    const problem = framingProblem(bytes, handler.path);
-    if (problem !== undefined) return sendStatus(stream, GrpcCode.Unimplemented, problem);
-    const message = bytes!.subarray(PREFIX_BYTES);
-    let request: unknown;
-    try {
-      request = handler.deserialize(message);
-    } catch {
-      return sendStatus(stream, GrpcCode.Internal, 'Error deserializing request');
-    }
-    const call: FastUnaryCall = { request, metadata: headerReader(headers), getAuthContext: () => tlsAuthContext(stream) };
+  readRequest(stream, headers, handler.path, handler.deserialize, options.maxRecvBytes, (call) => {
     try {
       (handler.func as unknown as FastUnaryFunc)(call, (error, value) => {
         if (error) return sendStatus(stream, errorCode(error), errorDetails(error));
@@ -153,24 +108,6 @@ function serveUnary(handler: RegisteredHandler, stream: ServerHttp2Stream, heade
       sendStatus(stream, GrpcCode.Unknown, 'Unknown error');
     }
   });
-}
-
-/** The peer certificate of the stream's connection when it is TLS and verified (grpc-js reports the same). */
-function tlsAuthContext(stream: ServerHttp2Stream): { readonly sslPeerCertificate?: PeerCertificate } | null {
-  const socket = stream.session?.socket;
-  if (!(socket instanceof TLSSocket)) return null;
-  return socket.authorized ? { sslPeerCertificate: socket.getPeerCertificate() } : {};
-}
-
-/** Why `bytes` is not exactly one length-prefixed message (grpc-js's texts), or undefined. */
-function framingProblem(bytes: Buffer | undefined, path: string): string | undefined {
-  if (bytes === undefined || bytes.length < PREFIX_BYTES || bytes.length < PREFIX_BYTES + bytes.readUInt32BE(1)) {
-    return `Received no request message for server streaming method ${path}`;
-  }
-  if (bytes.length > PREFIX_BYTES + bytes.readUInt32BE(1)) {
-    return `Received a second request message for server streaming method ${path}`;
-  }
-  return undefined;
 }
 
 function reply(handler: RegisteredHandler, stream: ServerHttp2Stream, value: unknown, options: FastPathOptions): void {
@@ -200,20 +137,6 @@ function frameOf(handler: RegisteredHandler, value: unknown, framer: ((value: un
   return frame;
 }
 
-/** A trailers-only response carrying `code` and `details`. */
-function sendStatus(stream: ServerHttp2Stream, code: number, details: string): void {
-  if (stream.destroyed || stream.closed || stream.headersSent) return;
-  stream.respond(
-    {
-      'grpc-status': String(code),
-      'grpc-message': encodeURI(details),
-      ':status': 200,
-      'content-type': 'application/grpc+proto',
-    },
-    END_OPTIONS,
-  );
-}
-
 function errorCode(error: object): number {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'number' && Number.isInteger(code) ? code : GrpcCode.Unknown;
@@ -224,17 +147,3 @@ function errorDetails(error: object): string {
   if (typeof e.code === 'number' && Number.isInteger(e.code) && typeof e.details === 'string') return e.details;
   return typeof e.message === 'string' ? e.message : 'Unknown Error';
 }
-
-/** Request metadata read from the headers, as grpc-js's Metadata.get returns it (text values). */
-function headerReader(headers: IncomingHttpHeaders): MetadataReader {
-  return {
-    get(key: string): string[] {
-      const v = headers[key];
-      if (v === undefined) return [];
-      if (Array.isArray(v)) return v;
-      return v.split(',').map((s) => s.trim());
-    },
-  };
-}
-
-function ignore(): void {}

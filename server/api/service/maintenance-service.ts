@@ -4,7 +4,7 @@
  */
 import type * as pb from '../../../proto/gen/etcd/rpc.js';
 import { err, ok, type Result } from '../../errors/domain-error.js';
-import { streamSnapshot } from '../../snapshot/stream.js';
+import { StagedSnapshot, streamSnapshot } from '../../snapshot/stream.js';
 import type { MaintenanceService } from '../services.js';
 import type { ServiceContext } from './context.js';
 
@@ -61,6 +61,10 @@ export function createMaintenanceService(ctx: ServiceContext): MaintenanceServic
 
     snapshot(): AsyncIterable<pb.SnapshotResponse> {
       return streamSnapshot(ctx.backend, () => member.flush(), { tmpDir: ctx.snapDir, log: ctx.log });
+    },
+
+    snapshotImage() {
+      return StagedSnapshot.stage(ctx.backend, () => member.flush(), { tmpDir: ctx.snapDir, log: ctx.log });
     },
 
     async moveLeader(req): Promise<Result<pb.MoveLeaderResponse>> {

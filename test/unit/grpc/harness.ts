@@ -102,8 +102,10 @@ export interface Harness {
 
 export const MAX_RECV_BYTES = 64 * 1024;
 
-export async function startServer(): Promise<Harness> {
+/** Starts the real gRPC server over fake services; `adjust` edits the services before the server is built. */
+export async function startServer(adjust?: (services: Services) => void): Promise<Harness> {
   const { services, watch } = fakeServices();
+  adjust?.(services);
   const registry = new Registry();
   const state = { leader: true };
   const server = createGrpcServer({

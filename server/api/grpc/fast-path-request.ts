@@ -1,0 +1,133 @@
+/**
+ * What the calls served on Node's HTTP/2 stream directly share (unary-fast-path.ts,
+ * fast-path-stream.ts): reading the one request message of a call, the response headers and
+ * trailers grpc-js sends, trailers-only error statuses, and the call's metadata and TLS peer
+ * as grpc-js reports them.
+ *
+ * Framing errors get grpc-js's own statuses and texts: a message longer than the receive
+ * limit → RESOURCE_EXHAUSTED "Received message larger than max (N vs M)"; no message or a
+ * second one → UNIMPLEMENTED; a message that does not decode → INTERNAL.
+ */
+import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
+import { TLSSocket, type PeerCertificate } from 'node:tls';
+import { GrpcCode } from './codes.js';
+import type { MetadataReader } from './context.js';
+
+export const PREFIX_BYTES = 5;
+
+export const RESPONSE_HEADERS = {
+  ':status': 200,
+  'content-type': 'application/grpc+proto',
+  'grpc-accept-encoding': 'identity,deflate,gzip',
+  'grpc-encoding': 'identity',
+} as const;
+export const OK_TRAILERS = { 'grpc-status': '0', 'grpc-message': 'OK' } as const;
+export const REPLY_OPTIONS = { waitForTrailers: true } as const;
+const END_OPTIONS = { endStream: true } as const;
+
+/** What a call served on the stream is given: the decoded request, its metadata, its TLS peer. */
+export interface FastUnaryCall {
+  readonly request: unknown;
+  readonly metadata: MetadataReader;
+  /** The verified client certificate of a TLS connection, as grpc-js's call reports it. */
+  getAuthContext(): { readonly sslPeerCertificate?: PeerCertificate } | null;
+}
+
+/** Whether the call is plain gRPC: a gRPC content type and no compression. */
+export function plainGrpc(headers: IncomingHttpHeaders): boolean {
+  const type = headers['content-type'];
+  if (typeof type !== 'string' || !type.startsWith('application/grpc')) return false;
+  const encoding = headers['grpc-encoding'];
+  return encoding === undefined || encoding === 'identity';
+}
+
+/**
+ * Reads the call's one request message and calls `onCall` with it decoded; answers framing and
+ * decoding errors itself (then `onCall` is not called).
+ */
+export function readRequest(
+  stream: ServerHttp2Stream,
+  headers: IncomingHttpHeaders,
+  path: string,
+  deserialize: (bytes: Buffer) => unknown,
+  maxRecvBytes: number,
+  onCall: (call: FastUnaryCall) => void,
+): void {
+  stream.on('error', ignore);
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
+  let size = 0;
+  let checked = false;
+  let refused = false;
+  stream.on('data', (chunk: Buffer) => {
+    if (refused) return;
+    if (first === undefined) first = chunk;
+    else (more ??= [first]).push(chunk);
+    size += chunk.length;
+    if (!checked && size >= PREFIX_BYTES) {
+      checked = true;
+      const head = more === undefined ? first : Buffer.concat(more, size);
+      const length = head.readUInt32BE(1);
+      if (length > maxRecvBytes) {
+        refused = true;
+        sendStatus(stream, GrpcCode.ResourceExhausted, `Received message larger than max (${length} vs ${maxRecvBytes})`);
+      }
+    }
+  });
+  stream.on('end', () => {
+    if (refused) return;
+    const bytes = more === undefined ? first : Buffer.concat(more, size);
+    const problem = framingProblem(bytes, path);
+    if (problem !== undefined) return sendStatus(stream, GrpcCode.Unimplemented, problem);
+    let request: unknown;
+    try {
+      request = deserialize(bytes!.subarray(PREFIX_BYTES));
+    } catch {
+      return sendStatus(stream, GrpcCode.Internal, 'Error deserializing request');
+    }
+    onCall({ request, metadata: headerReader(headers), getAuthContext: () => tlsAuthContext(stream) });
+  });
+}
+
+/** The peer certificate of the stream's connection when it is TLS and verified (grpc-js reports the same). */
+function tlsAuthContext(stream: ServerHttp2Stream): { readonly sslPeerCertificate?: PeerCertificate } | null {
+  const socket = stream.session?.socket;
+  if (!(socket instanceof TLSSocket)) return null;
+  return socket.authorized ? { sslPeerCertificate: socket.getPeerCertificate() } : {};
+}
+
+/** Why `bytes` is not exactly one length-prefixed message (grpc-js's texts), or undefined. */
+function framingProblem(bytes: Buffer | undefined, path: string): string | undefined {
+  if (bytes === undefined || bytes.length < PREFIX_BYTES || bytes.length < PREFIX_BYTES + bytes.readUInt32BE(1)) {
+    return `Received no request message for server streaming method ${path}`;
+  }
+  if (bytes.length > PREFIX_BYTES + bytes.readUInt32BE(1)) {
+    return `Received a second request message for server streaming method ${path}`;
+  }
+  return undefined;
+}
+
+/** The trailers that end a call with `code` and `details`. */
+export function statusTrailers(code: number, details: string): Record<string, string> {
+  return { 'grpc-status': String(code), 'grpc-message': encodeURI(details) };
+}
+
+/** A trailers-only response carrying `code` and `details`. */
+export function sendStatus(stream: ServerHttp2Stream, code: number, details: string): void {
+  if (stream.destroyed || stream.closed || stream.headersSent) return;
+  stream.respond({ ...statusTrailers(code, details), ':status': 200, 'content-type': 'application/grpc+proto' }, END_OPTIONS);
+}
+
+/** Request metadata read from the headers, as grpc-js's Metadata.get returns it (text values). */
+function headerReader(headers: IncomingHttpHeaders): MetadataReader {
+  return {
+    get(key: string): string[] {
+      const v = headers[key];
+      if (v === undefined) return [];
+      if (Array.isArray(v)) return v;
+      return v.split(',').map((s) => s.trim());
+    },
+  };
+}
+
+function ignore(): void {}
