@@ -21,8 +21,9 @@ export interface TxnView {
 export const viewRevision = (v: TxnView): bigint => (v.wrote ? v.txn.revision : v.txn.revision - 1n);
 
 export function applyPut(v: TxnView, p: pb.PutRequest, leases: LeasePort): pb.PutResponse {
-  // The current record matters here only for ignore_value / ignore_lease (the put reads it anyway).
-  const existing = p.ignoreValue || p.ignoreLease ? v.txn.get(p.key) : undefined;
+  // The current record is read only for ignore_value / ignore_lease / prev_kv: the put itself
+  // takes what it needs from the index (its `prev` may not carry the value).
+  const existing = p.ignoreValue || p.ignoreLease || p.prevKv ? v.txn.get(p.key) : undefined;
   const value = p.ignoreValue && existing ? existing.value : p.value;
   const lease = p.ignoreLease && existing ? existing.lease : p.lease;
   const { prev } = v.txn.put(p.key, value, lease);
@@ -37,7 +38,7 @@ export function applyPut(v: TxnView, p: pb.PutRequest, leases: LeasePort): pb.Pu
   }
   return {
     header: { clusterId: 0n, memberId: 0n, revision: v.txn.revision, raftTerm: 0n },
-    prevKv: p.prevKv ? prev : undefined,
+    prevKv: p.prevKv ? existing : undefined,
   };
 }
 

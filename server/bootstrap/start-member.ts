@@ -193,6 +193,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const header = (revision: bigint) => member.header(revision);
   const hub = new WatchHub({
     history: (from, to, key, end) => store.history(from, to, key, end),
+    readPrev: (events) => store.readPrev(events),
     currentRevision: () => store.currentRevision,
     compactRevision: () => store.compactRevision,
     header,

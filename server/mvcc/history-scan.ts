@@ -2,7 +2,8 @@
  * History by scanning the revision window: flushed revisions come from one backend scan
  * (keys are matched on the marshalled record without decoding the rest); newer ones are the
  * events held by the unflushed map (their prevKv is already known). A prevKv older than the
- * window is found through the index. Suits wide key ranges.
+ * window is found through the index; an unread prevKv of an unflushed put (unread-prev.ts) is
+ * read by its revision. Suits wide key ranges.
  */
 import { Event_EventType, type Event, type KeyValue } from '../../proto/gen/etcd/kv.js';
 import { fail, ok, type Result } from '../errors/domain-error.js';
@@ -14,6 +15,7 @@ import { decodeKeyValue, deletionKeyValue, peekKey } from './kv-codec.js';
 import { readRecord, vanished } from './read.js';
 import { isTombstoneKey, mainOfKey, revisionBound, subOfKey, type Revision } from './revision.js';
 import type { StoreState } from './state.js';
+import { readPrevAsync } from './unread-prev.js';
 
 interface PrevLookup {
   readonly event: Event;
@@ -56,7 +58,10 @@ export async function historyByScan(state: StoreState, from: bigint, last: bigin
   }
   for (const [main, group] of groups) {
     if (main > state.compactRevision) {
-      for (const e of group) if (e !== undefined && inBounds(bounds, e.kv!.key)) events.push(e);
+      const inRange: Event[] = [];
+      for (const e of group) if (e !== undefined && inBounds(bounds, e.kv!.key)) inRange.push(e);
+      // A put's prevKv may be unread (unread-prev.ts): read it now, as the scan does for flushed ones.
+      for (const e of await readPrevAsync(state, inRange)) events.push(e);
       continue;
     }
     // At the compact revision only what compaction kept remains, and its previous value is gone.

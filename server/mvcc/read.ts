@@ -36,7 +36,7 @@ export function resolveRevision(state: StoreState, requested: bigint, latest: bi
 }
 
 /** The unflushed record at (main, sub), if that change is still unflushed. */
-function unflushedRecord(state: StoreState, main: number, sub: number): KeyValue | undefined {
+export function unflushedRecord(state: StoreState, main: number, sub: number): KeyValue | undefined {
   const low = state.unflushed.lowestNumber();
   if (low === undefined || main < low) return undefined;
   return state.unflushed.get(BigInt(main), sub)?.kv;
@@ -99,16 +99,23 @@ export async function readRecord(state: StoreState, rev: Revision): Promise<KeyV
  * record is never compacted away, so a miss is a broken invariant.
  */
 export function liveRecordSync(state: StoreState, ki: KeyIndex): KeyValue {
+  const kv = liveRecordAtHand(state, ki);
+  if (kv !== undefined) return kv;
   const pos = ki.size - 1;
   const main = ki.mainAt(pos);
   const sub = ki.subAt(pos);
-  const kv = unflushedRecord(state, main, sub) ?? state.cache.get(ki.key, main);
-  if (kv !== undefined) return kv;
   const value = state.backend.getSync(Bucket.Key, revisionKeyOf(main, sub, false));
   if (value === undefined) throw new Error(`mvcc: live record ${main}.${sub} missing from the backend`);
   const read = decodeKeyValue(value);
   state.cache.set(ki.key, read);
   return read;
+}
+
+/** The live record of `ki` when memory holds it (unflushed map, hot-record cache): no backend read. */
+export function liveRecordAtHand(state: StoreState, ki: KeyIndex): KeyValue | undefined {
+  const pos = ki.size - 1;
+  const main = ki.mainAt(pos);
+  return unflushedRecord(state, main, ki.subAt(pos)) ?? state.cache.get(ki.key, main);
 }
 
 /** The live record of `ki` without its value, from the index alone. */

@@ -19,6 +19,7 @@ import { flush } from './flush.js';
 import { hash, hashKV } from './hash.js';
 import { history } from './history.js';
 import { storeRange } from './read.js';
+import { readPrevSync } from './unread-prev.js';
 import { recoverState } from './recover.js';
 import type { StoreOptions, StoreState } from './state.js';
 import type { HashKVResult, MvccStore, RangeParams, RangeResult, WriteTxn } from './types.js';
@@ -73,6 +74,10 @@ export class MvccStoreImpl implements MvccStore {
 
   flush(consistentIndex: bigint, extra?: readonly BackendOp[], options?: { readonly sync?: boolean }): Promise<void> {
     return flush(this.state, consistentIndex, extra, options?.sync ?? false);
+  }
+
+  readPrev(events: readonly Event[]): readonly Event[] {
+    return readPrevSync(this.state, events);
   }
 
   history(fromRevision: bigint, toRevision: bigint, key: Buffer, rangeEnd: Buffer): Promise<Result<Event[]>> {

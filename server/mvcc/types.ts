@@ -50,14 +50,18 @@ export interface WriteTxn {
   range(params: RangeParams): Promise<Result<RangeResult>>;
   /** Latest live value of one key as this transaction sees it. */
   get(key: Buffer): KeyValue | undefined;
-  /** Writes key; returns the new record and the previous live one (if any). */
+  /**
+   * Writes key; returns the new record and the previous live one (if any). The previous
+   * record's value may be unread (unread-prev.ts): read it with `get` first when it matters.
+   */
   put(key: Buffer, value: Buffer, lease: bigint): { readonly kv: KeyValue; readonly prev: KeyValue | undefined };
   /** Deletes every live key in the range; returns the deleted records in key order. */
   deleteRange(key: Buffer, rangeEnd: Buffer): KeyValue[];
   /**
    * Ends the transaction: makes its changes visible and queues them for the backend
    * (see MvccStore.flush). The store revision moves to `revision` only if something changed.
-   * Returns the events (in change order, each with prevKv set when a previous value existed).
+   * Returns the events (in change order, each with prevKv set when a previous value existed;
+   * a put's prevKv may be unread: `MvccStore.readPrev` reads it).
    */
   end(): { readonly revision: bigint; readonly events: Event[] };
 }
@@ -93,6 +97,11 @@ export interface MvccStore {
     /** sync: the batch (and everything written before it) is on stable storage when this resolves. */
     options?: { readonly sync?: boolean },
   ): Promise<void>;
+  /**
+   * `events` (of `WriteTxn.end`) with every unread prevKv read, synchronously; the same array
+   * when there is none. A previous record compacted away meanwhile leaves prevKv out.
+   */
+  readPrev(events: readonly Event[]): readonly Event[];
   /** Events with revision in [fromRevision, toRevision], in change order (sub revision) within a revision; prevKv filled. Error: Compacted. */
   history(fromRevision: bigint, toRevision: bigint, key: Buffer, rangeEnd: Buffer): Promise<Result<Event[]>>;
   hash(): Promise<number>;

@@ -19,7 +19,8 @@ import type { KeyIndex } from './key-index.js';
 import { keyBounds, type KeyBounds } from './key-range.js';
 import { deletionKeyValue } from './kv-codec.js';
 import { fetchLimit, finishRange, needsValues } from './range.js';
-import { liveMeta, liveRecordSync, rangeAt, resolveRevision } from './read.js';
+import { liveMeta, liveRecordAtHand, liveRecordSync, rangeAt, resolveRevision } from './read.js';
+import { unreadPrev } from './unread-prev.js';
 import type { StoreState } from './state.js';
 import { keyName } from './tree-index.js';
 import type { RangeParams, RangeResult, WriteTxn } from './types.js';
@@ -154,8 +155,9 @@ export class StoreWriteTxn implements WriteTxn {
     } else {
       const found = this.state.index.getByName(name);
       // Only a live key's entry is sure to stay in the index until `end` (compaction keeps it).
+      // The previous record is not read from the backend here (unread-prev.ts).
       if (found?.isLive === true) {
-        prev = liveRecordSync(this.state, found);
+        prev = liveRecordAtHand(this.state, found) ?? unreadPrev(found);
         ki = found;
       }
     }

@@ -26,6 +26,12 @@ export interface WatchHubDeps {
    * the compacted revision.
    */
   history(from: bigint, to: bigint, key: Buffer, rangeEnd: Buffer): Promise<Result<Event[]>>;
+  /**
+   * The events given to `notify` with their prevKv read, for watchers created with `prev_kv`
+   * (a put's previous value may be unread: server/mvcc/unread-prev.ts). Absent: the events
+   * already carry it.
+   */
+  readPrev?(events: readonly Event[]): readonly Event[];
   /** The store's current revision. */
   currentRevision(): bigint;
   /** The store's compacted revision (0 if never compacted). */

@@ -105,7 +105,13 @@ export class WatchHub implements WatchService {
         else matched.set(w, [ev]);
       });
     }
-    for (const [w, evs] of matched) if (w.state === WatcherState.Synced) this.deliverLive(w, revision, evs);
+    let read: Map<Event, Event> | undefined;
+    for (const [w, evs] of matched) {
+      if (w.state !== WatcherState.Synced) continue;
+      // prev_kv watchers get the previous values read (once per write, however many want them).
+      if (w.options.prevKv && this.deps.readPrev !== undefined) read ??= readAll(events, this.deps.readPrev);
+      this.deliverLive(w, revision, read === undefined || !w.options.prevKv ? evs : evs.map((ev) => read!.get(ev) ?? ev));
+    }
     if (this.catchUp.parkedCount > 0) this.catchUp.kick();
   }
 
@@ -285,4 +291,12 @@ export class WatchHub implements WatchService {
     }
     if (synced.length > 0) this.catchUp.kick();
   }
+}
+
+/** Each event of one write mapped to itself with its prevKv read (the same object when nothing was unread). */
+function readAll(events: readonly Event[], readPrev: (events: readonly Event[]) => readonly Event[]): Map<Event, Event> {
+  const out = readPrev(events);
+  const map = new Map<Event, Event>();
+  for (let i = 0; i < events.length; i++) map.set(events[i]!, out[i]!);
+  return map;
 }

@@ -61,6 +61,20 @@ for (const kind of serverKinds()) {
       assert.equal(out, expected);
     });
 
+    void it('after a restart (values only on disk) --prev-kv watches and put --prev-kv show the previous value', async () => {
+      await ctl.ok(['put', 'rs/a', 'before']);
+      await member.restart();
+      const from = (await ctl.revision()) + 1;
+      const expected = lines('PUT', 'rs/a', 'before', 'rs/a', 'after', 'PUT', 'rs/a', 'after', 'rs/a', 'again');
+      let putOut = '';
+      const out = await watchOutput(['rs/a', '--prev-kv', `--rev=${from}`], expected, async () => {
+        await ctl.ok(['put', 'rs/a', 'after']);
+        putOut = await ctl.ok(['put', 'rs/a', 'again', '--prev-kv']);
+      });
+      assert.equal(out, expected);
+      assert.equal(putOut, lines('OK', 'rs/a', 'after'));
+    });
+
     void it('watch <key> <range_end> sees only keys in [key, range_end)', async () => {
       const from = (await ctl.revision()) + 1;
       const expected = lines('PUT', 'r/a', '1', 'PUT', 'r/b', '2', 'PUT', 'r/b', '4');

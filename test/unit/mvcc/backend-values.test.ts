@@ -12,7 +12,8 @@ import { createMemoryBackend, type MemoryBackend } from '../../../server/storage
 import { openMvccStore } from '../../../server/mvcc/store.js';
 import { decodeKeyValue, peekRecordMeta } from '../../../server/mvcc/kv-codec.js';
 import { RecordCache } from '../../../server/mvcc/record-cache.js';
-import { ALL, b, del, params, put, rangeShow, show, unwrap } from './helpers.js';
+import { unreadRevision } from '../../../server/mvcc/unread-prev.js';
+import { ALL, b, del, params, put, rangeShow, show, showEvent, unwrap } from './helpers.js';
 
 /** A memory backend that counts the record reads made through it. */
 function counting(inner: MemoryBackend): { backend: Backend; reads: () => number; reset: () => void } {
@@ -58,7 +59,7 @@ void describe('values in the backend', () => {
     assert.equal(c.reads(), 4);
   });
 
-  void it('a write transaction reads the previous record of a flushed key synchronously', async () => {
+  void it('a write transaction reads a flushed record synchronously when asked (get)', async () => {
     const c = counting(createMemoryBackend());
     const store = await openMvccStore(c.backend, { recordCacheBytes: 0 });
     put(store, 'a', 'one', 7n);
@@ -67,12 +68,58 @@ void describe('values in the backend', () => {
     c.reset();
     const txn = store.beginWrite();
     assert.equal(show(txn.get(b('a'))!), 'a=one@2/2/1+7');
+    txn.end();
+    assert.equal(c.reads(), 1);
+  });
+
+  void it('a put of a flushed key leaves the previous value unread; readPrev and history read it by revision', async () => {
+    const c = counting(createMemoryBackend());
+    const store = await openMvccStore(c.backend, { recordCacheBytes: 0 });
+    put(store, 'a', 'one', 7n);
+    await store.flush(1n);
+    await store.settle();
+    c.reset();
+    const txn = store.beginWrite();
     const { kv, prev } = txn.put(b('a'), b('two'), 0n);
-    assert.equal(show(prev!), 'a=one@2/2/1+7');
+    // Create revision, version and lease come from the index: no backend read.
+    assert.equal(show(prev!), 'a=@2/2/1+7');
     assert.equal(show(kv), 'a=two@2/3/2');
     const { events } = txn.end();
-    assert.equal(show(events[0]!.prevKv!), 'a=one@2/2/1+7');
-    assert.ok(c.reads() >= 1);
+    assert.equal(c.reads(), 0);
+    assert.notEqual(unreadRevision(events[0]!.prevKv), undefined);
+    const read = store.readPrev(events);
+    assert.equal(show(read[0]!.prevKv!), 'a=one@2/2/1+7');
+    assert.equal(unreadRevision(read[0]!.prevKv), undefined);
+    assert.equal(c.reads(), 1);
+    assert.equal(show(events[0]!.prevKv!), 'a=@2/2/1+7', 'the given events are not changed');
+    assert.equal(store.readPrev(read), read, 'nothing unread: the same array');
+    // History over the unflushed put reads it too (scan path: every key).
+    const history = unwrap(await store.history(3n, 3n, Buffer.from([0]), Buffer.from([0])));
+    assert.deepEqual(history.map(showEvent), ['PUT a=two@2/3/2 <- a=one@2/2/1+7']);
+  });
+
+  void it('an unread previous record compacted away before it is read leaves prevKv out', async () => {
+    const store = await openMvccStore(createMemoryBackend(), { recordCacheBytes: 0 });
+    put(store, 'a', 'one');
+    await store.flush(1n);
+    await store.settle();
+    const txn = store.beginWrite();
+    txn.put(b('a'), b('two'), 0n);
+    const { events } = txn.end();
+    await unwrap(store.compact(3n)).done;
+    await store.flush(2n);
+    await store.settle();
+    assert.equal(store.readPrev(events)[0]!.prevKv, undefined);
+  });
+
+  void it('a put whose previous record is in memory carries it whole', async () => {
+    const store = await openMvccStore(createMemoryBackend(), { recordCacheBytes: 0 });
+    put(store, 'a', 'one');
+    const txn = store.beginWrite();
+    // Unflushed: the record is at hand.
+    assert.equal(show(txn.put(b('a'), b('two'), 0n).prev!), 'a=one@2/2/1');
+    const { events } = txn.end();
+    assert.equal(unreadRevision(events[0]!.prevKv), undefined);
   });
 
   void it('recovery rebuilds create revision, version and lease from the records', async () => {
