@@ -12,6 +12,7 @@
  * `SourceFailed` (the body iterable threw).
  */
 import type { ClientRequest } from 'node:http';
+import { drainedOrClosed } from '../transport/drained.js';
 import { SNAPSHOT_PATH } from './dial.js';
 import { peerFail, peerOk, type PeerResult } from './errors.js';
 import { peerRequest, type PeerDialTls } from './peer-request.js';
@@ -60,7 +61,7 @@ export async function streamSnapshot(args: SnapshotSendArgs): Promise<PeerResult
       for await (const chunk of args.body) {
         if (answered) break;
         sent += chunk.length;
-        if (!req.write(chunk)) await Promise.race([drained(req), answer]);
+        if (!req.write(chunk)) await Promise.race([drainedOrClosed(req), answer]);
       }
     } catch (e) {
       req.destroy();
@@ -103,14 +104,3 @@ function awaitAnswer(req: ClientRequest): Promise<Answer> {
   });
 }
 
-function drained(req: ClientRequest): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = (): void => {
-      req.off('drain', done);
-      req.off('close', done);
-      resolve();
-    };
-    req.on('drain', done);
-    req.on('close', done);
-  });
-}

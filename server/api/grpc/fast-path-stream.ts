@@ -13,6 +13,7 @@
  * (it is expected to log and return its own status instead).
  */
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
+import { drainedOrClosed } from '../../transport/drained.js';
 import { GrpcCode } from './codes.js';
 import { OK_TRAILERS, readRequest, REPLY_OPTIONS, RESPONSE_HEADERS, sendStatus, statusTrailers, type FastUnaryCall } from './fast-path-request.js';
 
@@ -70,16 +71,4 @@ function finish(stream: ServerHttp2Stream, status: FramedStatus | undefined): vo
   }
   stream.once('wantTrailers', () => stream.sendTrailers(status === undefined ? OK_TRAILERS : statusTrailers(status.code, status.details)));
   stream.end();
-}
-
-function drainedOrClosed(stream: ServerHttp2Stream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      resolve();
-    };
-    stream.on('drain', done);
-    stream.on('close', done);
-  });
 }

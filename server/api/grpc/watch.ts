@@ -23,6 +23,7 @@ import { codeName, GrpcCode } from './codes.js';
 import { lacksRequiredLeader, messageOf, requiresLeader, refusedOnLearner, type EdgeContext } from './context.js';
 import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard.js';
 import { toStatus } from './error-table.js';
+import { drainedOrClosed } from '../../transport/drained.js';
 import { StreamCall } from './stream-call.js';
 import { callerOf, gateOf } from './auth-gate.js';
 import type { DomainError } from '../../errors/domain-error.js';
@@ -51,17 +52,7 @@ export function watchHandlers(ctx: EdgeContext, watch: WatchService): UntypedSer
     if (refusedOnLearner(ctx, WatchDef.watch.path, undefined)) return stream.fail(toStatus({ kind: 'RpcNotSupportedForLearner' }));
     if (lacksRequiredLeader(ctx, call.metadata)) return stream.fail(toStatus({ kind: 'NoLeader' }));
     if (requiresLeader(call.metadata)) stream.onClose(ctx.noLeader.register(() => stream.fail(toStatus({ kind: 'NoLeader' }))));
-    const drained = (): Promise<void> =>
-      new Promise((resolve) => {
-        if (!stream.open) return resolve();
-        const done = (): void => {
-          call.off('drain', done);
-          call.off('close', done);
-          resolve();
-        };
-        call.once('drain', done);
-        call.once('close', done);
-      });
+    const drained = (): Promise<void> => (stream.open ? drainedOrClosed(call) : Promise.resolve());
     const session = watch.openWatch((resp) => stream.write(resp), { drained });
     let authChecks: Promise<void> | undefined;
     stream.onClose(() => session.close());

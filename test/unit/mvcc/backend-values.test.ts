@@ -59,13 +59,19 @@ void describe('values in the backend', () => {
     assert.equal(c.reads(), 4);
   });
 
-  void it('a write transaction reads a flushed record synchronously when asked (get)', async () => {
+  /** A store without the hot-record cache holding a=one (lease 7), flushed; reads counted from here. */
+  async function flushedA(): Promise<{ c: ReturnType<typeof counting>; store: Awaited<ReturnType<typeof openMvccStore>> }> {
     const c = counting(createMemoryBackend());
     const store = await openMvccStore(c.backend, { recordCacheBytes: 0 });
     put(store, 'a', 'one', 7n);
     await store.flush(1n);
     await store.settle();
     c.reset();
+    return { c, store };
+  }
+
+  void it('a write transaction reads a flushed record synchronously when asked (get)', async () => {
+    const { c, store } = await flushedA();
     const txn = store.beginWrite();
     assert.equal(show(txn.get(b('a'))!), 'a=one@2/2/1+7');
     txn.end();
@@ -73,12 +79,7 @@ void describe('values in the backend', () => {
   });
 
   void it('a put of a flushed key leaves the previous value unread; readPrev and history read it by revision', async () => {
-    const c = counting(createMemoryBackend());
-    const store = await openMvccStore(c.backend, { recordCacheBytes: 0 });
-    put(store, 'a', 'one', 7n);
-    await store.flush(1n);
-    await store.settle();
-    c.reset();
+    const { c, store } = await flushedA();
     const txn = store.beginWrite();
     const { kv, prev } = txn.put(b('a'), b('two'), 0n);
     // Create revision, version and lease come from the index: no backend read.
