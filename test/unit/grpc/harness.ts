@@ -160,6 +160,14 @@ export function statusOf(stream: grpc.ClientDuplexStream<unknown, unknown> | grp
   return new Promise((resolve) => stream.on('status', resolve));
 }
 
+/** Every message of a server stream and its final status. */
+export function collectStream<T>(stream: grpc.ClientReadableStream<T>): Promise<{ chunks: T[]; status: grpc.StatusObject }> {
+  const chunks: T[] = [];
+  stream.on('data', (c: T) => chunks.push(c));
+  stream.on('error', () => undefined);
+  return statusOf(stream).then((status) => ({ chunks, status }));
+}
+
 /** Waits (polling each event-loop turn) until `cond` holds; the test runner's timeout bounds it. */
 export async function until(cond: () => boolean): Promise<void> {
   while (!cond()) await new Promise((resolve) => setImmediate(resolve));

@@ -9,7 +9,7 @@ import * as pb from '../../../proto/gen/etcd/rpc.js';
 import { encodeSnapshotResponse } from '../../../server/api/grpc/snapshot-reply.js';
 import { snapshotFrames } from '../../../server/api/grpc/snapshot-frames.js';
 import type { SnapshotImage } from '../../../server/snapshot/stream.js';
-import { requireLeader, startServer, statusOf, until, type Harness } from './harness.js';
+import { collectStream, requireLeader, startServer, until, type Harness } from './harness.js';
 
 const CHUNK = 32 * 1024;
 
@@ -79,13 +79,6 @@ after(async () => {
   await h.close();
 });
 
-function collect(stream: grpc.ClientReadableStream<pb.SnapshotResponse>): Promise<{ chunks: pb.SnapshotResponse[]; status: grpc.StatusObject }> {
-  const chunks: pb.SnapshotResponse[] = [];
-  stream.on('data', (c: pb.SnapshotResponse) => chunks.push(c));
-  stream.on('error', () => undefined);
-  return statusOf(stream).then((status) => ({ chunks, status }));
-}
-
 void test('frames are the grpc-js path messages, byte for byte, blocks of whole frames', async () => {
   for (const size of [0, 1, CHUNK - 1, CHUNK, 3 * CHUNK + 17, 40 * CHUNK + 5]) {
     const bytes = imageOf(size);
@@ -103,7 +96,7 @@ void test('frames are the grpc-js path messages, byte for byte, blocks of whole 
 
 void test('a client receives every chunk in order, the checksum last, then OK; the image is released', async () => {
   image = new MemoryImage(imageOf(3 * CHUNK + 100));
-  const { chunks, status } = await collect(client.snapshot({}));
+  const { chunks, status } = await collectStream(client.snapshot({}));
   assert.equal(status.code, grpc.status.OK);
   assert.deepEqual(
     chunks.map((c) => [c.remainingBytes, c.blob.length]),
@@ -116,7 +109,7 @@ void test('a client receives every chunk in order, the checksum last, then OK; t
 
 void test('a large image arrives complete under back-pressure', async () => {
   image = new MemoryImage(imageOf(24 * 1024 * 1024 + 3));
-  const { chunks, status } = await collect(client.snapshot({}));
+  const { chunks, status } = await collectStream(client.snapshot({}));
   assert.equal(status.code, grpc.status.OK);
   assert.equal(chunks.length, Math.ceil(image.size / CHUNK) + 1);
   assert.ok(createHash('sha256').update(Buffer.concat(chunks.slice(0, -1).map((c) => c.blob))).digest().equals(chunks.at(-1)!.blob));
@@ -135,7 +128,7 @@ void test('a client that cancels releases the image and the member stops reading
 
 void test('a failing image ends the stream with Unknown and its message after the frames sent', async () => {
   image = new MemoryImage(imageOf(4 * 1024 * 1024), 2 * 1024 * 1024);
-  const { chunks, status } = await collect(client.snapshot({}));
+  const { chunks, status } = await collectStream(client.snapshot({}));
   assert.equal(status.code, grpc.status.UNKNOWN);
   assert.equal(status.details, 'disk gone');
   assert.ok(chunks.length > 0 && chunks.length < Math.ceil(image.size / CHUNK));
@@ -146,7 +139,7 @@ void test('a call that requires a leader gets NoLeader before any frame when the
   image = new MemoryImage(imageOf(10));
   h.leader = false;
   try {
-    const { chunks, status } = await collect(client.snapshot({}, requireLeader()));
+    const { chunks, status } = await collectStream(client.snapshot({}, requireLeader()));
     assert.equal(status.code, grpc.status.UNAVAILABLE);
     assert.equal(status.details, 'etcdserver: no leader');
     assert.equal(chunks.length, 0);

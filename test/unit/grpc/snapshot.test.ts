@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
-import { msg, startServer, statusOf, until, type Harness } from './harness.js';
+import { collectStream, msg, startServer, until, type Harness } from './harness.js';
 
 let h: Harness;
 let client: pb.MaintenanceClient;
@@ -20,15 +20,8 @@ after(async () => {
 const chunk = (i: number, size: number): pb.SnapshotResponse =>
   msg(pb.SnapshotResponse, { remainingBytes: BigInt(i), blob: Buffer.alloc(size, i % 251) });
 
-function collect(stream: grpc.ClientReadableStream<pb.SnapshotResponse>): Promise<{ chunks: pb.SnapshotResponse[]; status: grpc.StatusObject }> {
-  const chunks: pb.SnapshotResponse[] = [];
-  stream.on('data', (c: pb.SnapshotResponse) => chunks.push(c));
-  stream.on('error', () => undefined);
-  return statusOf(stream).then((status) => ({ chunks, status }));
-}
-
 void test('the default snapshot arrives in order, then OK', async () => {
-  const { chunks, status } = await collect(client.snapshot({}));
+  const { chunks, status } = await collectStream(client.snapshot({}));
   assert.equal(status.code, grpc.status.OK);
   assert.deepEqual(chunks.map((c) => c.blob.toString()), ['a', 'b']);
 });
@@ -40,7 +33,7 @@ void test('a large snapshot arrives complete and in order', async () => {
     for (let i = 0; i < N; i++) yield chunk(i, 32 * 1024);
   };
   try {
-    const { chunks, status } = await collect(client.snapshot({}));
+    const { chunks, status } = await collectStream(client.snapshot({}));
     assert.equal(status.code, grpc.status.OK);
     assert.equal(chunks.length, N);
     chunks.forEach((c, i) => {
@@ -81,7 +74,7 @@ void test('a failing producer ends the stream with Unknown and its message', asy
     throw new Error('disk gone');
   };
   try {
-    const { chunks, status } = await collect(client.snapshot({}));
+    const { chunks, status } = await collectStream(client.snapshot({}));
     assert.equal(chunks.length, 1);
     assert.equal(status.code, grpc.status.UNKNOWN);
     assert.equal(status.details, 'disk gone');
