@@ -82,23 +82,26 @@ function iteratorOptions(bucket: Bucket, options: IterateOptions | undefined, sn
   return o;
 }
 
-/** A LevelDB iterator as `drain` uses it. */
+/** A LevelDB iterator as `drainBatches` uses it. */
 interface EntryIterator {
   nextv(size: number): Promise<[Buffer, Buffer | undefined][]>;
   close(): Promise<void>;
 }
 
-/** Drains a LevelDB iterator in batches, stripping the bucket prefix; always closes it. */
-async function* drain(it: EntryIterator): AsyncGenerator<readonly [Buffer, Buffer]> {
-  // The next batch is read while the caller consumes this one (one read ahead at a time).
-  let pending: Promise<[Buffer, Buffer | undefined][]> | undefined = it.nextv(BATCH);
+/**
+ * Drains a LevelDB iterator in batches of up to `size` entries (and the iterator's byte bound),
+ * keys left prefixed (keyStart 1); always closes it. One `nextv` is in flight while the caller
+ * works on a batch.
+ */
+async function* drainBatches(it: EntryIterator, size: number): AsyncGenerator<EntryBatch> {
+  let pending: Promise<[Buffer, Buffer | undefined][]> | undefined = it.nextv(size);
   try {
     for (;;) {
       const entries = await pending;
       pending = undefined;
       if (entries.length === 0) return;
-      pending = it.nextv(BATCH);
-      for (const [k, v] of entries) yield [k.subarray(1), v ?? NO_VALUE] as const;
+      pending = it.nextv(size);
+      yield { entries, keyStart: 1 };
     }
   } finally {
     if (pending !== undefined) await pending.catch(() => undefined);
@@ -106,23 +109,10 @@ async function* drain(it: EntryIterator): AsyncGenerator<readonly [Buffer, Buffe
   }
 }
 
-/**
- * Drains a LevelDB iterator in batches of up to BULK_ENTRIES / BULK_BYTES, keys left prefixed
- * (keyStart 1); always closes it. One `nextv` is in flight while the caller works on a batch.
- */
-async function* drainBatches(it: EntryIterator): AsyncGenerator<EntryBatch> {
-  let pending: Promise<[Buffer, Buffer | undefined][]> | undefined = it.nextv(BULK_ENTRIES);
-  try {
-    for (;;) {
-      const entries = await pending;
-      pending = undefined;
-      if (entries.length === 0) return;
-      pending = it.nextv(BULK_ENTRIES);
-      yield { entries, keyStart: 1 };
-    }
-  } finally {
-    if (pending !== undefined) await pending.catch(() => undefined);
-    await it.close();
+/** The entries of `batches` one at a time, bucket prefix stripped, a missing value empty. */
+async function* entriesOf(batches: AsyncIterable<EntryBatch>): AsyncGenerator<readonly [Buffer, Buffer]> {
+  for await (const { entries, keyStart } of batches) {
+    for (const [k, v] of entries) yield [k.subarray(keyStart), v ?? NO_VALUE] as const;
   }
 }
 
@@ -134,7 +124,7 @@ function levelGet(db: Db, bucket: Bucket, key: Buffer, snapshot: LevelSnapshot |
 function levelIterate(db: Db, bucket: Bucket, options: IterateOptions | undefined, snapshot: LevelSnapshot | undefined): AsyncIterable<readonly [Buffer, Buffer]> {
   if (options?.limit === 0) return drainNothing();
   // Created now, not on first `next()`: the iterator's snapshot is the view of this call.
-  return drain(db.iterator<Buffer, Buffer>(iteratorOptions(bucket, options, snapshot)));
+  return entriesOf(drainBatches(db.iterator<Buffer, Buffer>(iteratorOptions(bucket, options, snapshot)), BATCH));
 }
 
 function levelBatches(db: Db, bucket: Bucket, options: IterateOptions | undefined, snapshot: LevelSnapshot | undefined): AsyncIterable<EntryBatch> {
@@ -142,7 +132,7 @@ function levelBatches(db: Db, bucket: Bucket, options: IterateOptions | undefine
   const o = iteratorOptions(bucket, options, snapshot);
   o.highWaterMarkBytes = BULK_BYTES;
   o.fillCache = false;
-  return drainBatches(db.iterator<Buffer, Buffer>(o));
+  return drainBatches(db.iterator<Buffer, Buffer>(o), BULK_ENTRIES);
 }
 
 // eslint-disable-next-line require-yield
