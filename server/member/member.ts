@@ -83,8 +83,6 @@ export interface MemberDeps {
 
 type Request = NonNullable<InternalRequest['request']>;
 
-/** Delay between the first unflushed apply and the backend flush that carries it. */
-
 /** The membership a member starts with. */
 export interface StartMembership {
   /** Voters and learners as of the applied index (empty for a member joining an existing cluster). */

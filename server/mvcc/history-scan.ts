@@ -56,12 +56,11 @@ export async function historyByScan(state: StoreState, from: bigint, last: bigin
       events.push(event);
     }
   }
+  // Groups ascend by revision: those at or below the compact revision come first, then `recent`.
+  const recent: Event[] = [];
   for (const [main, group] of groups) {
     if (main > state.compactRevision) {
-      const inRange: Event[] = [];
-      for (const e of group) if (e !== undefined && inBounds(bounds, e.kv!.key)) inRange.push(e);
-      // A put's prevKv may be unread (unread-prev.ts): read it now, as the scan does for flushed ones.
-      for (const e of await readPrevAsync(state, inRange)) events.push(e);
+      for (const e of group) if (e !== undefined && inBounds(bounds, e.kv!.key)) recent.push(e);
       continue;
     }
     // At the compact revision only what compaction kept remains, and its previous value is gone.
@@ -71,6 +70,8 @@ export async function historyByScan(state: StoreState, from: bigint, last: bigin
       events.push(e.prevKv === undefined ? e : { type: e.type, kv: e.kv, prevKv: undefined });
     }
   }
+  // A put's prevKv may be unread (unread-prev.ts): read now, as the scan does for flushed ones.
+  for (const e of await readPrevAsync(state, recent)) events.push(e);
 
   if (lookups.length > 0) {
     const prevs: (KeyValue | undefined)[] = await Promise.all(lookups.map((l) => readRecord(state, l.rev)));

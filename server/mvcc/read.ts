@@ -36,7 +36,7 @@ export function resolveRevision(state: StoreState, requested: bigint, latest: bi
 }
 
 /** The unflushed record at (main, sub), if that change is still unflushed. */
-export function unflushedRecord(state: StoreState, main: number, sub: number): KeyValue | undefined {
+function unflushedRecord(state: StoreState, main: number, sub: number): KeyValue | undefined {
   const low = state.unflushed.lowestNumber();
   if (low === undefined || main < low) return undefined;
   return state.unflushed.get(BigInt(main), sub)?.kv;
@@ -99,14 +99,13 @@ export async function readRecord(state: StoreState, rev: Revision): Promise<KeyV
  * record is never compacted away, so a miss is a broken invariant.
  */
 export function liveRecordSync(state: StoreState, ki: KeyIndex): KeyValue {
-  const kv = liveRecordAtHand(state, ki);
-  if (kv !== undefined) return kv;
   const pos = ki.size - 1;
   const main = ki.mainAt(pos);
   const sub = ki.subAt(pos);
-  const value = state.backend.getSync(Bucket.Key, revisionKeyOf(main, sub, false));
-  if (value === undefined) throw new Error(`mvcc: live record ${main}.${sub} missing from the backend`);
-  const read = decodeKeyValue(value);
+  const held = recordInMemory(state, ki.key, main, sub);
+  if (held !== undefined) return held;
+  const read = backendRecordSync(state, main, sub);
+  if (read === undefined) throw new Error(`mvcc: live record ${main}.${sub} missing from the backend`);
   state.cache.set(ki.key, read);
   return read;
 }
@@ -114,8 +113,18 @@ export function liveRecordSync(state: StoreState, ki: KeyIndex): KeyValue {
 /** The live record of `ki` when memory holds it (unflushed map, hot-record cache): no backend read. */
 export function liveRecordAtHand(state: StoreState, ki: KeyIndex): KeyValue | undefined {
   const pos = ki.size - 1;
-  const main = ki.mainAt(pos);
-  return unflushedRecord(state, main, ki.subAt(pos)) ?? state.cache.get(ki.key, main);
+  return recordInMemory(state, ki.key, ki.mainAt(pos), ki.subAt(pos));
+}
+
+/** Key `name`'s record at (main, sub) when memory holds it: the unflushed map, or the hot-record cache (which holds a key's newest record). */
+export function recordInMemory(state: StoreState, name: string, main: number, sub: number): KeyValue | undefined {
+  return unflushedRecord(state, main, sub) ?? state.cache.get(name, main);
+}
+
+/** The record at (main, sub) read from the backend synchronously; undefined when it is not there (compacted). */
+export function backendRecordSync(state: StoreState, main: number, sub: number): KeyValue | undefined {
+  const value = state.backend.getSync(Bucket.Key, revisionKeyOf(main, sub, false));
+  return value === undefined ? undefined : decodeKeyValue(value);
 }
 
 /** The live record of `ki` without its value, from the index alone. */

@@ -15,17 +15,20 @@
  * Pure of I/O except through the store state; never mutates the events it is given.
  */
 import type { Event, KeyValue } from '../../proto/gen/etcd/kv.js';
-import { Bucket } from '../storage/backend.js';
 import type { KeyIndex } from './key-index.js';
-import { decodeKeyValue } from './kv-codec.js';
-import { liveMeta, readRecord, unflushedRecord } from './read.js';
-import { revisionKeyOf, type Revision } from './revision.js';
+import { backendRecordSync, liveMeta, readRecord, recordInMemory } from './read.js';
+import type { Revision } from './revision.js';
 import type { StoreState } from './state.js';
 import { keyName } from './tree-index.js';
 
 const REVISION = Symbol('unread previous record');
 
-type UnreadKeyValue = KeyValue & { [REVISION]?: { readonly main: number; readonly sub: number } };
+interface UnreadAt {
+  readonly main: number;
+  readonly sub: number;
+}
+
+type UnreadKeyValue = KeyValue & { [REVISION]?: UnreadAt };
 
 /** `ki`'s live record as an unread prevKv (fields from the index, value not read). */
 export function unreadPrev(ki: KeyIndex): KeyValue {
@@ -35,14 +38,18 @@ export function unreadPrev(ki: KeyIndex): KeyValue {
   return kv;
 }
 
+function unreadAt(kv: KeyValue | undefined): UnreadAt | undefined {
+  return (kv as UnreadKeyValue | undefined)?.[REVISION];
+}
+
 /** The revision of an unread prevKv; undefined for a record that was read. */
 export function unreadRevision(kv: KeyValue | undefined): Revision | undefined {
-  const at = (kv as UnreadKeyValue | undefined)?.[REVISION];
+  const at = unreadAt(kv);
   return at === undefined ? undefined : { main: BigInt(at.main), sub: at.sub };
 }
 
 function hasUnread(events: readonly Event[]): boolean {
-  for (const ev of events) if (unreadRevision(ev.prevKv) !== undefined) return true;
+  for (const ev of events) if (unreadAt(ev.prevKv) !== undefined) return true;
   return false;
 }
 
@@ -50,21 +57,13 @@ function withPrev(ev: Event, prevKv: KeyValue | undefined): Event {
   return { type: ev.type, kv: ev.kv, prevKv };
 }
 
-/** The record at `rev` of key `kv.key`, read synchronously (unflushed map, cache, backend). */
-function recordSync(state: StoreState, kv: KeyValue, rev: Revision): KeyValue | undefined {
-  const main = Number(rev.main);
-  const held = unflushedRecord(state, main, rev.sub) ?? state.cache.get(keyName(kv.key), main);
-  if (held !== undefined) return held;
-  const value = state.backend.getSync(Bucket.Key, revisionKeyOf(main, rev.sub, false));
-  return value === undefined ? undefined : decodeKeyValue(value);
-}
-
 /** `events` with every unread prevKv read synchronously; the same array when none is unread. */
 export function readPrevSync(state: StoreState, events: readonly Event[]): readonly Event[] {
   if (!hasUnread(events)) return events;
   return events.map((ev) => {
-    const rev = unreadRevision(ev.prevKv);
-    return rev === undefined ? ev : withPrev(ev, recordSync(state, ev.prevKv!, rev));
+    const at = unreadAt(ev.prevKv);
+    if (at === undefined) return ev;
+    return withPrev(ev, recordInMemory(state, keyName(ev.prevKv!.key), at.main, at.sub) ?? backendRecordSync(state, at.main, at.sub));
   });
 }
 

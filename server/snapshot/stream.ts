@@ -30,9 +30,8 @@ import { writeBolt, type BoltBucketSource } from './bbolt/index.js';
 
 /** Blob bytes per reply message (etcd's snapshot send buffer). */
 export const SNAPSHOT_CHUNK = 32 * 1024;
-const CHUNK = SNAPSHOT_CHUNK;
 /** Bytes read from the image file at a time. */
-const READ = 32 * CHUNK;
+const READ = 32 * SNAPSHOT_CHUNK;
 const MAGIC = Buffer.from('KVSNAP01', 'latin1');
 const BUCKETS = Object.values(Bucket);
 const TEMP_NAME = /^tmp-[0-9a-f]+\.snapshot\.db$/;
@@ -266,7 +265,7 @@ function unfilled(parts: readonly Buffer[], skip: number): Buffer[] {
   return out;
 }
 
-/** The Snapshot stream as reply messages: the staged image in CHUNK-sized blobs, then the checksum. */
+/** The Snapshot stream as reply messages: the staged image in SNAPSHOT_CHUNK-sized blobs, then the checksum. */
 export async function* streamSnapshot(
   backend: Backend,
   flush: () => Promise<void>,
@@ -279,8 +278,8 @@ export async function* streamSnapshot(
       const block = Buffer.allocUnsafe(Math.min(READ, staged.remaining));
       await staged.readInto([block]);
       let remaining = staged.remaining + block.length;
-      for (let off = 0; off < block.length; off += CHUNK) {
-        const blob = block.subarray(off, Math.min(off + CHUNK, block.length));
+      for (let off = 0; off < block.length; off += SNAPSHOT_CHUNK) {
+        const blob = block.subarray(off, Math.min(off + SNAPSHOT_CHUNK, block.length));
         remaining -= blob.length;
         yield { header: undefined, remainingBytes: BigInt(remaining), blob };
       }

@@ -105,12 +105,12 @@ export class WatchHub implements WatchService {
         else matched.set(w, [ev]);
       });
     }
-    let read: Map<Event, Event> | undefined;
+    const readPrev = this.deps.readPrev;
+    let withPrev: ((ev: Event) => Event) | undefined;
     for (const [w, evs] of matched) {
       if (w.state !== WatcherState.Synced) continue;
-      // prev_kv watchers get the previous values read (once per write, however many want them).
-      if (w.options.prevKv && this.deps.readPrev !== undefined) read ??= readAll(events, this.deps.readPrev);
-      this.deliverLive(w, revision, read === undefined || !w.options.prevKv ? evs : evs.map((ev) => read!.get(ev) ?? ev));
+      if (!w.options.prevKv || readPrev === undefined) this.deliverLive(w, revision, evs);
+      else this.deliverLive(w, revision, evs.map((withPrev ??= prevReader(readPrev))));
     }
     if (this.catchUp.parkedCount > 0) this.catchUp.kick();
   }
@@ -293,10 +293,18 @@ export class WatchHub implements WatchService {
   }
 }
 
-/** Each event of one write mapped to itself with its prevKv read (the same object when nothing was unread). */
-function readAll(events: readonly Event[], readPrev: (events: readonly Event[]) => readonly Event[]): Map<Event, Event> {
-  const out = readPrev(events);
-  const map = new Map<Event, Event>();
-  for (let i = 0; i < events.length; i++) map.set(events[i]!, out[i]!);
-  return map;
+/**
+ * An event with its prevKv read, for prev_kv watchers: each event is read at most once per
+ * write however many watchers get it, and only events some prev_kv watcher gets are read.
+ */
+function prevReader(readPrev: (events: readonly Event[]) => readonly Event[]): (ev: Event) => Event {
+  const read = new Map<Event, Event>();
+  return (ev) => {
+    let out = read.get(ev);
+    if (out === undefined) {
+      out = readPrev([ev])[0]!;
+      read.set(ev, out);
+    }
+    return out;
+  };
 }

@@ -17,9 +17,11 @@ import {
   type SnapshotRequest,
   type SnapshotResponse,
 } from '../../../proto/gen/etcd/rpc.js';
+import type { Caller } from '../../auth/gate.js';
+import type { SnapshotImage } from '../../snapshot/stream.js';
 import type { MaintenanceService } from '../services.js';
-import { GrpcCode } from './codes.js';
-import { lacksRequiredLeader, messageOf, type EdgeContext } from './context.js';
+import { GrpcCode, type GrpcStatus } from './codes.js';
+import { lacksRequiredLeader, messageOf, type EdgeContext, type MetadataReader } from './context.js';
 import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard.js';
 import { toStatus } from './error-table.js';
 import { encodeSnapshotResponse } from './snapshot-reply.js';
@@ -50,6 +52,18 @@ export function maintenanceHandlers(ctx: EdgeContext, m: MaintenanceService): Un
   } satisfies Record<keyof typeof MaintenanceDef, unknown>;
 }
 
+/**
+ * Why a Snapshot call is refused, in order: a request that did not decode, `hasleader` without
+ * a leader, the auth gate (root only while auth is on); undefined: serve it. Both Snapshot paths
+ * ask this.
+ */
+async function snapshotRefusal(ctx: EdgeContext, req: Incoming<SnapshotRequest>, metadata: MetadataReader, caller: () => Caller): Promise<GrpcStatus | undefined> {
+  if (req instanceof MalformedRequest) return malformedStatus(req);
+  if (lacksRequiredLeader(ctx, metadata)) return toStatus({ kind: 'NoLeader' });
+  const denied = await gateOf(ctx, metadata)?.check(MaintenanceDef.snapshot.path, req, caller());
+  return denied === undefined ? undefined : toStatus(denied);
+}
+
 function snapshotHandler(
   ctx: EdgeContext,
   m: MaintenanceService,
@@ -58,13 +72,10 @@ function snapshotHandler(
   return (call) => {
     const stream = new StreamCall<SnapshotResponse>(call, tally);
     tally.received += 1;
-    const req = call.request;
-    if (req instanceof MalformedRequest) return stream.fail(malformedStatus(req));
-    if (lacksRequiredLeader(ctx, call.metadata)) return stream.fail(toStatus({ kind: 'NoLeader' }));
     const pump = async (): Promise<void> => {
-      const denied = await gateOf(ctx, call.metadata)?.check(MaintenanceDef.snapshot.path, req, callerOf(call));
-      if (denied !== undefined) return stream.fail(toStatus(denied));
-      for await (const chunk of m.snapshot(req)) {
+      const refused = await snapshotRefusal(ctx, call.request, call.metadata, () => callerOf(call));
+      if (refused !== undefined) return stream.fail(refused);
+      for await (const chunk of m.snapshot(call.request as SnapshotRequest)) {
         if (!stream.open) break;
         if (!stream.write(chunk)) await stream.drained();
         if (!stream.open) break;
@@ -80,12 +91,13 @@ function snapshotHandler(
 
 /** Server streams served on HTTP/2 directly (unary-fast-path.ts `streams`): Snapshot, when the service stages images. */
 export function maintenanceStreams(ctx: EdgeContext, m: MaintenanceService): Map<string, FramedStreamFunc> {
-  if (m.snapshotImage === undefined) return new Map();
+  const stage = m.snapshotImage?.bind(m);
+  if (stage === undefined) return new Map();
   const tally = ctx.metrics.method(MaintenanceDef.snapshot);
   const serve: FramedStreamFunc = async (call, out) => {
     tally.started += 1;
     tally.received += 1;
-    const status = await framedSnapshot(ctx, m, call, out, (messages) => (tally.sent += messages));
+    const status = await framedSnapshot(ctx, stage, call, out, (messages) => (tally.sent += messages));
     tally.handle(status?.code ?? (out.open ? GrpcCode.OK : GrpcCode.Canceled));
     return status;
   };
@@ -94,19 +106,16 @@ export function maintenanceStreams(ctx: EdgeContext, m: MaintenanceService): Map
 
 async function framedSnapshot(
   ctx: EdgeContext,
-  m: MaintenanceService,
+  stage: (req: SnapshotRequest) => Promise<SnapshotImage>,
   call: FastUnaryCall,
   out: FramedStreamOut,
   counted: (messages: number) => void,
 ): Promise<FramedStatus | undefined> {
-  const status = (s: { code: number; message: string }): FramedStatus => ({ code: s.code, details: s.message });
-  const req = call.request as Incoming<SnapshotRequest>;
-  if (req instanceof MalformedRequest) return status(malformedStatus(req));
-  if (lacksRequiredLeader(ctx, call.metadata)) return status(toStatus({ kind: 'NoLeader' }));
   try {
-    const denied = await gateOf(ctx, call.metadata)?.check(MaintenanceDef.snapshot.path, req, callerOf(call as unknown as Parameters<typeof callerOf>[0]));
-    if (denied !== undefined) return status(toStatus(denied));
-    const image = await m.snapshotImage!(req);
+    const req = call.request as Incoming<SnapshotRequest>;
+    const refused = await snapshotRefusal(ctx, req, call.metadata, () => callerOf(call as unknown as Parameters<typeof callerOf>[0]));
+    if (refused !== undefined) return { code: refused.code, details: refused.message };
+    const image = await stage(req as SnapshotRequest);
     try {
       for await (const block of snapshotFrames(image)) {
         if (!out.open) break;
