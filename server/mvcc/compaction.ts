@@ -12,7 +12,8 @@
 import { fail, ok, type Result } from '../errors/domain-error.js';
 import { Bucket, type BackendOp } from '../storage/backend.js';
 import { finishedCompactOp, scheduledCompactOp } from './meta.js';
-import { isTombstoneKey, mainOfKey, revisionBound, revisionId, subOfKey } from './revision.js';
+import { isTombstoneKeyAt, mainOfKeyAt, revisionBound, subOfKeyAt } from './revision.js';
+import type { RevisionSet } from './revision-set.js';
 import type { StoreState } from './state.js';
 
 /** Deletions per backend batch. */
@@ -44,13 +45,20 @@ async function recordSchedule(state: StoreState): Promise<void> {
   if (scheduled > state.persistedScheduledCompact) state.persistedScheduledCompact = scheduled;
 }
 
-async function removeCompacted(state: StoreState, rev: bigint, keep: ReadonlySet<bigint>): Promise<void> {
+/**
+ * The backend pass: every record with main ≤ rev that is a tombstone or not in `keep` is
+ * deleted. Keys are read in bulk batches (keys only) and checked in place; only the deleted
+ * ones are cut out of their batch.
+ */
+async function removeCompacted(state: StoreState, rev: bigint, keep: RevisionSet): Promise<void> {
   // Through the io queue: every flush that could hold records ≤ rev has been written.
   await state.io.run(() => recordSchedule(state));
   let batch: BackendOp[] = [];
-  for await (const [key] of state.backend.iterate(Bucket.Key, { lt: revisionBound(rev + 1n), keysOnly: true })) {
-    if (!isTombstoneKey(key) && keep.has(revisionId(mainOfKey(key), subOfKey(key)))) continue;
-    batch.push({ type: 'del', bucket: Bucket.Key, key });
+  for await (const { entries, keyStart } of state.backend.batches(Bucket.Key, { lt: revisionBound(rev + 1n), keysOnly: true })) {
+    for (const [key] of entries) {
+      if (!isTombstoneKeyAt(key, keyStart) && keep.has(mainOfKeyAt(key, keyStart), subOfKeyAt(key, keyStart))) continue;
+      batch.push({ type: 'del', bucket: Bucket.Key, key: keyStart === 0 ? key : key.subarray(keyStart) });
+    }
     if (batch.length >= DELETE_BATCH) {
       await state.backend.write(batch, { sync: false });
       batch = [];

@@ -60,12 +60,29 @@ export function mainOfKey(key: Buffer): bigint {
 
 /** Sub revision of a backend key (throws on a sub that does not fit in 32 bits: corrupt data). */
 export function subOfKey(key: Buffer): number {
-  if (key.readUInt32BE(9) !== 0) throw new Error('mvcc: sub revision out of range in backend key');
-  return key.readUInt32BE(13);
+  return subOfKeyAt(key, 0);
 }
 
 export function isTombstoneKey(key: Buffer): boolean {
-  return key.length === REVISION_KEY_LENGTH + 1 && key[REVISION_KEY_LENGTH] === TOMBSTONE_MARK;
+  return isTombstoneKeyAt(key, 0);
+}
+
+/** Main revision of the backend key starting at `at` in `key` (bulk reads hand keys out with a prefix), as a number. */
+export function mainOfKeyAt(key: Buffer, at: number): number {
+  const high = key.readUInt32BE(at);
+  if (high >= 0x200000) throw new Error('mvcc: main revision beyond 2^53 in backend key');
+  return high * 0x100000000 + key.readUInt32BE(at + 4);
+}
+
+/** subOfKey for the backend key starting at `at` in `key`. */
+export function subOfKeyAt(key: Buffer, at: number): number {
+  if (key.readUInt32BE(at + 9) !== 0) throw new Error('mvcc: sub revision out of range in backend key');
+  return key.readUInt32BE(at + 13);
+}
+
+/** isTombstoneKey for the backend key starting at `at` in `key`. */
+export function isTombstoneKeyAt(key: Buffer, at: number): boolean {
+  return key.length - at === REVISION_KEY_LENGTH + 1 && key[at + REVISION_KEY_LENGTH] === TOMBSTONE_MARK;
 }
 
 /** Checks the shape of a backend key of the `key` bucket. */

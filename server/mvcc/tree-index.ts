@@ -13,6 +13,7 @@ import { newStringMap } from '../storage/sorted-map.js';
 import { KeyIndex } from './key-index.js';
 import type { KeyBounds } from './key-range.js';
 import { revisionId } from './revision.js';
+import { RevisionSet } from './revision-set.js';
 
 /** The index's form of a user key. */
 export function keyName(key: Buffer): string {
@@ -108,13 +109,11 @@ export class TreeIndex {
 
   /**
    * Compacts every key at `main` (see KeyIndex.compact) and removes emptied keys.
-   * Returns the ids (revisionId) of the revisions ≤ main that remain: the records to keep.
+   * Returns the revisions ≤ main that remain: the records to keep.
    */
-  compact(main: bigint): Set<bigint> {
-    const keep = new Set<bigint>();
-    this.compactEach(main, (m, sub) => {
-      keep.add(revisionId(BigInt(m), sub));
-    });
+  compact(main: bigint): RevisionSet {
+    const keep = new RevisionSet();
+    this.compactEach(main, (m, sub) => keep.add(m, sub));
     return keep;
   }
 

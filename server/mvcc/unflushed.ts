@@ -10,7 +10,7 @@
  */
 import { Event_EventType } from '../../proto/gen/etcd/kv.js';
 import type { Event } from '../../proto/gen/etcd/kv.js';
-import { revisionId } from './revision.js';
+import type { RevisionSet } from './revision-set.js';
 
 /** The events of one main revision by sub revision; undefined = removed by compaction. */
 export type ChangeGroup = readonly (Event | undefined)[];
@@ -71,8 +71,8 @@ export class Unflushed {
     this.pending = batch.map(([main]) => main).concat(this.pending);
   }
 
-  /** Blanks pending events at main ≤ `main` whose revision id is not in `keep`. */
-  purge(main: bigint, keep: ReadonlySet<bigint>): void {
+  /** Blanks pending events at main ≤ `main` whose revision is not in `keep`. */
+  purge(main: bigint, keep: RevisionSet): void {
     for (const m of this.pending) {
       if (m > main) break;
       const g = this.groups.get(m);
@@ -82,7 +82,7 @@ export class Unflushed {
         // A tombstone is never dropped before it reaches the backend: an older put of its key
         // may already be there, and a crash before the compaction's backend pass would bring
         // the key back. Flushed, it is removed by that (or the next) compaction pass.
-        if (e !== undefined && e.type !== Event_EventType.DELETE && !keep.has(revisionId(m, sub))) g[sub] = undefined;
+        if (e !== undefined && e.type !== Event_EventType.DELETE && !keep.has(Number(m), sub)) g[sub] = undefined;
       }
     }
   }

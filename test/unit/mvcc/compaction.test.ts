@@ -6,7 +6,7 @@ import { createMemoryBackend } from '../../../server/storage/memory-backend.js';
 import { META_FINISHED_COMPACT, META_SCHEDULED_COMPACT, scheduledCompactOp } from '../../../server/mvcc/meta.js';
 import { isTombstoneKey, mainOfKey, subOfKey } from '../../../server/mvcc/revision.js';
 import { openMvccStore } from '../../../server/mvcc/store.js';
-import { ALL, b, del, params, put, rangeShow, unwrap } from './helpers.js';
+import { ALL, b, del, levelFixture, params, put, rangeShow, unwrap } from './helpers.js';
 
 async function records(backend: Backend): Promise<string[]> {
   const out: string[] = [];
@@ -52,6 +52,29 @@ void describe('compaction', () => {
     assert.deepEqual(await rangeShow(s, params(ALL)), ['a=3@2/9/3', 'c=2@8/8/1']);
     await unwrap(s.compact(9n)).done;
     assert.deepEqual(await records(backend), ['8.0', '9.0']);
+  });
+
+  void it('deletes the same records from LevelDB (keys read in bulk behind their bucket prefix), across delete batches and subs of one transaction', async () => {
+    const level = await levelFixture();
+    try {
+      const backend = level.backend();
+      const s = await openMvccStore(backend);
+      put(s, 'a', '1'); // 2
+      del(s, 'a'); // 3
+      const txn = s.beginWrite(); // 4: x at sub 0, y at sub 1
+      txn.put(b('x'), b('1'), 0n);
+      txn.put(b('y'), b('1'), 0n);
+      txn.end();
+      put(s, 'x', '2'); // 5
+      for (let i = 0; i < 1500; i++) put(s, 'k', String(i)); // 6 … 1505
+      await s.flush(1n);
+      await unwrap(s.compact(1504n)).done;
+      assert.deepEqual(await records(backend), ['4.1', '5.0', '1504.0', '1505.0']);
+      assert.equal(await metaRev(backend, META_FINISHED_COMPACT), 1504n);
+      assert.deepEqual(await rangeShow(s, params({ ...ALL, revision: 1504n })), ['k=1498@6/1504/1499', 'x=2@4/5/2', 'y=1@4/4/1']);
+    } finally {
+      await level.dispose();
+    }
   });
 
   void it('drops useless changes that were not flushed yet', async () => {

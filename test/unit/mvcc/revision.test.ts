@@ -7,10 +7,14 @@ import {
   encodeRevisionKey,
   isRevisionKey,
   isTombstoneKey,
+  isTombstoneKeyAt,
   mainOfKey,
+  mainOfKeyAt,
   revisionId,
   subOfKey,
+  subOfKeyAt,
 } from '../../../server/mvcc/revision.js';
+import { RevisionSet } from '../../../server/mvcc/revision-set.js';
 
 void describe('revision keys', () => {
   void it('lays out main BE, "_", sub BE and an optional "t"', () => {
@@ -38,6 +42,35 @@ void describe('revision keys', () => {
         assert.equal(mainOfKey(ka), a.main);
         assert.equal(subOfKey(ka), a.sub);
         assert.equal(revisionId(a.main, a.sub) === revisionId(c.main, c.sub), byRev === 0);
+      }),
+    );
+  });
+
+  void it('reads a key in place behind a prefix (bulk reads), main as a number', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.integer({ min: 0, max: 0xffffffff }), fc.boolean(), fc.integer({ min: 0, max: 3 }), (main, sub, tomb, pad) => {
+        const key = Buffer.concat([Buffer.alloc(pad, 0x7f), encodeRevisionKey(BigInt(main), sub, tomb)]);
+        assert.equal(mainOfKeyAt(key, pad), main);
+        assert.equal(subOfKeyAt(key, pad), sub);
+        assert.equal(isTombstoneKeyAt(key, pad), tomb);
+      }),
+    );
+    assert.throws(() => mainOfKeyAt(encodeRevisionKey(1n << 53n, 0, false), 0), /beyond 2\^53/);
+  });
+});
+
+void describe('RevisionSet', () => {
+  void it('holds exactly the revisions added, several subs of one main included', () => {
+    const pair = fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 4 }));
+    fc.assert(
+      fc.property(fc.array(pair, { maxLength: 60 }), fc.array(pair, { maxLength: 60 }), (added, probes) => {
+        const set = new RevisionSet();
+        const model = new Set<string>();
+        for (const [m, s] of added) {
+          set.add(m, s);
+          model.add(`${m}.${s}`);
+        }
+        for (const [m, s] of [...added, ...probes]) assert.equal(set.has(m, s), model.has(`${m}.${s}`), `${m}.${s}`);
       }),
     );
   });
