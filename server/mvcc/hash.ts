@@ -14,7 +14,8 @@ import { fail, ok, type Result } from '../errors/domain-error.js';
 import { Bucket, type ReadView } from '../storage/backend.js';
 import { Crc32c } from '../storage/crc32c.js';
 import { recordOf } from './flush.js';
-import { isTombstoneKey, mainOfKey, revisionBound, revisionId, subOfKey } from './revision.js';
+import { isTombstoneKey, isTombstoneKeyAt, mainOfKeyAt, revisionBound, subOfKeyAt } from './revision.js';
+import type { RevisionSet } from './revision-set.js';
 import type { StoreState } from './state.js';
 import type { HashKVResult } from './types.js';
 import type { FlushBatch } from './unflushed.js';
@@ -23,8 +24,10 @@ interface Capture {
   readonly view: ReadView;
   readonly groups: FlushBatch;
   readonly compactRevision: bigint;
-  /** Ids of the records ≤ compactRevision the index kept (undefined: never compacted). */
-  readonly keep: ReadonlySet<bigint> | undefined;
+  /** compactRevision as a number (revisions stay below 2^53). */
+  readonly compactMain: number;
+  /** The records ≤ compactRevision the index kept (undefined: never compacted). */
+  readonly keep: RevisionSet | undefined;
 }
 
 /** A backend view plus the unflushed changes it lacks, taken with no flush in flight. */
@@ -36,29 +39,33 @@ function capture(state: StoreState, upTo: bigint): Promise<Capture> {
       view,
       groups: state.unflushed.between(0n, upTo),
       compactRevision,
+      compactMain: Number(compactRevision),
       keep: compactRevision > 0n ? state.index.revisionsAtOrBelow(compactRevision) : undefined,
     };
   });
 }
 
-function counts(c: Capture, main: bigint, sub: number, tombstone: boolean): boolean {
-  if (c.keep === undefined || main > c.compactRevision) return true;
-  return !tombstone && c.keep.has(revisionId(main, sub));
+function counts(c: Capture, main: number, sub: number, tombstone: boolean): boolean {
+  if (c.keep === undefined || main > c.compactMain) return true;
+  return !tombstone && c.keep.has(main, sub);
 }
 
 /** Folds the `key` bucket's name and its records counted at `rev` into `h`. */
 async function hashKeyBucket(c: Capture, rev: bigint, h: Crc32c): Promise<void> {
   h.update(Buffer.from(Bucket.Key));
-  for await (const [key, value] of c.view.iterate(Bucket.Key, { lt: revisionBound(rev + 1n) })) {
-    if (!counts(c, mainOfKey(key), subOfKey(key), isTombstoneKey(key))) continue;
-    h.update(key).update(value);
+  for await (const { entries, keyStart } of c.view.batches(Bucket.Key, { lt: revisionBound(rev + 1n) })) {
+    for (const [key, value] of entries) {
+      if (!counts(c, mainOfKeyAt(key, keyStart), subOfKeyAt(key, keyStart), isTombstoneKeyAt(key, keyStart))) continue;
+      h.update(key, keyStart);
+      if (value !== undefined) h.update(value);
+    }
   }
   for (const [main, group] of c.groups) {
     for (let sub = 0; sub < group.length; sub++) {
       const e = group[sub];
       if (e === undefined) continue;
       const [key, value] = recordOf(main, sub, e);
-      if (!counts(c, main, sub, isTombstoneKey(key))) continue;
+      if (!counts(c, Number(main), sub, isTombstoneKey(key))) continue;
       h.update(key).update(value);
     }
   }

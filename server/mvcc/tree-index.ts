@@ -12,7 +12,6 @@
 import { newStringMap } from '../storage/sorted-map.js';
 import { KeyIndex } from './key-index.js';
 import type { KeyBounds } from './key-range.js';
-import { revisionId } from './revision.js';
 import { RevisionSet } from './revision-set.js';
 
 /** The index's form of a user key. */
@@ -133,14 +132,12 @@ export class TreeIndex {
     });
   }
 
-  /** Ids of every indexed revision with main ≤ `main` (after compaction at main: the kept ones). */
-  revisionsAtOrBelow(main: bigint): Set<bigint> {
-    const ids = new Set<bigint>();
+  /** Every indexed revision with main ≤ `main` (after compaction at main: the kept ones). */
+  revisionsAtOrBelow(main: bigint): RevisionSet {
+    const revs = new RevisionSet();
     this.tree.forEach((ki) => {
-      ki.forEachAtOrBelow(main, (m, sub) => {
-        ids.add(revisionId(BigInt(m), sub));
-      });
+      ki.forEachAtOrBelow(main, (m, sub) => revs.add(m, sub));
     });
-    return ids;
+    return revs;
   }
 }

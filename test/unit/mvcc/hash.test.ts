@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Bucket } from '../../../server/storage/backend.js';
 import { createMemoryBackend } from '../../../server/storage/memory-backend.js';
 import { openMvccStore, type MvccStoreImpl } from '../../../server/mvcc/store.js';
-import { del, put, unwrap } from './helpers.js';
+import { del, levelFixture, put, unwrap } from './helpers.js';
 
 async function script(s: MvccStoreImpl, flushEvery: number): Promise<void> {
   for (let i = 0; i < 20; i++) {
@@ -47,6 +47,28 @@ void describe('hash', () => {
     assert.deepEqual(await a.hashKV(10n), { ok: false, error: { kind: 'Compacted', compactRevision: 10n } });
     assert.deepEqual(await a.hashKV(100n), { ok: false, error: { kind: 'FutureRev', currentRevision: a.currentRevision } });
     assert.deepEqual(await a.hashKV(11n), await c.hashKV(11n));
+  });
+
+  void it('hashKV and hash are the same over LevelDB (keys read in bulk behind their bucket prefix) as in memory, compacted or not', async () => {
+    const level = await levelFixture();
+    try {
+      const a = await openMvccStore(level.backend());
+      const c = await openMvccStore(createMemoryBackend());
+      for (let i = 0; i < 3000; i++) {
+        for (const s of [a, c]) put(s, `k${i % 700}`, `v${i}`.repeat(1 + (i % 7)));
+        if (i % 500 === 0) for (const s of [a, c]) await s.flush(BigInt(i + 1));
+      }
+      for (const s of [a, c]) del(s, 'k1');
+      await a.flush(3001n);
+      for (const rev of [0n, 5n, 1500n]) assert.deepEqual(await a.hashKV(rev), await c.hashKV(rev), `rev ${rev}`);
+      assert.equal(await a.hash(), await c.hash());
+      await unwrap(a.compact(2000n)).done;
+      await unwrap(c.compact(2000n)).done;
+      assert.deepEqual(await a.hashKV(0n), await c.hashKV(0n));
+      assert.deepEqual(await a.hashKV(2500n), await c.hashKV(2500n));
+    } finally {
+      await level.dispose();
+    }
   });
 
   void it('hash covers the other buckets except meta', async () => {
