@@ -19,6 +19,8 @@ const MAGIC = 'KVSNAP01';
 const BUCKETS: readonly string[] = Object.values(Bucket);
 /** Bytes of records per backend batch while loading. */
 const BATCH_BYTES = 4 * 1024 * 1024;
+/** Records handed out at most at a time while parsing (a whole image in one chunk is parsed in steps). */
+const RECORDS_PER_BATCH = 1024;
 /** Bytes read from an image file at a time. */
 const READ_BYTES = 1024 * 1024;
 
@@ -40,26 +42,31 @@ export async function receiveImage(body: AsyncIterable<Buffer>, path: string): P
   return bytes;
 }
 
-/** Pulls bytes from a chunked source: `take(n)` resolves with exactly n bytes (throws at a premature end). */
-class ByteReader {
-  private buf: Buffer = Buffer.alloc(0);
-  private pos = 0;
+type ImageRecord = readonly [Bucket, Buffer, Buffer];
+
+/**
+ * Buffers a chunked source. `fill()` adds the next chunk to what is left unread (false at the
+ * end); records are parsed in place from `buf[pos…]`.
+ */
+class ChunkBuffer {
+  buf: Buffer = Buffer.alloc(0);
+  pos = 0;
   private readonly it: AsyncIterator<Buffer>;
 
   constructor(source: AsyncIterable<Buffer>) {
     this.it = source[Symbol.asyncIterator]();
   }
 
-  async take(n: number): Promise<Buffer> {
-    while (this.buf.length - this.pos < n) {
-      const next = await this.it.next();
-      if (next.done === true) throw new Error('snapshot image ends in the middle of a record');
-      this.buf = this.pos === this.buf.length ? next.value : Buffer.concat([this.buf.subarray(this.pos), next.value]);
-      this.pos = 0;
-    }
-    const out = this.buf.subarray(this.pos, this.pos + n);
-    this.pos += n;
-    return out;
+  get available(): number {
+    return this.buf.length - this.pos;
+  }
+
+  async fill(): Promise<boolean> {
+    const next = await this.it.next();
+    if (next.done === true) return false;
+    this.buf = this.pos === this.buf.length ? next.value : Buffer.concat([this.buf.subarray(this.pos), next.value]);
+    this.pos = 0;
+    return true;
   }
 
   async close(): Promise<void> {
@@ -67,23 +74,62 @@ class ByteReader {
   }
 }
 
-/** The records of an image read from `source` (any chunking): [bucket, key, value]; throws on a malformed image. */
-export async function* imageRecordsFrom(source: AsyncIterable<Buffer>): AsyncGenerator<readonly [Bucket, Buffer, Buffer]> {
-  const r = new ByteReader(source);
+/**
+ * The record at `c.pos` if it is wholly buffered: [bucket, key, value] copied out (the source's
+ * chunks are not kept), or 'end' at the end marker; undefined when more bytes are needed.
+ * Throws on an unknown bucket.
+ */
+function parseRecord(c: ChunkBuffer): ImageRecord | 'end' | undefined {
+  const b = c.buf;
+  let at = c.pos;
+  if (b.length - at < 1) return undefined;
+  const nameLen = b[at]!;
+  if (nameLen === 0) {
+    c.pos = at + 1;
+    return 'end';
+  }
+  if (b.length - at < 1 + nameLen + 4) return undefined;
+  const keyLen = b.readUInt32BE(at + 1 + nameLen);
+  if (b.length - at < 1 + nameLen + 4 + keyLen + 4) return undefined;
+  const valueLen = b.readUInt32BE(at + 1 + nameLen + 4 + keyLen);
+  if (b.length - at < 1 + nameLen + 4 + keyLen + 4 + valueLen) return undefined;
+  const bucket = b.toString('latin1', at + 1, at + 1 + nameLen);
+  if (!BUCKETS.includes(bucket)) throw new Error(`snapshot image names an unknown bucket ${JSON.stringify(bucket)}`);
+  at += 1 + nameLen + 4;
+  const key = Buffer.from(b.subarray(at, at + keyLen));
+  at += keyLen + 4;
+  const value = Buffer.from(b.subarray(at, at + valueLen));
+  c.pos = at + valueLen;
+  return [bucket as Bucket, key, value];
+}
+
+/**
+ * The records of an image read from `source` (any chunking), a batch per chunk: every record
+ * wholly buffered is parsed without waiting; throws on a malformed image.
+ */
+async function* imageRecordBatches(source: AsyncIterable<Buffer>): AsyncGenerator<ImageRecord[]> {
+  const c = new ChunkBuffer(source);
+  const premature = (): Error => new Error('snapshot image ends in the middle of a record');
   try {
-    if ((await r.take(8)).toString('latin1') !== MAGIC) throw new Error('not a snapshot image (bad magic)');
+    while (c.available < MAGIC.length) if (!(await c.fill())) throw premature();
+    if (c.buf.toString('latin1', c.pos, c.pos + MAGIC.length) !== MAGIC) throw new Error('not a snapshot image (bad magic)');
+    c.pos += MAGIC.length;
     for (;;) {
-      const nameLen = (await r.take(1))[0];
-      if (nameLen === 0) return;
-      const bucket = (await r.take(nameLen)).toString('latin1');
-      if (!BUCKETS.includes(bucket)) throw new Error(`snapshot image names an unknown bucket ${JSON.stringify(bucket)}`);
-      const key = Buffer.from(await r.take((await r.take(4)).readUInt32BE(0)));
-      const value = Buffer.from(await r.take((await r.take(4)).readUInt32BE(0)));
-      yield [bucket as Bucket, key, value];
+      const batch: ImageRecord[] = [];
+      let r: ImageRecord | 'end' | undefined;
+      while (batch.length < RECORDS_PER_BATCH && (r = parseRecord(c)) !== undefined && r !== 'end') batch.push(r);
+      if (batch.length > 0) yield batch;
+      if (r === 'end') return;
+      if (r === undefined && !(await c.fill())) throw premature();
     }
   } finally {
-    await r.close();
+    await c.close();
   }
+}
+
+/** The records of an image read from `source` (any chunking): [bucket, key, value]; throws on a malformed image. */
+export async function* imageRecordsFrom(source: AsyncIterable<Buffer>): AsyncGenerator<ImageRecord> {
+  for await (const batch of imageRecordBatches(source)) yield* batch;
 }
 
 async function* fileBlocks(path: string): AsyncGenerator<Buffer> {
@@ -105,23 +151,29 @@ export async function loadImageFrom(backend: Backend, source: AsyncIterable<Buff
   await backend.write([consistentIndexOp(0n)], { sync: true });
   let ops: BackendOp[] = [];
   let bytes = 0;
-  const add = async (op: BackendOp): Promise<void> => {
+  const push = (op: BackendOp): void => {
     ops.push(op);
     bytes += op.key.length + (op.type === 'put' ? op.value.length : 0) + 16;
-    if (bytes >= BATCH_BYTES) {
-      await backend.write(ops, { sync: false });
-      ops = [];
-      bytes = 0;
-    }
+  };
+  const writeBatch = async (): Promise<void> => {
+    await backend.write(ops, { sync: false });
+    ops = [];
+    bytes = 0;
   };
   for (const bucket of BUCKETS as Bucket[]) {
-    for await (const [key] of backend.iterate(bucket, { keysOnly: true })) await add({ type: 'del', bucket, key: Buffer.from(key) });
+    for await (const { entries, keyStart } of backend.batches(bucket, { keysOnly: true })) {
+      for (const [key] of entries) push({ type: 'del', bucket, key: Buffer.from(key.subarray(keyStart)) });
+      if (bytes >= BATCH_BYTES) await writeBatch();
+    }
   }
   let last: BackendOp = consistentIndexOp(0n);
-  for await (const [bucket, key, value] of imageRecordsFrom(source)) {
-    const op: BackendOp = { type: 'put', bucket, key, value };
-    if (bucket === Bucket.Meta && key.equals(META_CONSISTENT_INDEX)) last = op;
-    else await add(op);
+  for await (const records of imageRecordBatches(source)) {
+    for (const [bucket, key, value] of records) {
+      const op: BackendOp = { type: 'put', bucket, key, value };
+      if (bucket === Bucket.Meta && key.equals(META_CONSISTENT_INDEX)) last = op;
+      else push(op);
+      if (bytes >= BATCH_BYTES) await writeBatch();
+    }
   }
   ops.push(last);
   await backend.write(ops, { sync: true });

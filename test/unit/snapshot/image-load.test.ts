@@ -103,3 +103,25 @@ void test('imagePieces gives the image of FORMAT.md in pieces of about 1 MiB (re
   assert.ok(pieces.length >= 4 && pieces.length < 10, `${pieces.length} pieces`);
   assert.deepEqual(Buffer.concat(pieces), await referenceImage(be));
 });
+
+void test('records read back the same however the image is cut into chunks (one byte each included), and an unknown bucket is refused', async () => {
+  const be = await source(40, 3);
+  await be.write([{ type: 'put', bucket: Bucket.Lease, key: Buffer.alloc(0), value: Buffer.alloc(0) }]);
+  const image = await referenceImage(be);
+  const expected: string[] = [];
+  for (const bucket of Object.values(Bucket)) for await (const [k, v] of be.iterate(bucket)) expected.push(`${bucket}/${k.toString('hex')}=${v.toString('hex')}`);
+  const read = async (chunks: Buffer[]): Promise<string[]> => {
+    const out: string[] = [];
+    for await (const [bucket, k, v] of imageRecordsFrom((async function* () {
+      yield* chunks;
+    })())) out.push(`${bucket}/${k.toString('hex')}=${v.toString('hex')}`);
+    return out;
+  };
+  for (const size of [1, 2, 3, 7, 64, 4093, image.length]) {
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < image.length; at += size) chunks.push(image.subarray(at, at + size));
+    assert.deepEqual(await read(chunks), expected, `chunks of ${size}`);
+  }
+  const bad = Buffer.concat([Buffer.from('KVSNAP01', 'latin1'), Buffer.from([3]), Buffer.from('xyz'), Buffer.alloc(8), Buffer.from([0])]);
+  await assert.rejects(read([bad]), /unknown bucket "xyz"/);
+});
