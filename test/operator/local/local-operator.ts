@@ -7,7 +7,7 @@
  * still names the cluster dir.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -57,6 +57,16 @@ after(() => {
 });
 
 /** Writes `manifest` to `<fresh temp dir>/cluster.yaml`; returns the file and the cluster dir. */
+/**
+ * Edits the manifest the way an editor that saves by rename does, so the operator never reads
+ * it half-written (it writes its status the same way).
+ */
+export function editManifest(file: string, edit: (text: string) => string): void {
+  const temp = `${file}.editing`;
+  writeFileSync(temp, edit(readFileSync(file, 'utf8')));
+  renameSync(temp, file);
+}
+
 export function writeManifest(manifest: string, clusterName: string): { file: string; clusterDir: string } {
   const dir = makeTempDir('operator-local');
   const file = join(dir, 'cluster.yaml');
