@@ -42,7 +42,8 @@ export async function receiveImage(body: AsyncIterable<Buffer>, path: string): P
   return bytes;
 }
 
-type ImageRecord = readonly [Bucket, Buffer, Buffer];
+/** One record of an image: bucket, key, value. */
+export type ImageRecord = readonly [Bucket, Buffer, Buffer];
 
 /**
  * Buffers a chunked source. `fill()` adds the next chunk to what is left unread (false at the
@@ -107,7 +108,7 @@ function parseRecord(c: ChunkBuffer): ImageRecord | 'end' | undefined {
  * The records of an image read from `source` (any chunking), a batch per chunk: every record
  * wholly buffered is parsed without waiting; throws on a malformed image.
  */
-async function* imageRecordBatches(source: AsyncIterable<Buffer>): AsyncGenerator<ImageRecord[]> {
+export async function* imageRecordBatches(source: AsyncIterable<Buffer>): AsyncGenerator<ImageRecord[]> {
   const c = new ChunkBuffer(source);
   const premature = (): Error => new Error('snapshot image ends in the middle of a record');
   try {
@@ -125,11 +126,6 @@ async function* imageRecordBatches(source: AsyncIterable<Buffer>): AsyncGenerato
   } finally {
     await c.close();
   }
-}
-
-/** The records of an image read from `source` (any chunking): [bucket, key, value]; throws on a malformed image. */
-export async function* imageRecordsFrom(source: AsyncIterable<Buffer>): AsyncGenerator<ImageRecord> {
-  for await (const batch of imageRecordBatches(source)) yield* batch;
 }
 
 async function* fileBlocks(path: string): AsyncGenerator<Buffer> {
