@@ -6,11 +6,13 @@
  * became useless. From then on reads below rev fail with Compacted.
  * Background part (`done`), one compaction after another: wait for the flush in flight, record
  * scheduledCompactRev, delete every backend record with main ≤ rev that the index did not keep
- * (in batches), and record finishedCompactRev with the last batch. A restart that finds
+ * (in batches, each written through the io queue together with the record ledger's removal
+ * of its records), and record finishedCompactRev with the last batch. A restart that finds
  * scheduled > finished runs the compaction again (store.ts).
  */
 import { fail, ok, type Result } from '../errors/domain-error.js';
 import { Bucket, type BackendOp } from '../storage/backend.js';
+import { noteKeyOps } from './ledger-ops.js';
 import { finishedCompactOp, scheduledCompactOp } from './meta.js';
 import { isTombstoneKeyAt, mainOfKeyAt, revisionBound, subOfKeyAt } from './revision.js';
 import type { RevisionSet } from './revision-set.js';
@@ -60,10 +62,18 @@ async function removeCompacted(state: StoreState, rev: bigint, keep: RevisionSet
       batch.push({ type: 'del', bucket: Bucket.Key, key: keyStart === 0 ? key : key.subarray(keyStart) });
     }
     if (batch.length >= DELETE_BATCH) {
-      await state.backend.write(batch, { sync: false });
+      await writeDeletes(state, batch);
       batch = [];
     }
   }
   batch.push(finishedCompactOp(rev));
-  await state.backend.write(batch, { sync: false });
+  await writeDeletes(state, batch);
+}
+
+/** Writes one delete batch and removes its records from the ledger, as ONE io task. */
+function writeDeletes(state: StoreState, batch: readonly BackendOp[]): Promise<void> {
+  return state.io.run(async () => {
+    await state.backend.write(batch, { sync: false });
+    noteKeyOps(state.ledger, batch);
+  });
 }

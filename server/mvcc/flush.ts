@@ -3,11 +3,13 @@
  * scheduledCompactRev and the caller's extra ops, as ONE unsynced backend batch (the WAL is
  * the durable log; a crash replays the entries after the persisted consistent index).
  * Flushed changes stay readable from the unflushed map until the write resolves; if it
- * fails they are queued again for the next flush and the error is returned.
+ * fails they are queued again for the next flush and the error is returned. Once written, the
+ * batch's `key`-bucket records go into the record ledger in the same io task.
  */
 import { Event_EventType, type Event } from '../../proto/gen/etcd/kv.js';
 import { Bucket, type BackendOp } from '../storage/backend.js';
 import { encodeKeyValue, encodeTombstone } from './kv-codec.js';
+import { noteKeyOps } from './ledger-ops.js';
 import { consistentIndexOp, scheduledCompactOp } from './meta.js';
 import { encodeRevisionKey } from './revision.js';
 import type { StoreState } from './state.js';
@@ -48,6 +50,7 @@ export function flush(state: StoreState, consistentIndex: bigint, extra: readonl
       state.unflushed.requeue(batch);
       throw new Error('mvcc: flush failed', { cause });
     }
+    noteKeyOps(state.ledger, ops);
     state.unflushed.release(batch);
     if (scheduled > state.persistedScheduledCompact) state.persistedScheduledCompact = scheduled;
   });

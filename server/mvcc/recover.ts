@@ -2,7 +2,8 @@
  * Rebuilds a store's memory from its backend: the meta entries and, from one scan of the
  * `key` bucket in revision order, the key index. Values are not decoded: each record gives
  * only its key and, for a put, the create revision, version and lease (`peekRecordMeta`),
- * so recovery costs time in the number of records and memory in the number of keys.
+ * so recovery costs time in the number of records and memory in the number of keys. Every
+ * record also goes into the record ledger (revision, tombstone mark, stored value length).
  *
  * The current revision is the newest record's main revision, but never below the compact
  * revision (a compaction may have removed the newest tombstones) nor below 1. Records left
@@ -27,6 +28,7 @@ export async function recoverState(backend: Backend, options?: StoreOptions): Pr
   const state = newStoreState(backend, options);
   const meta = await readMeta(backend);
   const index = state.index;
+  const ledger = state.ledger;
   let newest = 0;
   // In bulk batches (up to 1000 entries / 1 MiB per LevelDB read, the next read in flight while
   // this one is indexed): no promise or generator step per record.
@@ -38,7 +40,9 @@ export async function recoverState(backend: Backend, options?: StoreOptions): Pr
       if (!isRevisionKey(key)) throw new Error(`mvcc: malformed key in the key bucket: ${key.toString('hex')}`);
       const main = mainNumber(key);
       const sub = subOfKey(key);
-      if (isTombstoneKey(key)) {
+      const tombstone = isTombstoneKey(key);
+      ledger.add(main, sub, tombstone, value.length);
+      if (tombstone) {
         index.restoreTombstone(peekKey(value).toString('latin1'), main, sub);
       } else {
         const m = peekRecordMeta(value);

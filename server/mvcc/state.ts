@@ -5,6 +5,7 @@
  */
 import type { Backend } from '../storage/backend.js';
 import { RecordCache } from './record-cache.js';
+import { RecordLedger } from './record-ledger.js';
 import { SerialQueue } from './serial-queue.js';
 import { TreeIndex } from './tree-index.js';
 import { Unflushed } from './unflushed.js';
@@ -17,6 +18,11 @@ export interface StoreState {
   readonly cache: RecordCache;
   /** Serialises flush writes with the tasks that need no flush in flight. */
   readonly io: SerialQueue;
+  /**
+   * Revision, tombstone mark and value length of every record the backend's `key` bucket
+   * holds; changed only together with that bucket, inside one `io` task (ledger-ops.ts).
+   */
+  readonly ledger: RecordLedger;
   currentRevision: bigint;
   compactRevision: bigint;
   consistentIndex: bigint;
@@ -49,6 +55,7 @@ export function newStoreState(backend: Backend, options: StoreOptions = {}): Sto
     unflushed: new Unflushed(),
     cache: new RecordCache(options.recordCacheBytes ?? DEFAULT_RECORD_CACHE_BYTES),
     io: new SerialQueue(),
+    ledger: new RecordLedger(),
     currentRevision: 1n,
     compactRevision: 0n,
     consistentIndex: 0n,

@@ -18,11 +18,12 @@ import { compact, startCompaction } from './compaction.js';
 import { flush } from './flush.js';
 import { hash, hashKV } from './hash.js';
 import { history } from './history.js';
+import { pinSnapshot } from './pin-snapshot.js';
 import { storeRange } from './read.js';
 import { readPrevSync } from './unread-prev.js';
 import { recoverState } from './recover.js';
 import type { StoreOptions, StoreState } from './state.js';
-import type { HashKVResult, MvccStore, RangeParams, RangeResult, WriteTxn } from './types.js';
+import type { HashKVResult, MvccStore, PinnedSnapshot, RangeParams, RangeResult, WriteTxn } from './types.js';
 import { StoreWriteTxn } from './write-txn.js';
 
 export type { StoreOptions } from './state.js';
@@ -34,13 +35,18 @@ export class MvccStoreImpl implements MvccStore {
   /**
    * Rebuilds the store from its backend after the backend's contents were replaced (a
    * snapshot from the leader). Waits for in-flight backend work first; no write transaction
-   * may be open.
+   * may be open. The new state (record ledger included) replaces the old one inside the old
+   * state's io queue, so a pinSnapshot queued meanwhile pins the new state.
    */
   async reload(): Promise<void> {
     await this.settle();
-    const { state, meta } = await recoverState(this.state.backend, { historyIndexMaxKeys: this.state.historyIndexMaxKeys, recordCacheBytes: this.state.recordCacheBytes });
-    if (meta.finishedCompactRev > 0n) state.index.compactEach(meta.finishedCompactRev);
-    this.state = state;
+    const old = this.state;
+    // Inside the old state's io queue: a pin queued meanwhile waits, then pins the new state.
+    await old.io.run(async () => {
+      const { state, meta } = await recoverState(old.backend, { historyIndexMaxKeys: old.historyIndexMaxKeys, recordCacheBytes: old.recordCacheBytes });
+      if (meta.finishedCompactRev > 0n) state.index.compactEach(meta.finishedCompactRev);
+      this.state = state;
+    });
   }
 
   get currentRevision(): bigint {
@@ -90,6 +96,13 @@ export class MvccStoreImpl implements MvccStore {
 
   hashKV(revision: bigint): Promise<Result<HashKVResult>> {
     return hashKV(this.state, revision);
+  }
+
+  async pinSnapshot(): Promise<PinnedSnapshot> {
+    for (;;) {
+      const pinned = await pinSnapshot(this.state, () => this.state);
+      if (pinned !== undefined) return pinned;
+    }
   }
 
   /** Calls `fn` with every live key attached to a lease and its lease (from the index alone). */

@@ -8,6 +8,8 @@
  */
 import type { KeyValue, Event } from '../../proto/gen/etcd/kv.js';
 import type { Result } from '../errors/domain-error.js';
+import type { ReadView } from '../storage/backend.js';
+import type { RecordSizes } from './record-ledger.js';
 
 export type { KeyValue, Event };
 
@@ -73,6 +75,14 @@ export interface HashKVResult {
   readonly revision: bigint;
 }
 
+/** A pinned backend view and the records of its `key` bucket (MvccStore.pinSnapshot). */
+export interface PinnedSnapshot {
+  /** The pinned view; the caller closes it. */
+  readonly view: ReadView;
+  /** Exactly the records `view.batches('key')` yields, in the same order, with their value lengths. */
+  readonly records: RecordSizes;
+}
+
 export interface MvccStore {
   readonly currentRevision: bigint;
   /** Highest compacted revision (0 if never compacted). */
@@ -107,4 +117,10 @@ export interface MvccStore {
   hash(): Promise<number>;
   /** Hash of all MVCC records with revision ≤ `revision` (0 → current). */
   hashKV(revision: bigint): Promise<Result<HashKVResult>>;
+  /**
+   * Pins a backend view with no backend write in flight, together with a frozen copy of the
+   * record ledger taken at the same instant (the layout a snapshot writer needs before it
+   * scans). Changes not flushed yet are in neither. The caller closes `view`.
+   */
+  pinSnapshot(): Promise<PinnedSnapshot>;
 }
