@@ -66,7 +66,7 @@ export interface MaintenanceService {
   /** Chunks of the consistent image, then one chunk whose blob is the SHA-256 of all previous blobs. */
   snapshot(req: pb.SnapshotRequest): AsyncIterable<pb.SnapshotResponse>;
   /**
-   * The same image staged for a sender that frames it itself (the gRPC stream served on
+   * The same image for a sender that frames it itself (the gRPC stream served on
    * HTTP/2 directly); absent: every Snapshot call takes `snapshot`.
    */
   snapshotImage?(req: pb.SnapshotRequest): Promise<SnapshotImage>;

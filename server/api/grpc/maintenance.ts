@@ -7,7 +7,7 @@
  * the iterable is closed early (its `return()` runs, releasing the pinned view); an
  * exception from the iterable ends the stream with code Unknown and its message.
  *
- * When the service stages images (`snapshotImage`), a plain gRPC Snapshot call is served on
+ * When the service hands out images (`snapshotImage`), a plain gRPC Snapshot call is served on
  * the HTTP/2 stream directly (`maintenanceStreams`, fast-path-stream.ts): the same checks in
  * the same order, the same messages, written as blocks of ready frames (snapshot-frames.ts).
  */
@@ -89,7 +89,7 @@ function snapshotHandler(
   };
 }
 
-/** Server streams served on HTTP/2 directly (unary-fast-path.ts `streams`): Snapshot, when the service stages images. */
+/** Server streams served on HTTP/2 directly (unary-fast-path.ts `streams`): Snapshot, when the service hands out images. */
 export function maintenanceStreams(ctx: EdgeContext, m: MaintenanceService): Map<string, FramedStreamFunc> {
   const stage = m.snapshotImage?.bind(m);
   if (stage === undefined) return new Map();

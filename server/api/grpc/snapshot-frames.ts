@@ -3,7 +3,7 @@
  * (fast-path-stream.ts): each block holds up to 32 length-prefixed SnapshotResponse messages
  * (`remaining_bytes` 2, `blob` 3 of SNAPSHOT_CHUNK bytes — the same messages, bytes and order
  * as the grpc-js path's replies), and the image is read straight into the blob slots of the
- * block (one `readv`), so a 32 KiB chunk is copied once, from the page cache into the frame.
+ * block, so a 32 KiB chunk is copied once, from the page buffers into the frame.
  * The last block is the checksum message (`blob` = SHA-256 of the image, `remaining_bytes` 0).
  */
 import { SNAPSHOT_CHUNK, type SnapshotImage } from '../../snapshot/stream.js';
@@ -54,10 +54,10 @@ export interface FrameBlock {
   readonly messages: number;
 }
 
-/** The next block of `staged`, being read into its blob slots. */
-function nextBlock(staged: SnapshotImage): { readonly block: FrameBlock; readonly read: Promise<void> } {
-  const chunks = Math.min(CHUNKS_PER_BLOCK, Math.ceil(staged.remaining / SNAPSHOT_CHUNK));
-  let remaining = staged.remaining;
+/** The next block of `image`, being read into its blob slots. */
+function nextBlock(image: SnapshotImage): { readonly block: FrameBlock; readonly read: Promise<void> } {
+  const chunks = Math.min(CHUNKS_PER_BLOCK, Math.ceil(image.remaining / SNAPSHOT_CHUNK));
+  let remaining = image.remaining;
   let bytes = 0;
   for (let i = 0; i < chunks; i++) {
     const blob = Math.min(SNAPSHOT_CHUNK, remaining);
@@ -66,7 +66,7 @@ function nextBlock(staged: SnapshotImage): { readonly block: FrameBlock; readonl
   }
   const frames = Buffer.allocUnsafe(bytes);
   const slots: Buffer[] = [];
-  remaining = staged.remaining;
+  remaining = image.remaining;
   let at = 0;
   for (let i = 0; i < chunks; i++) {
     const blob = Math.min(SNAPSHOT_CHUNK, remaining);
@@ -75,31 +75,31 @@ function nextBlock(staged: SnapshotImage): { readonly block: FrameBlock; readonl
     slots.push(frames.subarray(start, start + blob));
     at = start + blob;
   }
-  const read = staged.readInto(slots);
+  const read = image.readInto(slots);
   // Awaited by the generator later; handled now so a failure while the block waits is not unhandled.
   read.catch(() => undefined);
   return { block: { frames, messages: chunks }, read };
 }
 
 /**
- * The frames of `staged`, block by block, then the checksum frame; the next block is read
- * while the consumer sends this one. Does not close `staged`.
+ * The frames of `image`, block by block, then the checksum frame; the next block is read
+ * while the consumer sends this one. Does not close `image`.
  */
-export async function* snapshotFrames(staged: SnapshotImage): AsyncGenerator<FrameBlock> {
-  let next = staged.remaining > 0 ? nextBlock(staged) : undefined;
+export async function* snapshotFrames(image: SnapshotImage): AsyncGenerator<FrameBlock> {
+  let next = image.remaining > 0 ? nextBlock(image) : undefined;
   try {
     while (next !== undefined) {
       const { block, read } = next;
       next = undefined;
       await read;
-      if (staged.remaining > 0) next = nextBlock(staged);
+      if (image.remaining > 0) next = nextBlock(image);
       yield block;
     }
   } finally {
     // A consumer that stops early: the read in flight finishes before the image is closed.
     if (next !== undefined) await next.read.catch(() => undefined);
   }
-  const digest = staged.digest();
+  const digest = image.digest();
   const last = Buffer.allocUnsafe(frameBytes(0, digest.length));
   digest.copy(last, putHead(last, 0, 0, digest.length));
   yield { frames: last, messages: 1 };

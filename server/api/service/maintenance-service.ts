@@ -4,7 +4,8 @@
  */
 import type * as pb from '../../../proto/gen/etcd/rpc.js';
 import { err, ok, type Result } from '../../errors/domain-error.js';
-import { StagedSnapshot, streamSnapshot } from '../../snapshot/stream.js';
+import { streamSnapshot } from '../../snapshot/stream.js';
+import { StreamedSnapshot } from '../../snapshot/streamed-snapshot.js';
 import type { MaintenanceService } from '../services.js';
 import type { ServiceContext } from './context.js';
 
@@ -13,6 +14,12 @@ const ALARM_NAMES = ['NONE', 'NOSPACE', 'CORRUPT'] as const;
 
 export function createMaintenanceService(ctx: ServiceContext): MaintenanceService {
   const { member, store } = ctx;
+  /** The image of everything applied so far (flushed first, then pinned with its record sizes). */
+  const startImage = (): Promise<StreamedSnapshot> =>
+    StreamedSnapshot.start(async () => {
+      await member.flush();
+      return store.pinSnapshot();
+    }, { log: ctx.log });
   return {
     async alarm(req): Promise<Result<pb.AlarmResponse>> {
       // Alarm responses carry no header (as the reference server answers).
@@ -60,11 +67,11 @@ export function createMaintenanceService(ctx: ServiceContext): MaintenanceServic
     },
 
     snapshot(): AsyncIterable<pb.SnapshotResponse> {
-      return streamSnapshot(ctx.backend, () => member.flush(), { tmpDir: ctx.snapDir, log: ctx.log });
+      return streamSnapshot(() => startImage());
     },
 
     snapshotImage() {
-      return StagedSnapshot.stage(ctx.backend, () => member.flush(), { tmpDir: ctx.snapDir, log: ctx.log });
+      return startImage();
     },
 
     async moveLeader(req): Promise<Result<pb.MoveLeaderResponse>> {

@@ -3,6 +3,7 @@
  * into the PageOut as they fill (an element bigger than a page gets a page with overflow pages
  * of its own), then `finish` writes the branch levels (one first key + page id per child) until
  * one root page is left, and returns the root's id. An empty tree is one empty leaf page.
+ * Where pages end follows the rules in tree-layout.ts (shared with the sized layout).
  *
  * No object per element: the pending leaf is three parallel arrays of references (key, where
  * the key starts in it, value), reused page after page; the first key of every page written is
@@ -13,6 +14,7 @@
 import { ELEMENT_SIZE, MAX_KEY_SIZE, PAGE_HEADER_SIZE, PageFlag } from './layout.js';
 import { pageCount, writeHeaderAt } from './page-encode.js';
 import type { PageOut } from './page-out.js';
+import { forEachBranchPage, leafIsFull } from './tree-layout.js';
 
 /** Branch elements of one level: key i is `arena[keyAt[i] … keyAt[i] + keyLen[i]]`. */
 interface Level {
@@ -50,7 +52,7 @@ export class TreeBuilder {
     this.last = key;
     this.lastStart = keyStart;
     const bytes = ELEMENT_SIZE + keyLen + value.length;
-    if (this.count > 0 && (this.bytes + bytes > this.out.pageSize || this.count === 0xffff)) this.flushLeaf();
+    if (leafIsFull(this.count, this.bytes, bytes, this.out.pageSize)) this.flushLeaf();
     const i = this.count++;
     this.keys[i] = key;
     this.starts[i] = keyStart;
@@ -125,21 +127,7 @@ export class TreeBuilder {
   /** Writes one branch level over `children`; returns the level above (keys share the arena). */
   private writeLevel(children: Level): Level {
     const parents: Level = { keyAt: [], keyLen: [], ids: [] };
-    const pageSize = this.out.pageSize;
-    let from = 0;
-    let bytes = PAGE_HEADER_SIZE;
-    const total = children.ids.length;
-    for (let i = 0; i < total; i++) {
-      const grown = bytes + ELEMENT_SIZE + children.keyLen[i]!;
-      // at least two children per branch page, so every level shrinks
-      if (i - from >= 2 && (grown > pageSize || i - from === 0xffff)) {
-        this.encodeBranch(children, from, i, bytes, parents);
-        from = i;
-        bytes = PAGE_HEADER_SIZE;
-      }
-      bytes += ELEMENT_SIZE + children.keyLen[i]!;
-    }
-    if (total > from) this.encodeBranch(children, from, total, bytes, parents);
+    forEachBranchPage(children.keyLen, this.out.pageSize, (from, to, bytes) => this.encodeBranch(children, from, to, bytes, parents));
     return parents;
   }
 

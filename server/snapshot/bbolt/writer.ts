@@ -8,10 +8,10 @@
  * A bucket whose page would take at most a quarter page is stored inline in its value, as
  * bbolt itself does. The file size is (high-water mark) × page size.
  *
- * One pass: the meta pages at the front name the root and the high-water mark, known only at
- * the end, so a stream of the file (Maintenance.Snapshot) sends it once written
- * (server/snapshot/stream.ts). Pages are encoded in place in one reused buffer written in
- * ≈1 MiB pieces (page-out.ts); bulk sources hand entries over in batches (no object per entry).
+ * One pass: the meta pages at the front name the root and the high-water mark, known here only
+ * at the end (planned-bolt.ts lays a file out before its data is read, for the snapshot
+ * stream). Pages are encoded in place in one reused buffer written in ≈1 MiB pieces
+ * (page-out.ts); bulk sources hand entries over in batches (no object per entry).
  *
  * Memory: one page of entry references per open tree, the first key of every page written,
  * and the page buffer. Errors: entries out of order, duplicate or unordered bucket names, keys
@@ -20,7 +20,7 @@
 import { open } from 'node:fs/promises';
 import { BUCKET_LEAF_FLAG, DEFAULT_PAGE_SIZE, ELEMENT_SIZE, PAGE_HEADER_SIZE, type LeafElement, type Meta } from './layout.js';
 import { bucketValue, encodeEmptyFreelistAt, encodeMetaPage, inlineBucketValue } from './page-encode.js';
-import { PageOut } from './page-out.js';
+import { fileSink, PageOut } from './page-out.js';
 import { TreeBuilder } from './tree-builder.js';
 import type { BoltBucketSource } from './types.js';
 
@@ -69,7 +69,8 @@ class BucketWriter {
   }
 }
 
-async function bucketValueOf(out: PageOut, source: BoltBucketSource): Promise<Buffer> {
+/** Writes the pages of `source` (a tree, or nothing when inline); returns its value in the root bucket. */
+export async function bucketValueOf(out: PageOut, source: BoltBucketSource): Promise<Buffer> {
   const bucket = new BucketWriter(out);
   if ('batches' in source) {
     for await (const { entries, keyStart } of source.batches) {
@@ -86,17 +87,24 @@ async function bucketValueOf(out: PageOut, source: BoltBucketSource): Promise<Bu
 }
 
 /** What the meta pages name: the root bucket's page, the free list's page, the high-water mark. */
-interface BoltLayout {
+export interface BoltLayout {
   readonly root: number;
   readonly freelist: number;
   readonly pgid: number;
 }
 
-/** Every page after the two meta pages: each bucket's tree, the root bucket, the free list. */
-async function buildPages(out: PageOut, buckets: AsyncIterable<BoltBucketSource> | Iterable<BoltBucketSource>): Promise<BoltLayout> {
+/**
+ * Every page after the two meta pages: each bucket's tree (`valueOf` writes it and returns the
+ * bucket's value), the root bucket, the free list.
+ */
+export async function buildPages<B extends { readonly name: string }>(
+  out: PageOut,
+  buckets: AsyncIterable<B> | Iterable<B>,
+  valueOf: (out: PageOut, bucket: B) => Promise<Buffer>,
+): Promise<BoltLayout> {
   const root = new TreeBuilder(out, BUCKET_LEAF_FLAG);
   for await (const bucket of buckets) {
-    const value = await bucketValueOf(out, bucket);
+    const value = await valueOf(out, bucket);
     root.add(Buffer.from(bucket.name, 'utf8'), 0, value);
   }
   const rootId = await root.finish();
@@ -106,7 +114,8 @@ async function buildPages(out: PageOut, buckets: AsyncIterable<BoltBucketSource>
   return { root: rootId, freelist, pgid: out.next };
 }
 
-function metaPages(layout: BoltLayout, pageSize: number): Buffer {
+/** The two meta pages (txid 0 on page 0, 1 on page 1) naming `layout`. */
+export function metaPages(layout: BoltLayout, pageSize: number): Buffer {
   const meta = (txid: bigint): Meta => ({
     pageSize,
     flags: 0,
@@ -119,7 +128,7 @@ function metaPages(layout: BoltLayout, pageSize: number): Buffer {
   return Buffer.concat([encodeMetaPage(0, meta(0n)), encodeMetaPage(1, meta(1n))]);
 }
 
-function checkedPageSize(options: WriteBoltOptions): number {
+export function checkedPageSize(options: WriteBoltOptions): number {
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (pageSize < 1024 || (pageSize & (pageSize - 1)) !== 0) throw new Error(`bbolt: page size ${pageSize} is not a power of two ≥ 1024`);
   return pageSize;
@@ -138,7 +147,7 @@ export async function writeBolt(
   const pageSize = checkedPageSize(options);
   const fh = await open(path, 'w');
   try {
-    const layout = await buildPages(new PageOut(fh, pageSize), buckets);
+    const layout = await buildPages(new PageOut(fileSink(fh), pageSize), buckets, bucketValueOf);
     const metas = metaPages(layout, pageSize);
     const { bytesWritten } = await fh.write(metas, 0, metas.length, 0);
     if (bytesWritten !== metas.length) throw new Error('bbolt: short write of the meta pages');

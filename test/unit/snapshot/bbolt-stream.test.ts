@@ -1,11 +1,10 @@
 /**
- * The Maintenance.Snapshot stream (server/snapshot/stream.ts) over a memory backend: chunks of
- * at most 32 KiB with remaining_bytes counting down to 0, then the SHA-256 of everything sent;
- * the image is whole pages and reads back (bbolt reader) as the backend's buckets at the time
- * the stream started — writes made while it streams are not in it; it is byte for byte the
- * file writeBolt writes; the pinned view is released before sending and the temporary file is
- * gone afterwards, also when the client stops early; stale temporary files are removed on
- * demand.
+ * The Maintenance.Snapshot stream (server/snapshot/stream.ts, streamed-snapshot.ts) over a
+ * memory backend: chunks of at most 32 KiB with remaining_bytes counting down to 0, then the
+ * SHA-256 of everything sent; the image is whole pages and reads back (bbolt reader) as the
+ * backend's buckets at the time the stream started — writes made while it streams are not in
+ * it; it is byte for byte the file writeBolt writes; the pinned view is released at the end and
+ * when the client stops early; stale temporary files are removed on demand.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -15,9 +14,11 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { openBolt, writeBolt } from '../../../server/snapshot/bbolt/index.js';
 import { backendBuckets, removeSnapshotTemps, streamSnapshot } from '../../../server/snapshot/stream.js';
+import { StreamedSnapshot } from '../../../server/snapshot/streamed-snapshot.js';
 import { Bucket, type BackendOp } from '../../../server/storage/backend.js';
 import { createMemoryBackend } from '../../../server/storage/memory-backend.js';
 import { checkBolt } from './bbolt-check.js';
+import { pinByScan, sizesOf } from './pinned-by-scan.js';
 
 const root = mkdtempSync(join(tmpdir(), 'bbolt-stream-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -42,31 +43,22 @@ async function filledBackend(records: number): Promise<ReturnType<typeof createM
 }
 
 void test('chunks count down to 0, then the SHA-256; the image reads back as the backend', async () => {
-  const real = await filledBackend(2000);
-  // writes land right after the view is pinned, before the image is written: not part of it
-  const backend = new Proxy(real, {
-    get(target, prop) {
-      if (prop === 'snapshot') {
-        return async () => {
-          const view = await target.snapshot();
-          await target.write([{ type: 'put', bucket: Bucket.Key, key: rev(999_999), value: Buffer.from('late') }]);
-          await target.write([{ type: 'del', bucket: Bucket.Key, key: rev(2) }]);
-          return view;
-        };
-      }
-      const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
+  const backend = await filledBackend(2000);
+  // writes land right after the view is pinned, before the image is built: not part of it
+  const pin = async () => {
+    const view = await backend.snapshot();
+    const records = await sizesOf(view);
+    await backend.write([{ type: 'put', bucket: Bucket.Key, key: rev(999_999), value: Buffer.from('late') }]);
+    await backend.write([{ type: 'del', bucket: Bucket.Key, key: rev(2) }]);
+    return { view, records };
+  };
   const dir = freshDir();
-  let flushed = 0;
   const chunks: Buffer[] = [];
   const remaining: bigint[] = [];
-  for await (const msg of streamSnapshot(backend, async () => void flushed++, { tmpDir: dir })) {
+  for await (const msg of streamSnapshot(() => StreamedSnapshot.start(pin))) {
     chunks.push(msg.blob);
     remaining.push(msg.remainingBytes);
   }
-  assert.equal(flushed, 1);
   const image = Buffer.concat(chunks.slice(0, -1));
   assert.equal(image.length % 4096, 0);
   assert.ok(chunks.slice(0, -1).every((c) => c.length > 0 && c.length <= 32 * 1024));
@@ -77,7 +69,6 @@ void test('chunks count down to 0, then the SHA-256; the image reads back as the
   });
   assert.equal(remaining.at(-1), 0n);
   assert.deepEqual(chunks.at(-1), createHash('sha256').update(image).digest());
-  assert.deepEqual(readdirSync(dir), [], 'temporary file removed');
 
   checkBolt(image);
   const file = join(dir, 'got.db');
@@ -103,7 +94,7 @@ void test('chunks count down to 0, then the SHA-256; the image reads back as the
 void test('the stream is byte for byte the file writeBolt writes for the same view', async () => {
   const backend = await filledBackend(3000);
   const blobs: Buffer[] = [];
-  for await (const m of streamSnapshot(backend, () => Promise.resolve())) blobs.push(Buffer.from(m.blob));
+  for await (const m of streamSnapshot(() => StreamedSnapshot.start(pinByScan(backend)))) blobs.push(Buffer.from(m.blob));
   const file = join(freshDir(), 'written.db');
   const view = await backend.snapshot();
   try {
@@ -114,36 +105,27 @@ void test('the stream is byte for byte the file writeBolt writes for the same vi
   assert.ok(Buffer.concat(blobs.slice(0, -1)).equals(readFileSync(file)));
 });
 
-void test('a client that stops early leaves no temporary file; the view is released before sending', async () => {
-  const real = await filledBackend(2000);
+void test('a client that stops early releases the view; the image holds no more than two pieces', async () => {
+  const backend = await filledBackend(20_000);
   let open = 0;
-  const backend = new Proxy(real, {
-    get(target, prop) {
-      if (prop === 'snapshot') {
-        return async () => {
-          const view = await target.snapshot();
-          open++;
-          return { get: view.get.bind(view), iterate: view.iterate.bind(view), batches: view.batches.bind(view), close: () => ((open -= 1), view.close()) };
-        };
-      }
-      const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
-  const dir = freshDir();
-  for await (const msg of streamSnapshot(backend, () => Promise.resolve(), { tmpDir: dir })) {
+  const pin = async () => {
+    const view = await backend.snapshot();
+    open++;
+    const records = await sizesOf(view);
+    return { view: { get: view.get.bind(view), iterate: view.iterate.bind(view), batches: view.batches.bind(view), close: () => ((open -= 1), view.close()) }, records };
+  };
+  let messages = 0;
+  for await (const msg of streamSnapshot(() => StreamedSnapshot.start(pin))) {
     assert.ok(msg.blob.length > 0);
-    assert.equal(open, 0);
-    assert.equal(readdirSync(dir).length, 1);
-    break;
+    assert.equal(open, 1, 'pinned while the image is read');
+    if (++messages === 3) break;
   }
   assert.equal(open, 0);
-  assert.deepEqual(readdirSync(dir), []);
 });
 
 void test('an empty backend gives a valid image of empty buckets', async () => {
   const chunks: Buffer[] = [];
-  for await (const msg of streamSnapshot(createMemoryBackend(), () => Promise.resolve(), { tmpDir: freshDir() })) chunks.push(msg.blob);
+  for await (const msg of streamSnapshot(() => StreamedSnapshot.start(pinByScan(createMemoryBackend())))) chunks.push(msg.blob);
   const image = Buffer.concat(chunks.slice(0, -1));
   assert.equal(image.length, 4 * 4096, 'meta, meta, root leaf (all buckets inline), free list');
   checkBolt(image);
@@ -163,7 +145,7 @@ void test("the v2 store's image in the cluster bucket stays out of the snapshot 
   const backend = await filledBackend(3);
   await backend.write([{ type: 'put', bucket: Bucket.Cluster, key: Buffer.from('v2store'), value: Buffer.from('{"nodes":{}}') }]);
   const blobs: Buffer[] = [];
-  for await (const m of streamSnapshot(backend, () => Promise.resolve(), { tmpDir: freshDir() })) blobs.push(Buffer.from(m.blob));
+  for await (const m of streamSnapshot(() => StreamedSnapshot.start(pinByScan(backend)))) blobs.push(Buffer.from(m.blob));
   const file = join(freshDir(), 'snap.db');
   writeFileSync(file, Buffer.concat(blobs));
   const r = await openBolt(file);
