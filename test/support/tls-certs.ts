@@ -5,6 +5,7 @@
  * `issueCertificate` signs more certificates with the same CA (certificate rotation, members'
  * own certificates); `revokeCertificates` writes the CA's CRL revoking the given certificates.
  */
+import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,13 +32,18 @@ async function ecKey(dir: string, file: string): Promise<void> {
   await openssl(dir, ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', file]);
 }
 
-/** Signs a CSR for `cn` with the CA, with the extensions of `ext` (an extfile section `v3`). */
+/**
+ * Signs a CSR for `cn` with the CA, with the extensions of `ext` (an extfile section `v3`).
+ * Each certificate gets a random serial of its own (no shared serial file: tests sign
+ * certificates in one directory concurrently, and openssl's `-CAcreateserial` file is read
+ * and rewritten without a lock).
+ */
 async function signed(dir: string, name: string, cn: string, ext: string): Promise<void> {
   await ecKey(dir, `${name}.key`);
   await openssl(dir, ['req', '-new', '-key', `${name}.key`, '-subj', `/CN=${cn}`, '-out', `${name}.csr`]);
   writeFileSync(join(dir, `${name}.ext`), `[v3]\n${ext}`);
   await openssl(dir, [
-    'x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial',
+    'x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-set_serial', `0x${randomBytes(16).toString('hex')}`,
     '-days', '2', '-sha256', '-extfile', `${name}.ext`, '-extensions', 'v3', '-out', `${name}.crt`,
   ]);
 }
