@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { AlarmSet } from '../apply/alarms.js';
 import { Applier } from '../apply/applier.js';
+import { h2ServingOf } from '../api/grpc/h2-serving.js';
 import { createGrpcServer } from '../api/grpc/server.js';
 import { toStatus } from '../api/grpc/error-table.js';
 import { createHttpApp } from '../api/http/app.js';
@@ -84,6 +85,14 @@ const GRPC_OVERHEAD_BYTES = 512 * 1024;
 export class ConfigProblem extends Error {}
 
 /** `/health` unhealthy until the cluster version is decided (health-gate.ts). */
+/**
+ * Whether client HTTP/2 connections are framed by us (transport/h2/, the default) or handed to
+ * grpc-js on Node's HTTP/2 (`KVSTORE_GRPC_HTTP2=node`, kept while the own framing is new).
+ */
+function ownHttp2(): boolean {
+  return process.env['KVSTORE_GRPC_HTTP2'] !== 'node';
+}
+
 function gatedMemberInfo(info: MemberInfo, clusterVersion: () => string | undefined): MemberInfo {
   return { ...info, health: async () => gateOnClusterVersion(await info.health(), clusterVersion()) };
 }
@@ -434,7 +443,10 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   http.switchTo = (minor) => {
     if (MINOR_VERSIONS.includes(minor as MinorVersion)) http.handler = appFor(minor);
   };
-  const listeners = await listenClients(config.listenClientUrls, grpcServer, gatewayGate.wrapHandler((req, res) => http.handler(req, res)), log, { tls: tls.client });
+  const listeners = await listenClients(config.listenClientUrls, grpcServer, gatewayGate.wrapHandler((req, res) => http.handler(req, res)), log, {
+    tls: tls.client,
+    h2: ownHttp2() ? h2ServingOf(grpcServer) : undefined,
+  });
   const bound = listeners.listeners.map((l) => `${l.url.protocol}//${l.address.family === 'IPv6' ? `[${l.address.address}]` : l.address.address}:${l.address.port}`);
   const metricsApp = createMetricsApp({
     registry,

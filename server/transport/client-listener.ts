@@ -2,14 +2,16 @@
  * One client port for gRPC and HTTP/1.1 (plaintext or TLS), like etcd's connection multiplexer.
  *
  * Every accepted TCP connection is sniffed (sniff-socket.ts): a connection that opens with the
- * HTTP/2 preface (gRPC clients speak h2c with prior knowledge) is injected into the grpc-js
- * server (`createConnectionInjector`); anything else goes to an internal HTTP/1.1 server that
- * calls `httpHandler` (e.g. a koa app's `callback()`).
+ * HTTP/2 preface (gRPC clients speak h2c with prior knowledge) is served on our own HTTP/2
+ * framing (h2/h2-connection.ts, its streams handed to `options.h2`), or, without `options.h2`,
+ * injected into the grpc-js server (`createConnectionInjector`); anything else goes to an
+ * internal HTTP/1.1 server that calls `httpHandler` (e.g. a koa app's `callback()`).
  *
  * An HTTP/2 connection is read a little further first (h2-opening-socket.ts), up to its first
- * request: when that request's `:authority` is one Node's HTTP/2 layer refuses (etcdctl
- * `--cluster` sends `http://host:port`), the connection is served through the rewriting relay
- * (authority-relay.ts); otherwise the socket itself is injected (no cost once handed over).
+ * request: when injecting into grpc-js and that request's `:authority` is one Node's HTTP/2
+ * layer refuses (etcdctl `--cluster` sends `http://host:port`), the connection is served through
+ * the rewriting relay (authority-relay.ts); otherwise the socket itself is injected. Our own
+ * framing takes any `:authority`.
  *
  * An `https:` URL runs the TLS handshake first (server/tls/tls-acceptor.ts: the certificate files
  * are checked at every accept, client certificates required and verified when configured), then
@@ -36,6 +38,8 @@ import type { Logger } from 'pino';
 import { createTlsAcceptor, type TlsAcceptor } from '../tls/tls-acceptor.js';
 import type { TlsSource } from '../tls/tls-source.js';
 import { createAuthorityRelay } from './authority-relay.js';
+import { H2Connection } from './h2/h2-connection.js';
+import type { H2Serving } from './h2/h2-serving.js';
 import { awaitH2Opening } from './h2-opening-socket.js';
 import { trackHttpConnections } from './http-connections.js';
 import { Protocol } from './protocol-sniff.js';
@@ -60,6 +64,11 @@ export interface ClientListenerOptions {
   readonly headersTimeoutMs?: number;
   /** TLS for `https:` URLs (required for them). */
   readonly tls?: ClientTls;
+  /**
+   * Serves HTTP/2 gRPC connections on our own framing (h2/): every stream goes to it. Absent:
+   * the connection is injected into the grpc-js server (Node's HTTP/2).
+   */
+  readonly h2?: H2Serving;
 }
 
 /** The client side's TLS: its material and whether client certificates are required. */
@@ -128,6 +137,22 @@ export async function listenClient(
     : undefined;
   const http2Sockets = new Set<Socket>();
   const sniffing = new Set<Socket>();
+  const ownConnections = new Set<H2Connection>();
+
+  /** Serves an HTTP/2 connection on our own framing; `initial`: bytes already read (and not unshifted). */
+  const serveOwn = (h2: H2Serving, socket: Socket, initial: Buffer | undefined): void => {
+    const conn = new H2Connection(socket);
+    const service = h2.open(socket);
+    conn.onStream = service.onStream;
+    conn.onError = (err) => log.debug({ err, remote: socket.remoteAddress }, 'HTTP/2 connection error');
+    conn.onClose = () => {
+      ownConnections.delete(conn);
+      service.close();
+    };
+    ownConnections.add(conn);
+    if (initial !== undefined) conn.receive(initial);
+    socket.resume();
+  };
 
   const toHttp1 = (socket: Socket): void => {
     sniffing.delete(socket);
@@ -143,12 +168,19 @@ export async function listenClient(
           http2Sockets.add(socket);
           socket.once('close', () => http2Sockets.delete(socket));
           http2Server.emit('connection', socket);
+        } else if (options.h2 !== undefined) {
+          serveOwn(options.h2, socket, undefined);
         } else {
           injector.injectConnection(socket);
         }
       },
       onRelay(bytes, decision) {
         sniffing.delete(socket);
+        if (options.h2 !== undefined) {
+          // Our framing takes any :authority: no relay needed.
+          serveOwn(options.h2, socket, bytes);
+          return;
+        }
         const remote = socket.remoteAddress;
         log.debug({ remote, authority: decision.authority, reason: decision.reason }, 'serving HTTP/2 connection through the :authority relay');
         injector.injectConnection(createAuthorityRelay(socket, bytes, {
@@ -220,6 +252,7 @@ export async function listenClient(
       const timer = setTimeout(() => {
         httpConnections.destroyAll();
         for (const socket of http2Sockets) socket.destroy();
+        for (const conn of ownConnections) conn.destroy();
         injector.destroy();
       }, closeGraceMs);
       timer.unref();
@@ -234,6 +267,7 @@ export async function listenClient(
       for (const socket of sniffing) socket.destroy();
       sniffing.clear();
       injector.drain(closeGraceMs);
+      for (const conn of ownConnections) conn.goAway();
       httpConnections.closeIdle();
     });
     return closed;

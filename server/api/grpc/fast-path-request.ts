@@ -97,7 +97,7 @@ function tlsAuthContext(stream: ServerHttp2Stream): { readonly sslPeerCertificat
 }
 
 /** Why `bytes` is not exactly one length-prefixed message (grpc-js's texts), or undefined. */
-function framingProblem(bytes: Buffer | undefined, path: string): string | undefined {
+export function framingProblem(bytes: Buffer | undefined, path: string): string | undefined {
   if (bytes === undefined || bytes.length < PREFIX_BYTES || bytes.length < PREFIX_BYTES + bytes.readUInt32BE(1)) {
     return `Received no request message for server streaming method ${path}`;
   }

@@ -11,8 +11,9 @@
  * off. Client-ping enforcement (min 5 s, none without streams) is not offered by grpc-js.
  *
  * Unary calls and the Snapshot stream are read and answered on the HTTP/2 stream directly
- * (unary-fast-path.ts); other streaming calls, compressed requests and non-gRPC content types
- * go through grpc-js.
+ * (on our own framing: h2-calls.ts through `h2ServingOf`, which the client port uses; on
+ * Node's HTTP/2: unary-fast-path.ts); other streaming calls, compressed requests and non-gRPC
+ * content types go through grpc-js (relayed to it from our framing: h2-relay.ts).
  *
  * Every request deserializer is guarded (decode-guard.ts), so a frame that does not decode
  * ends that call with a clean Internal status and never reaches a service.
@@ -47,7 +48,8 @@ import { leaseHandlers } from './lease.js';
 import { maintenanceHandlers, maintenanceService, maintenanceStreams } from './maintenance.js';
 import { createGrpcMetrics } from './metrics.js';
 import { kvFramers } from './framed-replies.js';
-import { installUnaryFastPath } from './unary-fast-path.js';
+import { rememberH2Serving } from './h2-serving.js';
+import { installUnaryFastPath, type FastPathOptions } from './unary-fast-path.js';
 import { watchHandlers } from './watch.js';
 
 export interface GrpcServerOptions {
@@ -127,12 +129,14 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
   add(LockService, lockHandlers(ctx));
   add(ElectionService, electionHandlers(ctx));
   add(HealthService, healthHandlers(ctx));
-  installUnaryFastPath(server, {
+  const fastPath: FastPathOptions = {
     eligible: ctx.plainUnary,
     maxRecvBytes: options.maxRecvBytes,
     maxSendBytes: options.maxSendBytes ?? MAX_SEND_BYTES,
     framers: kvFramers(),
     streams: maintenanceStreams(ctx, services.maintenance),
-  });
+  };
+  installUnaryFastPath(server, fastPath);
+  rememberH2Serving(server, fastPath);
   return server;
 }

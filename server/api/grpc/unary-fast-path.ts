@@ -33,8 +33,8 @@ import { serveFramedStream, type FramedStreamFunc } from './fast-path-stream.js'
 
 export type { FastUnaryCall } from './fast-path-request.js';
 
-/** A unary handler as grpc-js registers it (the fields this module reads). */
-interface RegisteredHandler {
+/** A handler as grpc-js registers it (the fields this module reads). */
+export interface RegisteredHandler {
   readonly type: string;
   readonly path: string;
   readonly func: (...args: never[]) => void;
@@ -70,6 +70,12 @@ export interface FastPathOptions {
  * Serves `server`'s eligible unary methods on the HTTP/2 stream directly. Call before the
  * server is bound or given connections. Returns whether the hook was installed.
  */
+/** The handlers registered on `server` by path (grpc-js's private map), if it is where grpc-js 1.14 keeps it. */
+export function registeredHandlers(server: Server): ReadonlyMap<string, RegisteredHandler> | undefined {
+  const handlers = (server as unknown as ServerInternals).handlers;
+  return handlers instanceof Map ? handlers : undefined;
+}
+
 export function installUnaryFastPath(server: Server, options: FastPathOptions): boolean {
   const internals = server as unknown as ServerInternals;
   const original = internals._streamHandler;
@@ -127,7 +133,7 @@ function reply(handler: RegisteredHandler, stream: ServerHttp2Stream, value: unk
 }
 
 /** The length-prefixed reply message. */
-function frameOf(handler: RegisteredHandler, value: unknown, framer: ((value: unknown) => Buffer) | undefined): Buffer {
+export function frameOf(handler: RegisteredHandler, value: unknown, framer: ((value: unknown) => Buffer) | undefined): Buffer {
   if (framer !== undefined) return framer(value);
   const body = handler.serialize(value);
   const frame = Buffer.allocUnsafe(PREFIX_BYTES + body.length);
@@ -137,12 +143,12 @@ function frameOf(handler: RegisteredHandler, value: unknown, framer: ((value: un
   return frame;
 }
 
-function errorCode(error: object): number {
+export function errorCode(error: object): number {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'number' && Number.isInteger(code) ? code : GrpcCode.Unknown;
 }
 
-function errorDetails(error: object): string {
+export function errorDetails(error: object): string {
   const e = error as { code?: unknown; details?: unknown; message?: unknown };
   if (typeof e.code === 'number' && Number.isInteger(e.code) && typeof e.details === 'string') return e.details;
   return typeof e.message === 'string' ? e.message : 'Unknown Error';

@@ -295,7 +295,11 @@ export class H2Connection implements StreamSink {
       return;
     }
     if (data.length > 0) stream.receive(data);
-    if (stream.autoGrant && (flags & FrameFlag.EndStream) === 0 && payload.length > 0) this.consumed(stream, payload.length);
+    if ((flags & FrameFlag.EndStream) === 0 && payload.length > 0) {
+      // Padding counts against the window but reaches no consumer: granted back here.
+      const granted = stream.autoGrant ? payload.length : payload.length - data.length;
+      if (granted > 0) this.consumed(stream, granted);
+    }
     if (flags & FrameFlag.EndStream) this.#remoteEnd(stream);
   }
 

@@ -1,12 +1,16 @@
 // Test harness: a fake Services object (every method replaceable per test), the real gRPC
-// server bound on 127.0.0.1:0, and real grpc-js clients. Not a test file itself.
+// server served on 127.0.0.1:<any> the way a member serves it — through the client port on our
+// own HTTP/2 framing (`transport: 'own'`, the default) or bound by grpc-js on Node's HTTP/2
+// (`'node'`) — and real grpc-js clients. Not a test file itself.
 import * as grpc from '@grpc/grpc-js';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import { ok, type Result } from '../../../server/errors/domain-error.js';
 import type { Services, WatchSession } from '../../../server/api/services.js';
+import { h2ServingOf } from '../../../server/api/grpc/h2-serving.js';
 import { createGrpcServer } from '../../../server/api/grpc/server.js';
+import { listenClient } from '../../../server/transport/client-listener.js';
 
 export const header = (): pb.ResponseHeader => ({ clusterId: 1n, memberId: 2n, revision: 3n, raftTerm: 4n });
 
@@ -102,8 +106,10 @@ export interface Harness {
 
 export const MAX_RECV_BYTES = 64 * 1024;
 
+export type HarnessTransport = 'own' | 'node';
+
 /** Starts the real gRPC server over fake services; `adjust` edits the services before the server is built. */
-export async function startServer(adjust?: (services: Services) => void): Promise<Harness> {
+export async function startServer(adjust?: (services: Services) => void, transport: HarnessTransport = 'own'): Promise<Harness> {
   const { services, watch } = fakeServices();
   adjust?.(services);
   const registry = new Registry();
@@ -115,9 +121,21 @@ export async function startServer(adjust?: (services: Services) => void): Promis
     hasLeader: () => state.leader,
     logger: pino({ level: 'silent' }),
   });
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
-  );
+  let port: number;
+  let close: () => Promise<void>;
+  if (transport === 'node') {
+    port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+    );
+    close = () => new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+  } else {
+    const listener = await listenClient(new URL('http://127.0.0.1:0'), server, (_req, res) => void res.end(), pino({ level: 'silent' }), { h2: h2ServingOf(server), closeGraceMs: 200 });
+    port = listener.address.port;
+    close = async () => {
+      await listener.close();
+      server.forceShutdown();
+    };
+  }
   return {
     address: `127.0.0.1:${port}`,
     registry,
@@ -130,7 +148,7 @@ export async function startServer(adjust?: (services: Services) => void): Promis
       state.leader = v;
     },
     creds: grpc.credentials.createInsecure(),
-    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+    close,
   };
 }
 

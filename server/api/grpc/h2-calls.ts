@@ -1,0 +1,192 @@
+/**
+ * gRPC calls answered on our own HTTP/2 streams (transport/h2/): the unary methods made by
+ * `unary()` and the server streams that write their own frames (Maintenance.Snapshot) — what
+ * unary-fast-path.ts does on Node's HTTP/2 streams, with the same handlers, texts and frames.
+ * Any other stream goes to `fallback` (the relay to grpc-js: Watch, LeaseKeepAlive, compressed
+ * requests, non-gRPC content types).
+ *
+ *   headers  :status 200, content-type application/grpc+proto, grpc-accept-encoding,
+ *            grpc-encoding identity (as grpc-js sends them);
+ *   data     one length-prefixed message (or the stream function's blocks of messages);
+ *   trailers grpc-status 0, grpc-message OK; an error is a trailers-only response.
+ *
+ * Request framing errors get grpc-js's statuses and texts (fast-path-request.ts). A call whose
+ * client has reset the stream is answered into nothing (the stream ignores it).
+ */
+import type { PeerCertificate } from 'node:tls';
+import { TLSSocket } from 'node:tls';
+import type { Socket } from 'node:net';
+import { encodeFields, type HeaderField } from '../../transport/header-block-codec.js';
+import type { H2Stream } from '../../transport/h2/h2-stream.js';
+import { GrpcCode } from './codes.js';
+import type { MetadataReader } from './context.js';
+import { framingProblem, OK_TRAILERS, PREFIX_BYTES, RESPONSE_HEADERS, statusTrailers, type FastUnaryCall } from './fast-path-request.js';
+import type { FramedStatus, FramedStreamFunc, FramedStreamOut } from './fast-path-stream.js';
+import { errorCode, errorDetails, frameOf, type FastPathOptions, type FastUnaryFunc, type RegisteredHandler } from './unary-fast-path.js';
+
+const fieldsOf = (o: Readonly<Record<string, string | number>>): HeaderField[] =>
+  Object.entries(o).map(([name, value]) => ({ name, value: String(value), neverIndex: false }));
+const RESPONSE_BLOCK = encodeFields(fieldsOf(RESPONSE_HEADERS));
+const OK_BLOCK = encodeFields(fieldsOf(OK_TRAILERS));
+
+/** The trailers-only block of a status. */
+function statusBlock(code: number, details: string): Buffer {
+  return encodeFields(fieldsOf({ ':status': 200, 'content-type': 'application/grpc+proto', ...statusTrailers(code, details) }));
+}
+
+/** Serves one HTTP/2 client connection's streams: gRPC calls here, the rest through `fallback`. */
+export type H2CallServer = (stream: H2Stream) => void;
+
+export function h2CallServer(handlers: ReadonlyMap<string, RegisteredHandler>, options: FastPathOptions, socket: Socket, fallback: (stream: H2Stream) => void): H2CallServer {
+  const auth = (): { readonly sslPeerCertificate?: PeerCertificate } | null => tlsAuthContext(socket);
+  return (stream) => {
+    const path = stream.header(':path');
+    if (path === undefined || !plainGrpc(stream)) return fallback(stream);
+    const streamFunc = options.streams?.get(path);
+    const registered = handlers.get(path);
+    if (streamFunc !== undefined && registered?.type === 'serverStream') {
+      readRequest(stream, path, registered.deserialize, options.maxRecvBytes, auth, (call) => serveFramed(stream, call, streamFunc));
+      return;
+    }
+    if (registered === undefined || registered.type !== 'unary' || !options.eligible.has(path)) return fallback(stream);
+    readRequest(stream, path, registered.deserialize, options.maxRecvBytes, auth, (call) => serveUnary(registered, stream, call, options));
+  };
+}
+
+function plainGrpc(stream: H2Stream): boolean {
+  const type = stream.header('content-type');
+  if (type === undefined || !type.startsWith('application/grpc')) return false;
+  const encoding = stream.header('grpc-encoding');
+  return encoding === undefined || encoding === 'identity';
+}
+
+function sendStatus(stream: H2Stream, code: number, details: string): void {
+  stream.respond(statusBlock(code, details), true);
+}
+
+/** Reads the call's one request message and calls `onCall` with it decoded; answers framing errors itself. */
+function readRequest(
+  stream: H2Stream,
+  path: string,
+  deserialize: (bytes: Buffer) => unknown,
+  maxRecvBytes: number,
+  getAuthContext: () => { readonly sslPeerCertificate?: PeerCertificate } | null,
+  onCall: (call: FastUnaryCall) => void,
+): void {
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
+  let size = 0;
+  let checked = false;
+  let refused = false;
+  stream.onData = (chunk) => {
+    if (refused) return;
+    if (first === undefined) first = chunk;
+    else (more ??= [first]).push(chunk);
+    size += chunk.length;
+    if (!checked && size >= PREFIX_BYTES) {
+      checked = true;
+      const head = more === undefined ? first : Buffer.concat(more, size);
+      const length = head.readUInt32BE(1);
+      if (length > maxRecvBytes) {
+        refused = true;
+        sendStatus(stream, GrpcCode.ResourceExhausted, `Received message larger than max (${length} vs ${maxRecvBytes})`);
+      }
+    }
+  };
+  stream.onEnd = () => {
+    if (refused) return;
+    const bytes = more === undefined ? first : Buffer.concat(more, size);
+    const problem = framingProblem(bytes, path);
+    if (problem !== undefined) return sendStatus(stream, GrpcCode.Unimplemented, problem);
+    let request: unknown;
+    try {
+      request = deserialize(bytes!.subarray(PREFIX_BYTES));
+    } catch {
+      return sendStatus(stream, GrpcCode.Internal, 'Error deserializing request');
+    }
+    onCall({ request, metadata: fieldReader(stream.headers), getAuthContext });
+  };
+}
+
+function serveUnary(handler: RegisteredHandler, stream: H2Stream, call: FastUnaryCall, options: FastPathOptions): void {
+  try {
+    (handler.func as unknown as FastUnaryFunc)(call, (error, value) => {
+      if (error) return sendStatus(stream, errorCode(error), errorDetails(error));
+      let frame: Buffer;
+      try {
+        frame = frameOf(handler, value, options.framers?.get(handler.path));
+      } catch {
+        return sendStatus(stream, GrpcCode.Internal, 'Error serializing response');
+      }
+      if (frame.length - PREFIX_BYTES > options.maxSendBytes) {
+        return sendStatus(stream, GrpcCode.ResourceExhausted, `Sent message larger than max (${frame.length} vs. ${options.maxSendBytes})`);
+      }
+      stream.respond(RESPONSE_BLOCK);
+      stream.write(frame);
+      stream.end(OK_BLOCK);
+    });
+  } catch {
+    sendStatus(stream, GrpcCode.Unknown, 'Unknown error');
+  }
+}
+
+function serveFramed(stream: H2Stream, call: FastUnaryCall, func: FramedStreamFunc): void {
+  let headersSent = false;
+  const out: FramedStreamOut = {
+    get open() {
+      return !stream.closed;
+    },
+    async write(frames) {
+      if (stream.closed) return;
+      if (!headersSent) {
+        headersSent = true;
+        stream.respond(RESPONSE_BLOCK);
+      }
+      if (!stream.write(frames)) await drainedOrClosed(stream);
+    },
+  };
+  const finish = (status: FramedStatus | undefined): void => {
+    if (stream.closed) return;
+    if (!headersSent) {
+      if (status !== undefined) return sendStatus(stream, status.code, status.details);
+      stream.respond(RESPONSE_BLOCK);
+    }
+    stream.end(status === undefined ? OK_BLOCK : encodeFields(fieldsOf(statusTrailers(status.code, status.details))));
+  };
+  let result: Promise<FramedStatus | undefined>;
+  try {
+    result = func(call, out);
+  } catch {
+    result = Promise.resolve({ code: GrpcCode.Unknown, details: 'Unknown error' });
+  }
+  result.then(finish, () => finish({ code: GrpcCode.Unknown, details: 'Unknown error' }));
+}
+
+/** Resolves once the stream's queued data has gone out, or it closed. */
+function drainedOrClosed(stream: H2Stream): Promise<void> {
+  return new Promise<void>((resolve) => {
+    stream.onDrain = () => {
+      stream.onDrain = undefined;
+      resolve();
+    };
+    stream.onReset = () => resolve();
+    if (stream.closed) resolve();
+  });
+}
+
+/** Request metadata read from the header fields, as grpc-js's Metadata.get returns it (text values). */
+function fieldReader(fields: readonly HeaderField[]): MetadataReader {
+  return {
+    get(key: string): string[] {
+      const out: string[] = [];
+      for (const f of fields) if (f.name === key) for (const v of f.value.split(',')) out.push(v.trim());
+      return out;
+    },
+  };
+}
+
+/** The peer certificate of the connection when it is TLS and verified (grpc-js reports the same). */
+function tlsAuthContext(socket: Socket): { readonly sslPeerCertificate?: PeerCertificate } | null {
+  if (!(socket instanceof TLSSocket)) return null;
+  return socket.authorized ? { sslPeerCertificate: socket.getPeerCertificate() } : {};
+}
