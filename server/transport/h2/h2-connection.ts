@@ -41,6 +41,8 @@ export const H2Error = {
 
 const Setting = { HeaderTableSize: 1, EnablePush: 2, MaxConcurrentStreams: 3, InitialWindowSize: 4, MaxFrameSize: 5, MaxHeaderListSize: 6 } as const;
 const DEFAULT_WINDOW = 65_535;
+/** Up to this many queued bytes are copied into one buffer per write; beyond, written as a vector. */
+const GATHER_BYTES = 64 * 1024;
 const MAX_WINDOW = 0x7fff_ffff;
 
 export interface H2ConnectionOptions {
@@ -74,6 +76,7 @@ export class H2Connection implements StreamSink {
   #input: Buffer = Buffer.alloc(0);
   #prefaceSeen = false;
   #out: Buffer[] = [];
+  #outBytes = 0;
   #flushScheduled = false;
   /** The client's settings as they apply to what we send. */
   #peerWindow = DEFAULT_WINDOW;
@@ -414,18 +417,30 @@ export class H2Connection implements StreamSink {
   #queue(bytes: Buffer): void {
     if (this.#closed) return;
     this.#out.push(bytes);
+    this.#outBytes += bytes.length;
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
       setImmediate(() => this.#flush());
     }
   }
 
+  /** One socket write for everything queued: small frames gathered into one buffer, big payloads passed as they are (writev). */
   #flush(): void {
     this.#flushScheduled = false;
     if (this.#closed || this.#out.length === 0) return;
     const out = this.#out;
+    const bytes = this.#outBytes;
     this.#out = [];
-    this.#socket.write(out.length === 1 ? out[0]! : Buffer.concat(out));
+    this.#outBytes = 0;
+    if (out.length === 1) {
+      this.#socket.write(out[0]!);
+    } else if (bytes <= GATHER_BYTES) {
+      this.#socket.write(Buffer.concat(out, bytes));
+    } else {
+      this.#socket.cork();
+      for (const b of out) this.#socket.write(b);
+      this.#socket.uncork();
+    }
   }
 
   #queueHeaders(id: number, block: Buffer, endStream: boolean): void {
@@ -448,7 +463,9 @@ export class H2Connection implements StreamSink {
     while (at < data.length) {
       const room = Math.min(this.#sendWindow, stream.sendWindow, this.#peerMaxFrame, data.length - at);
       if (room <= 0) break;
-      this.#queue(frame(FrameType.Data, 0, stream.id, data.subarray(at, at + room)));
+      // The payload is queued as it is (no copy): only the 9-byte header is new.
+      this.#queue(frameHeader(FrameType.Data, 0, stream.id, room));
+      this.#queue(data.subarray(at, at + room));
       this.#sendWindow -= room;
       stream.sendWindow -= room;
       at += room;
@@ -537,7 +554,7 @@ export class H2Connection implements StreamSink {
   #fail(err: ConnectionError): void {
     if (this.#closed) return;
     this.onError?.(err);
-    this.#out.push(goAwayFrame(this.#lastStreamId, err.code, err.message));
+    this.#queue(goAwayFrame(this.#lastStreamId, err.code, err.message));
     this.#flush();
     this.#closed = true;
     for (const s of [...this.#streams.values()]) this.#closeStream(s, H2Error.Cancel);
@@ -557,11 +574,17 @@ export class H2Connection implements StreamSink {
 
 function frame(type: number, flags: number, id: number, payload: Buffer): Buffer {
   const out = Buffer.allocUnsafe(FRAME_HEADER_LENGTH + payload.length);
-  out.writeUIntBE(payload.length, 0, 3);
+  frameHeader(type, flags, id, payload.length).copy(out, 0);
+  payload.copy(out, FRAME_HEADER_LENGTH);
+  return out;
+}
+
+function frameHeader(type: number, flags: number, id: number, length: number): Buffer {
+  const out = Buffer.allocUnsafe(FRAME_HEADER_LENGTH);
+  out.writeUIntBE(length, 0, 3);
   out[3] = type;
   out[4] = flags;
   out.writeUInt32BE(id, 5);
-  payload.copy(out, FRAME_HEADER_LENGTH);
   return out;
 }
 

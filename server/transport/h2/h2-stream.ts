@@ -111,7 +111,10 @@ export class H2Stream {
     this.sink.sendHeaders(this, block, endStream);
   }
 
-  /** Sends `data`; false when some of it waits for the client's window (`onDrain` follows). */
+  /**
+   * Sends `data`; false when some of it waits for the client's window (`onDrain` follows).
+   * The connection keeps `data` itself until it is written: the caller must not change it.
+   */
   write(data: Buffer): boolean {
     if (this.localEnded) return false;
     return this.sink.sendData(this, data) === 0;
