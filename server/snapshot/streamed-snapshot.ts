@@ -18,13 +18,13 @@
  * "sending database sha256 checksum to client" at `digest()`, "successfully sent database
  * snapshot to client" at `sent()`.
  */
-import { createHash } from 'node:crypto';
 import type { BoltEntryBatch } from './bbolt/index.js';
 import { planBolt, storedInline, writePlannedBolt, type BoltPlan, type PlannedBucket } from './bbolt/planned-bolt.js';
 import type { ElementSizes } from './bbolt/tree-layout.js';
 import type { PinnedSnapshot } from '../mvcc/types.js';
 import type { RecordSizes } from '../mvcc/record-ledger.js';
 import { Bucket, type ReadView } from '../storage/backend.js';
+import { OffThreadSha256 } from './off-thread-sha256.js';
 import { humanBytes, PRIVATE_CLUSTER_KEYS, type SnapshotImage, type SnapshotLog, type SnapshotStreamOptions } from './stream.js';
 
 /** Revision keys: 8 bytes main, '_', 8 bytes sub, and a tombstone's 't'. */
@@ -80,7 +80,9 @@ interface Piece {
 const STOPPED = new Error('snapshot: the image was closed before it was read');
 
 export class StreamedSnapshot implements SnapshotImage {
-  readonly #hash = createHash('sha256');
+  /** Hashes the bytes in file order as the producer hands them over (off the main thread). */
+  readonly #hash = new OffThreadSha256();
+  #digest: Buffer | undefined;
   readonly #pieces: Piece[] = [];
   #position = 0;
   #closed = false;
@@ -99,6 +101,7 @@ export class StreamedSnapshot implements SnapshotImage {
   ) {
     this.size = plan.size;
     this.#pieces.push({ buf: plan.metas, at: 0, end: plan.metas.length, taken: () => undefined });
+    this.#hash.update(plan.metas);
     this.#produced = writePlannedBolt(plan, buckets, (buf, bytes) => this.#offer(buf, bytes))
       .catch((e: unknown) => {
         this.#failure ??= e;
@@ -148,17 +151,20 @@ export class StreamedSnapshot implements SnapshotImage {
           piece.taken();
         }
       }
-      this.#hash.update(part);
     }
     this.#position += want;
     // The checksum is only ever given for an image whose producer ended as planned.
-    if (this.remaining === 0) await this.#produced;
+    if (this.remaining === 0) {
+      await this.#produced;
+      this.#digest = await this.#hash.digest();
+    }
   }
 
   digest(): Buffer {
     if (this.remaining !== 0) throw new Error(`snapshot digest asked with ${this.remaining} bytes unread`);
+    if (this.#digest === undefined) throw new Error('snapshot digest asked before the image was produced');
     this.log?.info({ 'total-bytes': this.size, 'checksum-size': 32 }, 'sending database sha256 checksum to client');
-    return this.#hash.digest();
+    return this.#digest;
   }
 
   sent(): void {
@@ -172,6 +178,7 @@ export class StreamedSnapshot implements SnapshotImage {
     if (this.#closed) return;
     this.#closed = true;
     this.#failure ??= STOPPED;
+    if (this.#digest === undefined) this.#hash.abort();
     for (const piece of this.#pieces.splice(0)) piece.taken();
     this.#signal();
     await this.#produced.catch(() => undefined);
@@ -180,6 +187,7 @@ export class StreamedSnapshot implements SnapshotImage {
   /** The sink the producer writes into: resolves once every byte handed over was read (the buffer is reused then). */
   #offer(buf: Buffer, bytes: number): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    this.#hash.update(buf.subarray(0, bytes));
     return new Promise<void>((taken) => {
       this.#pieces.push({ buf, at: 0, end: bytes, taken });
       this.#signal();
