@@ -41,6 +41,47 @@ export function plainGrpc(headers: IncomingHttpHeaders): boolean {
   return encoding === undefined || encoding === 'identity';
 }
 
+/** A call's request bytes as they arrive, the declared length checked as soon as the prefix is in. */
+export class RequestMessage {
+  #first: Buffer | undefined;
+  #more: Buffer[] | undefined;
+  #size = 0;
+  #checked = false;
+
+  constructor(private readonly maxRecvBytes: number) {}
+
+  /** Adds a chunk; returns the refusal (RESOURCE_EXHAUSTED text) when the declared message is over the limit. */
+  push(chunk: Buffer): string | undefined {
+    if (this.#first === undefined) this.#first = chunk;
+    else (this.#more ??= [this.#first]).push(chunk);
+    this.#size += chunk.length;
+    if (this.#checked || this.#size < PREFIX_BYTES) return undefined;
+    this.#checked = true;
+    const length = this.bytes()!.readUInt32BE(1);
+    return length > this.maxRecvBytes ? `Received message larger than max (${length} vs ${this.maxRecvBytes})` : undefined;
+  }
+
+  /** Every byte received (undefined: none). */
+  bytes(): Buffer | undefined {
+    return this.#more === undefined ? this.#first : Buffer.concat(this.#more, this.#size);
+  }
+}
+
+/** The request decoded from a call's whole bytes, or the status that answers it (grpc-js's codes and texts). */
+export function decodeRequest(
+  bytes: Buffer | undefined,
+  path: string,
+  deserialize: (bytes: Buffer) => unknown,
+): { readonly request: unknown } | { readonly code: number; readonly details: string } {
+  const problem = framingProblem(bytes, path);
+  if (problem !== undefined) return { code: GrpcCode.Unimplemented, details: problem };
+  try {
+    return { request: deserialize(bytes!.subarray(PREFIX_BYTES)) };
+  } catch {
+    return { code: GrpcCode.Internal, details: 'Error deserializing request' };
+  }
+}
+
 /**
  * Reads the call's one request message and calls `onCall` with it decoded; answers framing and
  * decoding errors itself (then `onCall` is not called).
@@ -54,38 +95,20 @@ export function readRequest(
   onCall: (call: FastUnaryCall) => void,
 ): void {
   stream.on('error', ignore);
-  let first: Buffer | undefined;
-  let more: Buffer[] | undefined;
-  let size = 0;
-  let checked = false;
+  const message = new RequestMessage(maxRecvBytes);
   let refused = false;
   stream.on('data', (chunk: Buffer) => {
     if (refused) return;
-    if (first === undefined) first = chunk;
-    else (more ??= [first]).push(chunk);
-    size += chunk.length;
-    if (!checked && size >= PREFIX_BYTES) {
-      checked = true;
-      const head = more === undefined ? first : Buffer.concat(more, size);
-      const length = head.readUInt32BE(1);
-      if (length > maxRecvBytes) {
-        refused = true;
-        sendStatus(stream, GrpcCode.ResourceExhausted, `Received message larger than max (${length} vs ${maxRecvBytes})`);
-      }
-    }
+    const refusal = message.push(chunk);
+    if (refusal === undefined) return;
+    refused = true;
+    sendStatus(stream, GrpcCode.ResourceExhausted, refusal);
   });
   stream.on('end', () => {
     if (refused) return;
-    const bytes = more === undefined ? first : Buffer.concat(more, size);
-    const problem = framingProblem(bytes, path);
-    if (problem !== undefined) return sendStatus(stream, GrpcCode.Unimplemented, problem);
-    let request: unknown;
-    try {
-      request = deserialize(bytes!.subarray(PREFIX_BYTES));
-    } catch {
-      return sendStatus(stream, GrpcCode.Internal, 'Error deserializing request');
-    }
-    onCall({ request, metadata: headerReader(headers), getAuthContext: () => tlsAuthContext(stream) });
+    const decoded = decodeRequest(message.bytes(), path, deserialize);
+    if ('code' in decoded) return sendStatus(stream, decoded.code, decoded.details);
+    onCall({ request: decoded.request, metadata: headerReader(headers), getAuthContext: () => tlsAuthContext(stream) });
   });
 }
 
@@ -97,7 +120,7 @@ function tlsAuthContext(stream: ServerHttp2Stream): { readonly sslPeerCertificat
 }
 
 /** Why `bytes` is not exactly one length-prefixed message (grpc-js's texts), or undefined. */
-export function framingProblem(bytes: Buffer | undefined, path: string): string | undefined {
+function framingProblem(bytes: Buffer | undefined, path: string): string | undefined {
   if (bytes === undefined || bytes.length < PREFIX_BYTES || bytes.length < PREFIX_BYTES + bytes.readUInt32BE(1)) {
     return `Received no request message for server streaming method ${path}`;
   }

@@ -20,9 +20,9 @@ import { encodeFields, type HeaderField } from '../../transport/header-block-cod
 import type { H2Stream } from '../../transport/h2/h2-stream.js';
 import { GrpcCode } from './codes.js';
 import type { MetadataReader } from './context.js';
-import { framingProblem, OK_TRAILERS, PREFIX_BYTES, RESPONSE_HEADERS, statusTrailers, type FastUnaryCall } from './fast-path-request.js';
+import { decodeRequest, OK_TRAILERS, RequestMessage, RESPONSE_HEADERS, statusTrailers, type FastUnaryCall } from './fast-path-request.js';
 import type { FramedStatus, FramedStreamFunc, FramedStreamOut } from './fast-path-stream.js';
-import { errorCode, errorDetails, frameOf, type FastPathOptions, type FastUnaryFunc, type RegisteredHandler } from './unary-fast-path.js';
+import { errorCode, errorDetails, replyFrame, type FastPathOptions, type FastUnaryFunc, type RegisteredHandler } from './unary-fast-path.js';
 
 const fieldsOf = (o: Readonly<Record<string, string | number>>): HeaderField[] =>
   Object.entries(o).map(([name, value]) => ({ name, value: String(value), neverIndex: false }));
@@ -73,38 +73,20 @@ function readRequest(
   getAuthContext: () => { readonly sslPeerCertificate?: PeerCertificate } | null,
   onCall: (call: FastUnaryCall) => void,
 ): void {
-  let first: Buffer | undefined;
-  let more: Buffer[] | undefined;
-  let size = 0;
-  let checked = false;
+  const message = new RequestMessage(maxRecvBytes);
   let refused = false;
   stream.onData = (chunk) => {
     if (refused) return;
-    if (first === undefined) first = chunk;
-    else (more ??= [first]).push(chunk);
-    size += chunk.length;
-    if (!checked && size >= PREFIX_BYTES) {
-      checked = true;
-      const head = more === undefined ? first : Buffer.concat(more, size);
-      const length = head.readUInt32BE(1);
-      if (length > maxRecvBytes) {
-        refused = true;
-        sendStatus(stream, GrpcCode.ResourceExhausted, `Received message larger than max (${length} vs ${maxRecvBytes})`);
-      }
-    }
+    const refusal = message.push(chunk);
+    if (refusal === undefined) return;
+    refused = true;
+    sendStatus(stream, GrpcCode.ResourceExhausted, refusal);
   };
   stream.onEnd = () => {
     if (refused) return;
-    const bytes = more === undefined ? first : Buffer.concat(more, size);
-    const problem = framingProblem(bytes, path);
-    if (problem !== undefined) return sendStatus(stream, GrpcCode.Unimplemented, problem);
-    let request: unknown;
-    try {
-      request = deserialize(bytes!.subarray(PREFIX_BYTES));
-    } catch {
-      return sendStatus(stream, GrpcCode.Internal, 'Error deserializing request');
-    }
-    onCall({ request, metadata: fieldReader(stream.headers), getAuthContext });
+    const decoded = decodeRequest(message.bytes(), path, deserialize);
+    if ('code' in decoded) return sendStatus(stream, decoded.code, decoded.details);
+    onCall({ request: decoded.request, metadata: fieldReader(stream.headers), getAuthContext });
   };
 }
 
@@ -112,17 +94,10 @@ function serveUnary(handler: RegisteredHandler, stream: H2Stream, call: FastUnar
   try {
     (handler.func as unknown as FastUnaryFunc)(call, (error, value) => {
       if (error) return sendStatus(stream, errorCode(error), errorDetails(error));
-      let frame: Buffer;
-      try {
-        frame = frameOf(handler, value, options.framers?.get(handler.path));
-      } catch {
-        return sendStatus(stream, GrpcCode.Internal, 'Error serializing response');
-      }
-      if (frame.length - PREFIX_BYTES > options.maxSendBytes) {
-        return sendStatus(stream, GrpcCode.ResourceExhausted, `Sent message larger than max (${frame.length} vs. ${options.maxSendBytes})`);
-      }
+      const reply = replyFrame(handler, value, options);
+      if ('code' in reply) return sendStatus(stream, reply.code, reply.details);
       stream.respond(RESPONSE_BLOCK);
-      stream.write(frame);
+      stream.write(reply.frame);
       stream.end(OK_BLOCK);
     });
   } catch {

@@ -118,22 +118,33 @@ function serveUnary(handler: RegisteredHandler, stream: ServerHttp2Stream, heade
 
 function reply(handler: RegisteredHandler, stream: ServerHttp2Stream, value: unknown, options: FastPathOptions): void {
   if (stream.destroyed || stream.closed) return;
+  const reply = replyFrame(handler, value, options);
+  if ('code' in reply) return sendStatus(stream, reply.code, reply.details);
+  stream.once('wantTrailers', () => stream.sendTrailers(OK_TRAILERS));
+  stream.respond(RESPONSE_HEADERS, REPLY_OPTIONS);
+  stream.end(reply.frame);
+}
+
+/** The reply message framed (its 5-byte prefix in front), or the status that replaces it (grpc-js's texts). */
+export function replyFrame(
+  handler: RegisteredHandler,
+  value: unknown,
+  options: FastPathOptions,
+): { readonly frame: Buffer } | { readonly code: number; readonly details: string } {
   let frame: Buffer;
   try {
     frame = frameOf(handler, value, options.framers?.get(handler.path));
   } catch {
-    return sendStatus(stream, GrpcCode.Internal, 'Error serializing response');
+    return { code: GrpcCode.Internal, details: 'Error serializing response' };
   }
   if (frame.length - PREFIX_BYTES > options.maxSendBytes) {
-    return sendStatus(stream, GrpcCode.ResourceExhausted, `Sent message larger than max (${frame.length} vs. ${options.maxSendBytes})`);
+    return { code: GrpcCode.ResourceExhausted, details: `Sent message larger than max (${frame.length} vs. ${options.maxSendBytes})` };
   }
-  stream.once('wantTrailers', () => stream.sendTrailers(OK_TRAILERS));
-  stream.respond(RESPONSE_HEADERS, REPLY_OPTIONS);
-  stream.end(frame);
+  return { frame };
 }
 
 /** The length-prefixed reply message. */
-export function frameOf(handler: RegisteredHandler, value: unknown, framer: ((value: unknown) => Buffer) | undefined): Buffer {
+function frameOf(handler: RegisteredHandler, value: unknown, framer: ((value: unknown) => Buffer) | undefined): Buffer {
   if (framer !== undefined) return framer(value);
   const body = handler.serialize(value);
   const frame = Buffer.allocUnsafe(PREFIX_BYTES + body.length);

@@ -163,7 +163,8 @@ void test('an error status from the handler arrives with its code, message and t
   assert.equal(world.stats.headersOnly, before + 1, 'sent to the client as one headers block with END_STREAM');
 });
 
-void test('a client cancel reaches the handler as cancelled', async () => {
+/** A bidi handler that writes once and resolves the returned promise when its call is cancelled. */
+function cancelledBidi(): Promise<void> {
   let cancelled!: () => void;
   const seen = new Promise<void>((resolve) => (cancelled = resolve));
   world.handlers.bidi = (call) => {
@@ -171,6 +172,11 @@ void test('a client cancel reaches the handler as cancelled', async () => {
     call.on('error', () => undefined);
     call.write(Buffer.from('started'));
   };
+  return seen;
+}
+
+void test('a client cancel reaches the handler as cancelled', async () => {
+  const seen = cancelledBidi();
   const call = client.bidi();
   call.on('error', () => undefined);
   await new Promise<void>((resolve) => call.once('data', () => resolve()));
@@ -180,13 +186,7 @@ void test('a client cancel reaches the handler as cancelled', async () => {
 
 void test('the client connection dropping cancels the relayed calls in the handler', async () => {
   const own = relayClient(world);
-  let cancelled!: () => void;
-  const seen = new Promise<void>((resolve) => (cancelled = resolve));
-  world.handlers.bidi = (call) => {
-    call.on('cancelled', () => cancelled());
-    call.on('error', () => undefined);
-    call.write(Buffer.from('started'));
-  };
+  const seen = cancelledBidi();
   try {
     const call = own.bidi();
     call.on('error', () => undefined);

@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { xorshift32 } from '../../../bench/load/kind.js';
 import { writeBolt } from '../../../server/snapshot/bbolt/index.js';
 import { sizedTreeLayout } from '../../../server/snapshot/bbolt/tree-layout.js';
 import { backendBuckets } from '../../../server/snapshot/stream.js';
@@ -24,19 +25,6 @@ import { pinByScan, sizesOf } from './pinned-by-scan.js';
 const root = mkdtempSync(join(tmpdir(), 'planned-bolt-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 let fileNo = 0;
-
-/** A small deterministic generator (xorshift32). */
-function random(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x100000000;
-  };
-}
 
 function revisionKey(main: number, sub: number, tombstone: boolean): Buffer {
   const k = Buffer.alloc(tombstone ? 18 : 17);
@@ -56,7 +44,7 @@ interface Shape {
 }
 
 async function backendOf(shape: Shape): Promise<Backend> {
-  const next = random(shape.seed);
+  const next = xorshift32(shape.seed);
   const backend = createMemoryBackend();
   const ops: BackendOp[] = [];
   let main = 2;
