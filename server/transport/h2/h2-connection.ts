@@ -37,10 +37,17 @@ export const H2Error = {
   RefusedStream: 0x7,
   Cancel: 0x8,
   CompressionError: 0x9,
+  EnhanceYourCalm: 0xb,
 } as const;
 
 const Setting = { HeaderTableSize: 1, EnablePush: 2, MaxConcurrentStreams: 3, InitialWindowSize: 4, MaxFrameSize: 5, MaxHeaderListSize: 6 } as const;
 const DEFAULT_WINDOW = 65_535;
+/**
+ * Bytes the socket may hold unsent before the connection is dropped, by default: header blocks
+ * are not flow-controlled, so a client that sends calls and never reads their answers is cut
+ * off there.
+ */
+const MAX_UNSENT = 64 << 20;
 /** Up to this many queued bytes are copied into one buffer per write; beyond, written as a vector. */
 const GATHER_BYTES = 64 * 1024;
 const MAX_WINDOW = 0x7fff_ffff;
@@ -54,6 +61,8 @@ export interface H2ConnectionOptions {
   readonly connectionWindow?: number;
   /** Largest request header block, decoded. Default 64 KiB. */
   readonly maxHeaderBytes?: number;
+  /** Bytes the socket may hold unsent before the connection is dropped (ENHANCE_YOUR_CALM). Default 64 MiB. */
+  readonly maxUnsentBytes?: number;
 }
 
 class ConnectionError extends Error {
@@ -73,6 +82,7 @@ export class H2Connection implements StreamSink {
   readonly #streamWindow: number;
   readonly #connectionWindow: number;
   readonly #maxHeaderBytes: number;
+  readonly #maxUnsent: number;
   #input: Buffer = Buffer.alloc(0);
   #prefaceSeen = false;
   #out: Buffer[] = [];
@@ -103,6 +113,7 @@ export class H2Connection implements StreamSink {
     this.#streamWindow = options.streamWindow ?? 1 << 20;
     this.#connectionWindow = options.connectionWindow ?? 16 << 20;
     this.#maxHeaderBytes = options.maxHeaderBytes ?? 64 << 10;
+    this.#maxUnsent = options.maxUnsentBytes ?? MAX_UNSENT;
     this.#recvWindow = DEFAULT_WINDOW;
     const settings = Buffer.allocUnsafe(18);
     settings.writeUInt16BE(Setting.MaxConcurrentStreams, 0);
@@ -441,6 +452,9 @@ export class H2Connection implements StreamSink {
       for (const b of out) this.#socket.write(b);
       this.#socket.uncork();
     }
+    if (this.#socket.writableLength > this.#maxUnsent) {
+      this.#fail(new ConnectionError(H2Error.EnhanceYourCalm, `client reads no answers (${this.#socket.writableLength} bytes unsent)`));
+    }
   }
 
   #queueHeaders(id: number, block: Buffer, endStream: boolean): void {
@@ -554,10 +568,17 @@ export class H2Connection implements StreamSink {
   #fail(err: ConnectionError): void {
     if (this.#closed) return;
     this.onError?.(err);
-    this.#queue(goAwayFrame(this.#lastStreamId, err.code, err.message));
-    this.#flush();
+    const pending = this.#out;
+    this.#out = [];
+    this.#outBytes = 0;
     this.#closed = true;
     for (const s of [...this.#streams.values()]) this.#closeStream(s, H2Error.Cancel);
+    if (this.#socket.writableLength > this.#maxUnsent) {
+      this.#socket.destroy();
+      return;
+    }
+    pending.push(goAwayFrame(this.#lastStreamId, err.code, err.message));
+    this.#socket.write(Buffer.concat(pending));
     this.#socket.end();
   }
 

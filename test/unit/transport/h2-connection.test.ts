@@ -11,7 +11,7 @@ import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream } f
 import { connect as netConnect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { after, test } from 'node:test';
 import { encodeFields } from '../../../server/transport/header-block-codec.js';
-import { H2Connection, H2Error } from '../../../server/transport/h2/h2-connection.js';
+import { CLIENT_PREFACE, H2Connection, H2Error, type H2ConnectionOptions } from '../../../server/transport/h2/h2-connection.js';
 import type { H2Stream } from '../../../server/transport/h2/h2-stream.js';
 
 const block = (fields: Record<string, string>): Buffer =>
@@ -26,11 +26,12 @@ after(() => {
   for (const s of servers) s.close();
 });
 
-async function serve(handler: Handler): Promise<{ port: number; conns: H2Connection[] }> {
+async function serve(handler: Handler, options: H2ConnectionOptions = {}, onConnection?: (conn: H2Connection) => void): Promise<{ port: number; conns: H2Connection[] }> {
   const conns: H2Connection[] = [];
   const server = createServer((socket: Socket) => {
-    const conn = new H2Connection(socket, { streamWindow: 1 << 20 });
+    const conn = new H2Connection(socket, { streamWindow: 1 << 20, ...options });
     conn.onStream = (s) => handler(s, conn);
+    onConnection?.(conn);
     conns.push(conn);
   });
   servers.push(server);
@@ -261,4 +262,44 @@ void test('a connection that does not open with the preface gets GOAWAY PROTOCOL
     at += 9 + len;
   }
   assert.equal(code, H2Error.ProtocolError);
+});
+
+void test('a client that sends calls and reads no answers is cut off once the unsent bytes pass the bound', async () => {
+  // Header blocks are not flow-controlled: answer each request with a 12 KiB header block.
+  const big = block({ ':status': '200', 'x-pad': 'p'.repeat(12_000) });
+  let errors = 0;
+  let closed!: () => void;
+  const gone = new Promise<void>((resolve) => (closed = resolve));
+  const { port } = await serve(
+    (s) => {
+      s.onEnd = () => s.respond(big, true);
+    },
+    { maxUnsentBytes: 256 << 10 },
+    (conn) => {
+      conn.onError = () => errors++;
+      conn.onClose = closed;
+    },
+  );
+  const socket = netConnect(port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+  socket.pause(); // never reads
+  const requestBlock = encodeFields([
+    { name: ':method', value: 'GET', neverIndex: false },
+    { name: ':path', value: '/', neverIndex: false },
+    { name: ':scheme', value: 'http', neverIndex: false },
+  ]);
+  const frames: Buffer[] = [CLIENT_PREFACE, Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0])];
+  for (let id = 1; id < 2 * 3000; id += 2) {
+    const h = Buffer.alloc(9);
+    h.writeUIntBE(requestBlock.length, 0, 3);
+    h[3] = 1;
+    h[4] = 0x5; // END_STREAM | END_HEADERS
+    h.writeUInt32BE(id, 5);
+    frames.push(h, requestBlock);
+  }
+  socket.write(Buffer.concat(frames));
+  await gone;
+  assert.equal(errors, 1, 'dropped as a connection error');
+  socket.destroy();
 });
