@@ -10,6 +10,7 @@ import { Registry } from 'prom-client';
 import { AlarmSet } from '../apply/alarms.js';
 import { Applier } from '../apply/applier.js';
 import { h2ServingOf } from '../api/grpc/h2-serving.js';
+import { grpcHttp2 } from '../config/grpc-http2.js';
 import { createGrpcServer } from '../api/grpc/server.js';
 import { toStatus } from '../api/grpc/error-table.js';
 import { createHttpApp } from '../api/http/app.js';
@@ -87,10 +88,12 @@ export class ConfigProblem extends Error {}
 /** `/health` unhealthy until the cluster version is decided (health-gate.ts). */
 /**
  * Whether client HTTP/2 connections are framed by us (transport/h2/, the default) or handed to
- * grpc-js on Node's HTTP/2 (`KVSTORE_GRPC_HTTP2=node`, kept while the own framing is new).
+ * grpc-js on Node's HTTP/2 (`KVSTORE_GRPC_HTTP2=node`; config/grpc-http2.ts, checked when the
+ * configuration is loaded).
  */
 function ownHttp2(): boolean {
-  return process.env['KVSTORE_GRPC_HTTP2'] !== 'node';
+  const read = grpcHttp2(process.env);
+  return !read.ok || read.value === 'own';
 }
 
 function gatedMemberInfo(info: MemberInfo, clusterVersion: () => string | undefined): MemberInfo {
