@@ -30,6 +30,13 @@ import { relayRequest } from './h2-relay-headers.js';
 import { lendClientSocket } from './h2-relay-identity.js';
 import { joinStreams } from './h2-relay-stream.js';
 
+/** The client connection a relay serves. */
+export interface RelayClient {
+  readonly socket: Socket;
+  /** grpc-js could not be shown the client socket: relayed calls see no peer address and no certificate. */
+  readonly onUnidentified?: () => void;
+}
+
 /** Where relayed streams go: grpc-js's `server.createConnectionInjector(grpc.ServerCredentials.createInsecure())`. */
 export interface RelayTarget {
   injectConnection(connection: Duplex): void;
@@ -45,12 +52,12 @@ const STREAM_WINDOW = 1 << 20;
 /** One per client connection: relays streams to grpc-js over one in-process HTTP/2 session, opened on first use. */
 export class H2Relay {
   readonly #target: RelayTarget;
-  readonly #client: { readonly socket: Socket };
+  readonly #client: RelayClient;
   #session: ClientHttp2Session | undefined;
   #closed = false;
 
   /** `client.socket`: the client connection's socket (net.Socket, or tls.TLSSocket on a TLS port). */
-  constructor(target: RelayTarget, client: { readonly socket: Socket }) {
+  constructor(target: RelayTarget, client: RelayClient) {
     this.#target = target;
     this.#client = client;
   }
@@ -106,7 +113,7 @@ export class H2Relay {
       session.destroy(); // the stream that asked is refused by the caller
       throw err;
     }
-    lendClientSocket(serverEnd, this.#client.socket);
+    if (!lendClientSocket(serverEnd, this.#client.socket)) this.#client.onUnidentified?.();
     this.#session = session;
     return session;
   }

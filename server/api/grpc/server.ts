@@ -137,6 +137,6 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
     streams: maintenanceStreams(ctx, services.maintenance),
   };
   installUnaryFastPath(server, fastPath);
-  rememberH2Serving(server, fastPath);
+  rememberH2Serving(server, fastPath, ctx.logger);
   return server;
 }
