@@ -1,6 +1,7 @@
 /**
- * The few HTTP/2 framing facts (RFC 9113 §4, §6) the client-port sniffer and the authority
- * relay need: frame header parsing, header-block fragment extraction, frame building.
+ * HTTP/2 framing facts (RFC 9113 §4, §6, §7) for the client-port sniffer, the authority relay
+ * and our own connection (h2/): frame header parsing, header-block fragment extraction, error
+ * codes and setting ids, frame building.
  *
  * Contract: pure, no I/O. Offsets index into the caller's buffer; nothing here copies payloads
  * except `encodeFrame`. A frame is "complete" once its 9-byte header and whole payload are
@@ -27,6 +28,23 @@ export const FrameFlag = {
   Padded: 0x8,
   Priority: 0x20,
 } as const;
+
+/** Error codes (RFC 9113 §7). */
+export const H2Error = {
+  NoError: 0x0,
+  ProtocolError: 0x1,
+  InternalError: 0x2,
+  FlowControlError: 0x3,
+  StreamClosed: 0x5,
+  FrameSizeError: 0x6,
+  RefusedStream: 0x7,
+  Cancel: 0x8,
+  CompressionError: 0x9,
+  EnhanceYourCalm: 0xb,
+} as const;
+
+/** SETTINGS parameter ids (RFC 9113 §6.5.2). */
+export const SettingId = { HeaderTableSize: 1, EnablePush: 2, MaxConcurrentStreams: 3, InitialWindowSize: 4, MaxFrameSize: 5, MaxHeaderListSize: 6 } as const;
 
 export const FRAME_HEADER_LENGTH = 9;
 /** SETTINGS_MAX_FRAME_SIZE's initial value: no peer may send a bigger frame before agreeing to it. */
@@ -81,15 +99,54 @@ export function headerBlockFragment(type: number, flags: number, payload: Buffer
   return { kind: 'ok', fragment: payload.subarray(start, end), priority };
 }
 
-/** One frame: the 9-byte header followed by `payload`. */
-export function encodeFrame(type: number, flags: number, streamId: number, payload: Buffer): Buffer {
-  const out = Buffer.allocUnsafe(FRAME_HEADER_LENGTH + payload.length);
-  out.writeUIntBE(payload.length, 0, 3);
+/** A frame's 9-byte header alone (the payload is written after it, e.g. without copying). */
+export function frameHeader(type: number, flags: number, streamId: number, length: number): Buffer {
+  const out = Buffer.allocUnsafe(FRAME_HEADER_LENGTH);
+  out.writeUIntBE(length, 0, 3);
   out[3] = type;
   out[4] = flags;
   out.writeUInt32BE(streamId & 0x7fff_ffff, 5);
+  return out;
+}
+
+/** One frame: the 9-byte header followed by `payload`. */
+export function encodeFrame(type: number, flags: number, streamId: number, payload: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(FRAME_HEADER_LENGTH + payload.length);
+  frameHeader(type, flags, streamId, payload.length).copy(out, 0);
   payload.copy(out, FRAME_HEADER_LENGTH);
   return out;
+}
+
+/** A SETTINGS frame with `entries` ([id, value] each). */
+export function settingsFrame(entries: readonly (readonly [number, number])[]): Buffer {
+  const payload = Buffer.allocUnsafe(6 * entries.length);
+  entries.forEach(([id, value], i) => {
+    payload.writeUInt16BE(id, 6 * i);
+    payload.writeUInt32BE(value, 6 * i + 2);
+  });
+  return encodeFrame(FrameType.Settings, 0, 0, payload);
+}
+
+export function windowUpdateFrame(streamId: number, increment: number): Buffer {
+  const p = Buffer.allocUnsafe(4);
+  p.writeUInt32BE(increment, 0);
+  return encodeFrame(FrameType.WindowUpdate, 0, streamId, p);
+}
+
+export function rstStreamFrame(streamId: number, code: number): Buffer {
+  const p = Buffer.allocUnsafe(4);
+  p.writeUInt32BE(code, 0);
+  return encodeFrame(FrameType.RstStream, 0, streamId, p);
+}
+
+/** GOAWAY naming the last stream processed, an error code and a debug text. */
+export function goAwayFrame(lastStreamId: number, code: number, debug = ''): Buffer {
+  const text = Buffer.from(debug, 'utf8');
+  const p = Buffer.allocUnsafe(8 + text.length);
+  p.writeUInt32BE(lastStreamId, 0);
+  p.writeUInt32BE(code, 4);
+  text.copy(p, 8);
+  return encodeFrame(FrameType.GoAway, 0, 0, p);
 }
 
 /**

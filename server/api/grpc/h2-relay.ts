@@ -23,7 +23,7 @@
 import { connect, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { H2Error } from '../../transport/h2/h2-connection.js';
+import { H2Error } from '../../transport/http2-frames.js';
 import type { H2Stream } from '../../transport/h2/h2-stream.js';
 import { createDuplexPair } from '../../transport/duplex-pair.js';
 import { relayRequest } from './h2-relay-headers.js';

@@ -21,36 +21,33 @@
  */
 import type { Duplex } from 'node:stream';
 import { createHeaderBlockDecoder, type HeaderBlockDecoder } from '../header-block-codec.js';
-import { DEFAULT_MAX_FRAME_SIZE, FRAME_HEADER_LENGTH, FrameFlag, FrameType, headerBlockFragment } from '../http2-frames.js';
+import {
+  DEFAULT_MAX_FRAME_SIZE,
+  encodeFrame,
+  FRAME_HEADER_LENGTH,
+  FrameFlag,
+  frameHeader,
+  FrameType,
+  goAwayFrame,
+  H2Error,
+  headerBlockFragment,
+  rstStreamFrame,
+  SettingId,
+  settingsFrame,
+  windowUpdateFrame,
+} from '../http2-frames.js';
+import { HTTP2_PREFACE } from '../protocol-sniff.js';
+import { FrameOut } from './frame-out.js';
 import { H2Stream, type StreamSink } from './h2-stream.js';
 
-export const CLIENT_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
-
-/** Error codes (RFC 9113 §7). */
-export const H2Error = {
-  NoError: 0x0,
-  ProtocolError: 0x1,
-  InternalError: 0x2,
-  FlowControlError: 0x3,
-  StreamClosed: 0x5,
-  FrameSizeError: 0x6,
-  RefusedStream: 0x7,
-  Cancel: 0x8,
-  CompressionError: 0x9,
-  EnhanceYourCalm: 0xb,
-} as const;
-
-const Setting = { HeaderTableSize: 1, EnablePush: 2, MaxConcurrentStreams: 3, InitialWindowSize: 4, MaxFrameSize: 5, MaxHeaderListSize: 6 } as const;
 const DEFAULT_WINDOW = 65_535;
+const MAX_WINDOW = 0x7fff_ffff;
 /**
  * Bytes the socket may hold unsent before the connection is dropped, by default: header blocks
  * are not flow-controlled, so a client that sends calls and never reads their answers is cut
- * off there.
+ * off there (frame-out.ts).
  */
 const MAX_UNSENT = 64 << 20;
-/** Up to this many queued bytes are copied into one buffer per write; beyond, written as a vector. */
-const GATHER_BYTES = 64 * 1024;
-const MAX_WINDOW = 0x7fff_ffff;
 
 export interface H2ConnectionOptions {
   /** Streams a client may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS). Default 1000. */
@@ -82,12 +79,9 @@ export class H2Connection implements StreamSink {
   readonly #streamWindow: number;
   readonly #connectionWindow: number;
   readonly #maxHeaderBytes: number;
-  readonly #maxUnsent: number;
+  readonly #out: FrameOut;
   #input: Buffer = Buffer.alloc(0);
   #prefaceSeen = false;
-  #out: Buffer[] = [];
-  #outBytes = 0;
-  #flushScheduled = false;
   /** The client's settings as they apply to what we send. */
   #peerWindow = DEFAULT_WINDOW;
   #peerMaxFrame = DEFAULT_MAX_FRAME_SIZE;
@@ -95,8 +89,8 @@ export class H2Connection implements StreamSink {
   #sendWindow = DEFAULT_WINDOW;
   #recvWindow: number;
   #recvUngranted = 0;
-  /** Streams with data waiting for the connection's window, in the order they queued. */
-  readonly #blocked = new Set<H2Stream>();
+  /** Streams with data waiting for a window (the connection's or their own), in the order they queued. */
+  readonly #waiting = new Set<H2Stream>();
   #lastStreamId = 0;
   /** A header block being gathered over CONTINUATION frames. */
   #continuing: { id: number; flags: number; parts: Buffer[]; bytes: number } | undefined;
@@ -113,18 +107,19 @@ export class H2Connection implements StreamSink {
     this.#streamWindow = options.streamWindow ?? 1 << 20;
     this.#connectionWindow = options.connectionWindow ?? 16 << 20;
     this.#maxHeaderBytes = options.maxHeaderBytes ?? 64 << 10;
-    this.#maxUnsent = options.maxUnsentBytes ?? MAX_UNSENT;
+    this.#out = new FrameOut(socket, options.maxUnsentBytes ?? MAX_UNSENT, (unsent) =>
+      this.#fail(new ConnectionError(H2Error.EnhanceYourCalm, `client reads no answers (${unsent} bytes unsent)`)),
+    );
     this.#recvWindow = DEFAULT_WINDOW;
-    const settings = Buffer.allocUnsafe(18);
-    settings.writeUInt16BE(Setting.MaxConcurrentStreams, 0);
-    settings.writeUInt32BE(this.#maxStreams, 2);
-    settings.writeUInt16BE(Setting.InitialWindowSize, 6);
-    settings.writeUInt32BE(this.#streamWindow, 8);
-    settings.writeUInt16BE(Setting.MaxHeaderListSize, 12);
-    settings.writeUInt32BE(this.#maxHeaderBytes, 14);
-    this.#queue(frame(FrameType.Settings, 0, 0, settings));
+    this.#queue(
+      settingsFrame([
+        [SettingId.MaxConcurrentStreams, this.#maxStreams],
+        [SettingId.InitialWindowSize, this.#streamWindow],
+        [SettingId.MaxHeaderListSize, this.#maxHeaderBytes],
+      ]),
+    );
     if (this.#connectionWindow > DEFAULT_WINDOW) {
-      this.#queue(windowUpdate(0, this.#connectionWindow - DEFAULT_WINDOW));
+      this.#queue(windowUpdateFrame(0, this.#connectionWindow - DEFAULT_WINDOW));
       this.#recvWindow = this.#connectionWindow;
     }
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
@@ -178,7 +173,7 @@ export class H2Connection implements StreamSink {
     if (left.length > 0) {
       stream.pending.push(left);
       stream.pendingBytes += left.length;
-      if (this.#sendWindow <= 0) this.#blocked.add(stream);
+      this.#waiting.add(stream);
     }
     return stream.pendingBytes;
   }
@@ -195,7 +190,7 @@ export class H2Connection implements StreamSink {
 
   sendReset(stream: H2Stream, code: number): void {
     if (stream.closed) return;
-    this.#queue(rstFrame(stream.id, code));
+    this.#queue(rstStreamFrame(stream.id, code));
     this.#closeStream(stream, undefined);
   }
 
@@ -205,7 +200,7 @@ export class H2Connection implements StreamSink {
     stream.ungranted += bytes;
     if (stream.ungranted < this.#streamWindow / 2) return;
     stream.recvWindow += stream.ungranted;
-    this.#queue(windowUpdate(stream.id, stream.ungranted));
+    this.#queue(windowUpdateFrame(stream.id, stream.ungranted));
     stream.ungranted = 0;
   }
 
@@ -217,14 +212,14 @@ export class H2Connection implements StreamSink {
     let at = 0;
     try {
       if (!this.#prefaceSeen) {
-        if (input.length < CLIENT_PREFACE.length) {
-          if (!CLIENT_PREFACE.subarray(0, input.length).equals(input)) throw new ConnectionError(H2Error.ProtocolError, 'not an HTTP/2 client preface');
+        if (input.length < HTTP2_PREFACE.length) {
+          if (!HTTP2_PREFACE.subarray(0, input.length).equals(input)) throw new ConnectionError(H2Error.ProtocolError, 'not an HTTP/2 client preface');
           this.#input = input;
           return;
         }
-        if (!input.subarray(0, CLIENT_PREFACE.length).equals(CLIENT_PREFACE)) throw new ConnectionError(H2Error.ProtocolError, 'not an HTTP/2 client preface');
+        if (!input.subarray(0, HTTP2_PREFACE.length).equals(HTTP2_PREFACE)) throw new ConnectionError(H2Error.ProtocolError, 'not an HTTP/2 client preface');
         this.#prefaceSeen = true;
-        at = CLIENT_PREFACE.length;
+        at = HTTP2_PREFACE.length;
       }
       while (input.length - at >= FRAME_HEADER_LENGTH && !this.#closed) {
         const length = input.readUIntBE(at, 3);
@@ -273,7 +268,7 @@ export class H2Connection implements StreamSink {
       case FrameType.Ping:
         if (id !== 0) throw new ConnectionError(H2Error.ProtocolError, 'PING on a stream');
         if (payload.length !== 8) throw new ConnectionError(H2Error.FrameSizeError, 'PING of the wrong size');
-        if ((flags & FrameFlag.Ack) === 0) this.#queue(frame(FrameType.Ping, FrameFlag.Ack, 0, payload));
+        if ((flags & FrameFlag.Ack) === 0) this.#queue(encodeFrame(FrameType.Ping, FrameFlag.Ack, 0, payload));
         return;
       case FrameType.GoAway:
         if (id !== 0) throw new ConnectionError(H2Error.ProtocolError, 'GOAWAY on a stream');
@@ -352,7 +347,7 @@ export class H2Connection implements StreamSink {
     let bytes = 0;
     for (const f of decoded.fields) bytes += f.name.length + f.value.length + 32;
     if (this.#goingAway || this.#streams.size >= this.#maxStreams || bytes > this.#maxHeaderBytes) {
-      this.#queue(rstFrame(id, H2Error.RefusedStream));
+      this.#queue(rstStreamFrame(id, H2Error.RefusedStream));
       return;
     }
     const stream = new H2Stream(id, decoded.fields, this, this.#streamWindow, this.#peerWindow);
@@ -379,7 +374,7 @@ export class H2Connection implements StreamSink {
     for (let at = 0; at < payload.length; at += 6) {
       const key = payload.readUInt16BE(at);
       const value = payload.readUInt32BE(at + 2);
-      if (key === Setting.InitialWindowSize) {
+      if (key === SettingId.InitialWindowSize) {
         if (value > MAX_WINDOW) throw new ConnectionError(H2Error.FlowControlError, 'SETTINGS_INITIAL_WINDOW_SIZE too large');
         const delta = value - this.#peerWindow;
         this.#peerWindow = value;
@@ -387,15 +382,15 @@ export class H2Connection implements StreamSink {
           s.sendWindow += delta;
           if (s.sendWindow > MAX_WINDOW) throw new ConnectionError(H2Error.FlowControlError, 'a stream window overflowed');
         }
-      } else if (key === Setting.MaxFrameSize) {
+      } else if (key === SettingId.MaxFrameSize) {
         if (value < DEFAULT_MAX_FRAME_SIZE || value > 0xff_ffff) throw new ConnectionError(H2Error.ProtocolError, 'SETTINGS_MAX_FRAME_SIZE out of range');
         this.#peerMaxFrame = value;
-      } else if (key === Setting.EnablePush && value > 1) {
+      } else if (key === SettingId.EnablePush && value > 1) {
         throw new ConnectionError(H2Error.ProtocolError, 'SETTINGS_ENABLE_PUSH not 0 or 1');
       }
       // HEADER_TABLE_SIZE: our blocks never use the client's table; others do not bind a server.
     }
-    this.#queue(frame(FrameType.Settings, FrameFlag.Ack, 0, Buffer.alloc(0)));
+    this.#queue(encodeFrame(FrameType.Settings, FrameFlag.Ack, 0, Buffer.alloc(0)));
     this.#resumeAll();
   }
 
@@ -420,54 +415,26 @@ export class H2Connection implements StreamSink {
       this.sendReset(stream, H2Error.FlowControlError);
       return;
     }
-    this.#resume(stream);
+    if (stream.pending.length > 0) this.#resume(stream);
   }
 
   // ---- writing ----
 
   #queue(bytes: Buffer): void {
-    if (this.#closed) return;
-    this.#out.push(bytes);
-    this.#outBytes += bytes.length;
-    if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      setImmediate(() => this.#flush());
-    }
-  }
-
-  /** One socket write for everything queued: small frames gathered into one buffer, big payloads passed as they are (writev). */
-  #flush(): void {
-    this.#flushScheduled = false;
-    if (this.#closed || this.#out.length === 0) return;
-    const out = this.#out;
-    const bytes = this.#outBytes;
-    this.#out = [];
-    this.#outBytes = 0;
-    if (out.length === 1) {
-      this.#socket.write(out[0]!);
-    } else if (bytes <= GATHER_BYTES) {
-      this.#socket.write(Buffer.concat(out, bytes));
-    } else {
-      this.#socket.cork();
-      for (const b of out) this.#socket.write(b);
-      this.#socket.uncork();
-    }
-    if (this.#socket.writableLength > this.#maxUnsent) {
-      this.#fail(new ConnectionError(H2Error.EnhanceYourCalm, `client reads no answers (${this.#socket.writableLength} bytes unsent)`));
-    }
+    if (!this.#closed) this.#out.queue(bytes);
   }
 
   #queueHeaders(id: number, block: Buffer, endStream: boolean): void {
     const max = this.#peerMaxFrame;
     const end = endStream ? FrameFlag.EndStream : 0;
     if (block.length <= max) {
-      this.#queue(frame(FrameType.Headers, end | FrameFlag.EndHeaders, id, block));
+      this.#queue(encodeFrame(FrameType.Headers, end | FrameFlag.EndHeaders, id, block));
       return;
     }
-    this.#queue(frame(FrameType.Headers, end, id, block.subarray(0, max)));
+    this.#queue(encodeFrame(FrameType.Headers, end, id, block.subarray(0, max)));
     for (let at = max; at < block.length; at += max) {
       const last = at + max >= block.length;
-      this.#queue(frame(FrameType.Continuation, last ? FrameFlag.EndHeaders : 0, id, block.subarray(at, at + max)));
+      this.#queue(encodeFrame(FrameType.Continuation, last ? FrameFlag.EndHeaders : 0, id, block.subarray(at, at + max)));
     }
   }
 
@@ -494,12 +461,12 @@ export class H2Connection implements StreamSink {
       stream.pendingBytes -= head.length - left.length;
       if (left.length > 0) {
         stream.pending[0] = left;
-        if (this.#sendWindow <= 0) this.#blocked.add(stream);
+        this.#waiting.add(stream);
         return;
       }
       stream.pending.shift();
     }
-    this.#blocked.delete(stream);
+    this.#waiting.delete(stream);
     if (stream.closed) return;
     if (stream.trailers !== undefined) {
       const block = stream.trailers;
@@ -511,19 +478,19 @@ export class H2Connection implements StreamSink {
     stream.onDrain?.();
   }
 
+  /** After the connection window or every stream's grew: the waiting streams, in order, while there is room. */
   #resumeAll(): void {
-    for (const s of [...this.#blocked]) {
+    for (const s of [...this.#waiting]) {
       if (this.#sendWindow <= 0) return;
-      this.#resume(s);
+      if (s.sendWindow > 0) this.#resume(s);
     }
-    for (const s of this.#streams.values()) if (s.pending.length > 0 && s.sendWindow > 0 && this.#sendWindow > 0) this.#resume(s);
   }
 
   #grantConnection(bytes: number): void {
     this.#recvUngranted += bytes;
     if (this.#recvUngranted >= this.#connectionWindow / 2) {
       this.#recvWindow += this.#recvUngranted;
-      this.#queue(windowUpdate(0, this.#recvUngranted));
+      this.#queue(windowUpdateFrame(0, this.#recvUngranted));
       this.#recvUngranted = 0;
     }
   }
@@ -540,7 +507,7 @@ export class H2Connection implements StreamSink {
     if (stream.remoteEnded) this.#closeStream(stream, undefined);
     else if (!stream.closed) {
       // An answer that ends before the request: the rest of the request is not wanted (RFC 9113 §8.1).
-      this.#queue(rstFrame(stream.id, H2Error.NoError));
+      this.#queue(rstStreamFrame(stream.id, H2Error.NoError));
       this.#closeStream(stream, undefined);
     }
   }
@@ -552,7 +519,7 @@ export class H2Connection implements StreamSink {
     stream.localEnded = true;
     stream.pending.length = 0;
     stream.pendingBytes = 0;
-    this.#blocked.delete(stream);
+    this.#waiting.delete(stream);
     this.#streams.delete(stream.id);
     if (resetCode !== undefined) stream.onReset?.(resetCode);
     this.#endIfIdle();
@@ -560,7 +527,7 @@ export class H2Connection implements StreamSink {
 
   #endIfIdle(): void {
     if (!this.#goingAway || this.#streams.size > 0 || this.#closed) return;
-    this.#flush();
+    this.#out.flush();
     this.#closed = true;
     this.#socket.end();
   }
@@ -568,12 +535,10 @@ export class H2Connection implements StreamSink {
   #fail(err: ConnectionError): void {
     if (this.#closed) return;
     this.onError?.(err);
-    const pending = this.#out;
-    this.#out = [];
-    this.#outBytes = 0;
+    const pending = this.#out.close();
     this.#closed = true;
     for (const s of [...this.#streams.values()]) this.#closeStream(s, H2Error.Cancel);
-    if (this.#socket.writableLength > this.#maxUnsent) {
+    if (this.#out.overflowing) {
       this.#socket.destroy();
       return;
     }
@@ -591,41 +556,4 @@ export class H2Connection implements StreamSink {
     this.onClose = undefined;
     done?.();
   }
-}
-
-function frame(type: number, flags: number, id: number, payload: Buffer): Buffer {
-  const out = Buffer.allocUnsafe(FRAME_HEADER_LENGTH + payload.length);
-  frameHeader(type, flags, id, payload.length).copy(out, 0);
-  payload.copy(out, FRAME_HEADER_LENGTH);
-  return out;
-}
-
-function frameHeader(type: number, flags: number, id: number, length: number): Buffer {
-  const out = Buffer.allocUnsafe(FRAME_HEADER_LENGTH);
-  out.writeUIntBE(length, 0, 3);
-  out[3] = type;
-  out[4] = flags;
-  out.writeUInt32BE(id, 5);
-  return out;
-}
-
-function windowUpdate(id: number, increment: number): Buffer {
-  const p = Buffer.allocUnsafe(4);
-  p.writeUInt32BE(increment, 0);
-  return frame(FrameType.WindowUpdate, 0, id, p);
-}
-
-function rstFrame(id: number, code: number): Buffer {
-  const p = Buffer.allocUnsafe(4);
-  p.writeUInt32BE(code, 0);
-  return frame(FrameType.RstStream, 0, id, p);
-}
-
-function goAwayFrame(lastId: number, code: number, debug = ''): Buffer {
-  const text = Buffer.from(debug, 'utf8');
-  const p = Buffer.allocUnsafe(8 + text.length);
-  p.writeUInt32BE(lastId, 0);
-  p.writeUInt32BE(code, 4);
-  text.copy(p, 8);
-  return frame(FrameType.GoAway, 0, 0, p);
 }
