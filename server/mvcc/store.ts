@@ -13,7 +13,7 @@
  */
 import type { Event } from '../../proto/gen/etcd/kv.js';
 import type { Result } from '../errors/domain-error.js';
-import type { Backend, BackendOp } from '../storage/backend.js';
+import type { Backend, BackendOp, ReadView } from '../storage/backend.js';
 import { compact, startCompaction } from './compaction.js';
 import { flush } from './flush.js';
 import { hash, hashKV } from './hash.js';
@@ -23,7 +23,7 @@ import { storeRange } from './read.js';
 import { readPrevSync } from './unread-prev.js';
 import { recoverState } from './recover.js';
 import type { StoreOptions, StoreState } from './state.js';
-import type { HashKVResult, MvccStore, PinnedSnapshot, RangeParams, RangeResult, WriteTxn } from './types.js';
+import type { HashKVResult, MvccStore, Pinned, PinnedSnapshot, RangeParams, RangeResult, WriteTxn } from './types.js';
 import { StoreWriteTxn } from './write-txn.js';
 
 export type { StoreOptions } from './state.js';
@@ -98,9 +98,12 @@ export class MvccStoreImpl implements MvccStore {
     return hashKV(this.state, revision);
   }
 
-  async pinSnapshot(): Promise<PinnedSnapshot> {
+  pinSnapshot(): Promise<PinnedSnapshot>;
+  pinSnapshot<V>(pinView: (backend: Backend) => Promise<V>): Promise<Pinned<V>>;
+  async pinSnapshot<V>(pinView?: (backend: Backend) => Promise<V>): Promise<Pinned<V | ReadView>> {
+    const pin = pinView ?? ((backend: Backend): Promise<ReadView> => backend.snapshot());
     for (;;) {
-      const pinned = await pinSnapshot(this.state, () => this.state);
+      const pinned = await pinSnapshot<V | ReadView>(this.state, () => this.state, pin);
       if (pinned !== undefined) return pinned;
     }
   }

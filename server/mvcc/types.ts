@@ -8,7 +8,7 @@
  */
 import type { KeyValue, Event } from '../../proto/gen/etcd/kv.js';
 import type { Result } from '../errors/domain-error.js';
-import type { ReadView } from '../storage/backend.js';
+import type { Backend, ReadView } from '../storage/backend.js';
 import type { RecordSizes } from './record-ledger.js';
 
 export type { KeyValue, Event };
@@ -75,13 +75,16 @@ export interface HashKVResult {
   readonly revision: bigint;
 }
 
-/** A pinned backend view and the records of its `key` bucket (MvccStore.pinSnapshot). */
-export interface PinnedSnapshot {
+/** What a pin holds (`view`: a backend view, or what `pinView` pinned) and the records of its `key` bucket (MvccStore.pinSnapshot). */
+export interface Pinned<V> {
   /** The pinned view; the caller closes it. */
-  readonly view: ReadView;
-  /** Exactly the records `view.batches('key')` yields, in the same order, with their value lengths. */
+  readonly view: V;
+  /** Exactly the records the view's `key` bucket holds, in revision order, with their value lengths. */
   readonly records: RecordSizes;
 }
+
+/** A pinned backend view of this thread and its records. */
+export type PinnedSnapshot = Pinned<ReadView>;
 
 export interface MvccStore {
   readonly currentRevision: bigint;
@@ -121,6 +124,9 @@ export interface MvccStore {
    * Pins a backend view with no backend write in flight, together with a frozen copy of the
    * record ledger taken at the same instant (the layout a snapshot writer needs before it
    * scans). Changes not flushed yet are in neither. The caller closes `view`.
+   * With `pinView`, that is what pins the view, run in the same instant instead of
+   * `backend.snapshot()` (a worker thread's own snapshot of the shared database).
    */
   pinSnapshot(): Promise<PinnedSnapshot>;
+  pinSnapshot<V>(pinView: (backend: Backend) => Promise<V>): Promise<Pinned<V>>;
 }

@@ -18,56 +18,15 @@
  * "sending database sha256 checksum to client" at `digest()`, "successfully sent database
  * snapshot to client" at `sent()`.
  */
-import type { BoltEntryBatch } from './bbolt/index.js';
-import { planBolt, storedInline, writePlannedBolt, type BoltPlan, type PlannedBucket } from './bbolt/planned-bolt.js';
-import type { ElementSizes } from './bbolt/tree-layout.js';
-import type { PinnedSnapshot } from '../mvcc/types.js';
-import type { RecordSizes } from '../mvcc/record-ledger.js';
-import { Bucket, type ReadView } from '../storage/backend.js';
+import { writePlannedBolt } from './bbolt/planned-bolt.js';
+import type { PageSink } from './bbolt/page-out.js';
+import type { MvccStore, PinnedSnapshot } from '../mvcc/types.js';
+import type { Backend } from '../storage/backend.js';
+import { inThreadSha256, type ImageHash } from './image-hash.js';
+import { planImage, type KeyRecordSizes } from './image-plan.js';
+import { ImageThread } from './image-thread.js';
 import { OffThreadSha256 } from './off-thread-sha256.js';
-import { humanBytes, PRIVATE_CLUSTER_KEYS, type SnapshotImage, type SnapshotLog, type SnapshotStreamOptions } from './stream.js';
-
-/** Revision keys: 8 bytes main, '_', 8 bytes sub, and a tombstone's 't'. */
-const REVISION_KEY = 17;
-const BUCKETS = Object.values(Bucket);
-
-function elementSizes(records: RecordSizes): ElementSizes {
-  const { tombstone, valueLength } = records;
-  return {
-    length: records.length,
-    keyLength: (i) => REVISION_KEY + tombstone[i]!,
-    valueLength: (i) => valueLength[i]!,
-  };
-}
-
-async function entriesOf(view: ReadView, bucket: Bucket): Promise<(readonly [Buffer, Buffer])[]> {
-  const out: (readonly [Buffer, Buffer])[] = [];
-  for await (const e of view.iterate(bucket)) {
-    if (bucket === Bucket.Cluster && PRIVATE_CLUSTER_KEYS.has(e[0].toString('latin1'))) continue;
-    out.push(e);
-  }
-  return out;
-}
-
-/** Every bucket of `pinned`, names ascending bytewise: the `key` bucket by sizes (unless small), the others read whole. */
-async function plannedBuckets(pinned: PinnedSnapshot, pageSize: number): Promise<PlannedBucket[]> {
-  const names = [...BUCKETS].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-  const sizes = elementSizes(pinned.records);
-  const out: PlannedBucket[] = [];
-  for (const name of names) {
-    if (name === Bucket.Key && !storedInline(sizes, pageSize)) {
-      out.push({ name, sizes, batches: lazyBatches(pinned.view, name) });
-    } else {
-      out.push({ name, entries: await entriesOf(pinned.view, name) });
-    }
-  }
-  return out;
-}
-
-/** `view.batches(bucket)`, started only when first read (the plan never reads it). */
-async function* lazyBatches(view: ReadView, bucket: Bucket): AsyncGenerator<BoltEntryBatch> {
-  yield* view.batches(bucket);
-}
+import { humanBytes, type SnapshotImage, type SnapshotLog, type SnapshotStreamOptions } from './stream.js';
 
 /** One hand-off from the producer: bytes `at … end` of `buf`, and what to call once they are all read. */
 interface Piece {
@@ -79,9 +38,38 @@ interface Piece {
 
 const STOPPED = new Error('snapshot: the image was closed before it was read');
 
+/** What an image is taken of: the store that pins (with its record sizes) and its backend. */
+export interface ImageSource {
+  readonly store: MvccStore;
+  readonly backend: Backend;
+  /** Makes everything applied so far visible to a pin (Member.flush). */
+  flush(): Promise<void>;
+}
+
+/**
+ * The image of everything applied to `source` so far: produced on a worker thread when the
+ * backend can be opened there (LevelDB), on this thread otherwise (the memory backend).
+ */
+export function startImage(source: ImageSource, options: SnapshotStreamOptions = {}): Promise<StreamedSnapshot> {
+  const { store, backend } = source;
+  const location = backend.sharedLocation;
+  if (location === undefined) {
+    return StreamedSnapshot.start(async () => {
+      await source.flush();
+      return store.pinSnapshot();
+    }, options);
+  }
+  return StreamedSnapshot.startOnThread(
+    location,
+    async (pinView) => {
+      await source.flush();
+      return (await store.pinSnapshot(pinView)).records;
+    },
+    options,
+  );
+}
+
 export class StreamedSnapshot implements SnapshotImage {
-  /** Hashes the bytes in file order as the producer hands them over (off the main thread). */
-  readonly #hash = new OffThreadSha256();
   #digest: Buffer | undefined;
   readonly #pieces: Piece[] = [];
   #position = 0;
@@ -92,40 +80,77 @@ export class StreamedSnapshot implements SnapshotImage {
   readonly size: number;
 
   private constructor(
-    plan: BoltPlan,
-    buckets: readonly PlannedBucket[],
-    view: ReadView,
+    size: number,
+    metas: Buffer,
+    /** Hashes the bytes in file order as the producer hands them over. */
+    private readonly hash: ImageHash,
+    produce: (offer: PageSink) => Promise<void>,
+    release: () => Promise<void>,
     private readonly log: SnapshotLog | undefined,
     private readonly now: () => number,
     private readonly started: number,
   ) {
-    this.size = plan.size;
-    this.#pieces.push({ buf: plan.metas, at: 0, end: plan.metas.length, taken: () => undefined });
-    this.#hash.update(plan.metas);
-    this.#produced = writePlannedBolt(plan, buckets, (buf, bytes) => this.#offer(buf, bytes))
+    this.size = size;
+    this.#pieces.push({ buf: metas, at: 0, end: metas.length, taken: () => undefined });
+    this.hash.update(metas);
+    this.#produced = produce((buf, bytes) => this.#offer(buf, bytes))
       .catch((e: unknown) => {
         this.#failure ??= e;
         throw e;
       })
       .finally(() => {
         this.#signal();
-        return view.close();
+        return release();
       });
     this.#produced.catch(() => undefined);
     log?.info({ 'total-bytes': this.size, size: humanBytes(this.size) }, 'sending database snapshot to client');
   }
 
-  /** Pins a view (`pin`), reads the small buckets, lays the file out and starts producing it. */
+  /**
+   * Pins a view (`pin`), reads the small buckets, lays the file out and starts producing it
+   * on this thread (the SHA-256 on a worker).
+   */
   static async start(pin: () => Promise<PinnedSnapshot>, options: SnapshotStreamOptions = {}): Promise<StreamedSnapshot> {
     const now = options.now ?? (() => performance.now());
     const started = now();
     const pinned = await pin();
     try {
-      const buckets = await plannedBuckets(pinned, 4096);
-      const plan = await planBolt(buckets);
-      return new StreamedSnapshot(plan, buckets, pinned.view, options.log, now, started);
+      const { plan, buckets } = await planImage(pinned.view, pinned.records);
+      return new StreamedSnapshot(
+        plan.size,
+        plan.metas,
+        new OffThreadSha256(),
+        (offer) => writePlannedBolt(plan, buckets, offer),
+        () => pinned.view.close(),
+        options.log,
+        now,
+        started,
+      );
     } catch (e) {
       await pinned.view.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The same image produced on a worker thread over the database at `location` (image-thread.ts);
+   * this thread hashes and sends. `pin` runs `pinView` where the record sizes it returns are
+   * frozen (MvccStore.pinSnapshot).
+   */
+  static async startOnThread(
+    location: string,
+    pin: (pinView: () => Promise<void>) => Promise<KeyRecordSizes>,
+    options: SnapshotStreamOptions = {},
+  ): Promise<StreamedSnapshot> {
+    const now = options.now ?? (() => performance.now());
+    const started = now();
+    const thread = await ImageThread.open(location);
+    try {
+      const records = await pin(() => thread.pin());
+      const { size, metas } = await thread.start(records);
+      return new StreamedSnapshot(size, metas, inThreadSha256(), (offer) => thread.produce(offer), () => thread.close(), options.log, now, started);
+    } catch (e) {
+      await thread.close();
       throw e;
     }
   }
@@ -156,7 +181,7 @@ export class StreamedSnapshot implements SnapshotImage {
     // The checksum is only ever given for an image whose producer ended as planned.
     if (this.remaining === 0) {
       await this.#produced;
-      this.#digest = await this.#hash.digest();
+      this.#digest = await this.hash.digest();
     }
   }
 
@@ -178,7 +203,7 @@ export class StreamedSnapshot implements SnapshotImage {
     if (this.#closed) return;
     this.#closed = true;
     this.#failure ??= STOPPED;
-    if (this.#digest === undefined) this.#hash.abort();
+    if (this.#digest === undefined) this.hash.abort();
     for (const piece of this.#pieces.splice(0)) piece.taken();
     this.#signal();
     await this.#produced.catch(() => undefined);
@@ -187,7 +212,7 @@ export class StreamedSnapshot implements SnapshotImage {
   /** The sink the producer writes into: resolves once every byte handed over was read (the buffer is reused then). */
   #offer(buf: Buffer, bytes: number): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    this.#hash.update(buf.subarray(0, bytes));
+    this.hash.update(buf.subarray(0, bytes));
     return new Promise<void>((taken) => {
       this.#pieces.push({ buf, at: 0, end: bytes, taken });
       this.#signal();

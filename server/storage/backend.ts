@@ -75,6 +75,11 @@ export interface Backend extends ReadView {
   write(ops: readonly BackendOp[], options?: { readonly sync?: boolean }): Promise<void>;
   /** A pinned consistent view. */
   snapshot(): Promise<ReadView>;
+  /**
+   * Where a worker thread of this process may open the same database (openLevelBackend, in
+   * the worker: it then shares this one); undefined when the data lives in this thread only.
+   */
+  readonly sharedLocation?: string;
   /** Bytes the store occupies on disk (logical size for the memory backend). */
   size(): Promise<number>;
   /** Reclaims space (LevelDB compaction / nothing in memory). */

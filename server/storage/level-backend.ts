@@ -209,6 +209,10 @@ export class LevelBackend implements Backend {
     return Promise.resolve(new LevelView(this.db, this.db.snapshot()));
   }
 
+  get sharedLocation(): string {
+    return this.location;
+  }
+
   async size(): Promise<number> {
     let total = 0;
     for (const name of await readdir(this.location)) {
@@ -227,9 +231,14 @@ export class LevelBackend implements Backend {
   }
 }
 
-/** Opens (creating if needed) the LevelDB database in directory `location`. */
-export async function openLevelBackend(location: string): Promise<LevelBackend> {
+/**
+ * Opens (creating if needed, unless `createIfMissing` is false) the LevelDB database in
+ * directory `location`. Opened for worker threads: a worker of this process opening the same
+ * location shares the open database (its reads see every write) instead of failing on the
+ * lock; another process still fails on it. The database closes when its last opener closes it.
+ */
+export async function openLevelBackend(location: string, options: { readonly createIfMissing?: boolean } = {}): Promise<LevelBackend> {
   const db: Db = new ClassicLevel<Buffer, Buffer>(location, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-  await db.open({ createIfMissing: true });
+  await db.open({ createIfMissing: options.createIfMissing ?? true, multithreading: true });
   return new LevelBackend(db, location);
 }

@@ -5,7 +5,7 @@
 import type * as pb from '../../../proto/gen/etcd/rpc.js';
 import { err, ok, type Result } from '../../errors/domain-error.js';
 import { streamSnapshot } from '../../snapshot/stream.js';
-import { StreamedSnapshot } from '../../snapshot/streamed-snapshot.js';
+import { startImage, type StreamedSnapshot } from '../../snapshot/streamed-snapshot.js';
 import type { MaintenanceService } from '../services.js';
 import type { ServiceContext } from './context.js';
 
@@ -15,11 +15,7 @@ const ALARM_NAMES = ['NONE', 'NOSPACE', 'CORRUPT'] as const;
 export function createMaintenanceService(ctx: ServiceContext): MaintenanceService {
   const { member, store } = ctx;
   /** The image of everything applied so far (flushed first, then pinned with its record sizes). */
-  const startImage = (): Promise<StreamedSnapshot> =>
-    StreamedSnapshot.start(async () => {
-      await member.flush();
-      return store.pinSnapshot();
-    }, { log: ctx.log });
+  const startSnapshot = (): Promise<StreamedSnapshot> => startImage({ store, backend: ctx.backend, flush: () => member.flush() }, { log: ctx.log });
   return {
     async alarm(req): Promise<Result<pb.AlarmResponse>> {
       // Alarm responses carry no header (as the reference server answers).
@@ -67,11 +63,11 @@ export function createMaintenanceService(ctx: ServiceContext): MaintenanceServic
     },
 
     snapshot(): AsyncIterable<pb.SnapshotResponse> {
-      return streamSnapshot(() => startImage());
+      return streamSnapshot(() => startSnapshot());
     },
 
     snapshotImage() {
-      return startImage();
+      return startSnapshot();
     },
 
     async moveLeader(req): Promise<Result<pb.MoveLeaderResponse>> {

@@ -11,55 +11,24 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { xorshift32 } from '../../../bench/load/kind.js';
 import { writeBolt } from '../../../server/snapshot/bbolt/index.js';
 import { sizedTreeLayout } from '../../../server/snapshot/bbolt/tree-layout.js';
 import { backendBuckets } from '../../../server/snapshot/stream.js';
 import type { PinnedSnapshot } from '../../../server/mvcc/types.js';
 import { StreamedSnapshot } from '../../../server/snapshot/streamed-snapshot.js';
-import { Bucket, type Backend, type BackendOp } from '../../../server/storage/backend.js';
+import type { Backend } from '../../../server/storage/backend.js';
 import { createMemoryBackend } from '../../../server/storage/memory-backend.js';
 import { checkBolt } from './bbolt-check.js';
 import { pinByScan, sizesOf } from './pinned-by-scan.js';
+import { fillShaped, type Shape } from './shaped-backend.js';
 
 const root = mkdtempSync(join(tmpdir(), 'planned-bolt-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 let fileNo = 0;
 
-function revisionKey(main: number, sub: number, tombstone: boolean): Buffer {
-  const k = Buffer.alloc(tombstone ? 18 : 17);
-  k.writeUInt32BE(Math.floor(main / 0x100000000), 0);
-  k.writeUInt32BE(main >>> 0, 4);
-  k[8] = 0x5f;
-  k.writeUInt32BE(sub, 13);
-  if (tombstone) k[17] = 0x74;
-  return k;
-}
-
-interface Shape {
-  readonly records: number;
-  /** Largest value; a few records get up to three pages. */
-  readonly maxValue: number;
-  readonly seed: number;
-}
-
-async function backendOf(shape: Shape): Promise<Backend> {
-  const next = xorshift32(shape.seed);
+async function memoryBackendOf(shape: Shape): Promise<Backend> {
   const backend = createMemoryBackend();
-  const ops: BackendOp[] = [];
-  let main = 2;
-  for (let i = 0; i < shape.records; i++) {
-    const tombstone = next() < 0.1;
-    const big = next() < 0.02;
-    const size = big ? 4096 + Math.floor(next() * 8192) : Math.floor(next() * shape.maxValue);
-    ops.push({ type: 'put', bucket: Bucket.Key, key: revisionKey(main, i % 3, tombstone), value: Buffer.alloc(size, i & 0xff) });
-    if (i % 3 === 2) main += 1 + Math.floor(next() * 3);
-  }
-  for (let i = 0; i < 50; i++) ops.push({ type: 'put', bucket: Bucket.Lease, key: Buffer.from(`lease-${i}`), value: Buffer.alloc(40, i) });
-  ops.push({ type: 'put', bucket: Bucket.Meta, key: Buffer.from('consistent_index'), value: Buffer.alloc(8, 7) });
-  ops.push({ type: 'put', bucket: Bucket.Cluster, key: Buffer.from('clusterVersion'), value: Buffer.from('3.5.0') });
-  ops.push({ type: 'put', bucket: Bucket.Cluster, key: Buffer.from('v2store'), value: Buffer.from('{}') });
-  await backend.write(ops);
+  await fillShaped(backend, shape);
   return backend;
 }
 
@@ -96,7 +65,7 @@ const shapes: readonly Shape[] = [
 
 for (const shape of shapes) {
   void test(`streamed image = the written file: ${shape.records} records, values up to ${shape.maxValue} B`, async () => {
-    const backend = await backendOf(shape);
+    const backend = await memoryBackendOf(shape);
     const image = await StreamedSnapshot.start(pinByScan(backend));
     const streamed = await readAll(image);
     await image.close();
@@ -127,7 +96,7 @@ async function pinWrongSize(backend: Backend, state: { open: number }): Promise<
 }
 
 void test('a record whose size is not the planned one ends the image with an error before its checksum', async () => {
-  const backend = await backendOf({ records: 5000, maxValue: 300, seed: 9 });
+  const backend = await memoryBackendOf({ records: 5000, maxValue: 300, seed: 9 });
   const state = { open: 0 };
   const image = await StreamedSnapshot.start(() => pinWrongSize(backend, state));
   await assert.rejects(readAll(image), /element \d+ of bucket key is/);
@@ -137,7 +106,7 @@ void test('a record whose size is not the planned one ends the image with an err
 });
 
 void test('one record more or fewer than planned is an error too', async () => {
-  const backend = await backendOf({ records: 2000, maxValue: 300, seed: 10 });
+  const backend = await memoryBackendOf({ records: 2000, maxValue: 300, seed: 10 });
   for (const delta of [-1, 1]) {
     const image = await StreamedSnapshot.start(async () => {
       const view = await backend.snapshot();

@@ -1,0 +1,88 @@
+/**
+ * The worker side of image-thread.ts: opens the member's LevelDB database (shared with the
+ * main thread), pins its own view when told, lays the image out (image-plan.ts) and produces
+ * its pages, handing each ≈ 1 MiB over as a transferred copy and waiting while MAX_IN_FLIGHT
+ * of them are unread. Every failure is reported as an `error` message; `close` stops the
+ * production, then closes the view and the database handle.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { writePlannedBolt } from './bbolt/planned-bolt.js';
+import { planImage } from './image-plan.js';
+import { MAX_IN_FLIGHT, type FromWorker, type ToWorker } from './image-thread.js';
+import type { ReadView } from '../storage/backend.js';
+import { openLevelBackend } from '../storage/level-backend.js';
+
+const port = parentPort!;
+const { location } = workerData as { readonly location: string };
+const STOPPED = new Error('snapshot: the image was closed before it was produced');
+
+let view: ReadView | undefined;
+let production: Promise<void> = Promise.resolve();
+let inFlight = 0;
+let stopped = false;
+let wake: (() => void) | undefined;
+
+function post(m: FromWorker, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(m, transfer);
+}
+
+function report(e: unknown): void {
+  if (!stopped) post({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+}
+
+/** A copy of `bytes` in an ArrayBuffer of its own (transferable). */
+function ownCopy(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const copy = new Uint8Array(bytes.length);
+  copy.set(bytes);
+  return copy;
+}
+
+async function handOver(buf: Buffer, bytes: number): Promise<void> {
+  if (stopped) throw STOPPED;
+  const piece = ownCopy(buf.subarray(0, bytes));
+  post({ type: 'piece', bytes: piece }, [piece.buffer]);
+  inFlight++;
+  while (inFlight >= MAX_IN_FLIGHT && !stopped) await new Promise<void>((w) => (wake = w));
+  if (stopped) throw STOPPED;
+}
+
+async function produce(m: Extract<ToWorker, { type: 'start' }>): Promise<void> {
+  if (view === undefined) throw new Error('snapshot: the image thread was started before its view was pinned');
+  const { plan, buckets } = await planImage(view, m);
+  const metas = ownCopy(plan.metas);
+  post({ type: 'plan', size: plan.size, metas }, [metas.buffer]);
+  await writePlannedBolt(plan, buckets, handOver);
+  post({ type: 'done' });
+}
+
+const backend = await openLevelBackend(location, { createIfMissing: false });
+
+port.on('message', (m: ToWorker) => {
+  switch (m.type) {
+    case 'pin':
+      void backend.snapshot().then((v) => {
+        view = v;
+        post({ type: 'pinned' });
+      }, report);
+      return;
+    case 'start':
+      production = produce(m).catch(report);
+      return;
+    case 'taken':
+      inFlight--;
+      wake?.();
+      return;
+    case 'close':
+      stopped = true;
+      wake?.();
+      void production
+        .then(() => view?.close())
+        .then(() => backend.close())
+        .catch(() => undefined)
+        .then(() => {
+          post({ type: 'closed' });
+          port.close();
+        });
+  }
+});
+post({ type: 'ready' });
