@@ -6,6 +6,7 @@
  * early). One worker per hash, started with the hash.
  */
 import { Worker } from 'node:worker_threads';
+import type { ImageHash } from './image-hash.js';
 
 const SOURCE = `
 const { parentPort } = require('node:worker_threads');
@@ -16,7 +17,7 @@ parentPort.on('message', (m) => {
 });
 `;
 
-export class OffThreadSha256 {
+export class OffThreadSha256 implements ImageHash {
   readonly #worker: Worker;
   #failure: Error | undefined;
 

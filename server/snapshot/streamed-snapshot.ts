@@ -14,6 +14,10 @@
  * given; so does a producer failure. `close()` before the end stops the producer and releases
  * the view.
  *
+ * Two images come out of it: `etcdctl snapshot save`'s, which leaves kvstore's private keys
+ * out of the `cluster` bucket (`PRIVATE_CLUSTER_KEYS`: the v2 store, not v3 data), and the
+ * leader's state image for a follower (`keepPrivateKeys`: the follower needs the v2 store).
+ *
  * Log lines are etcd's: "sending database snapshot to client" when the layout is known,
  * "sending database sha256 checksum to client" at `digest()`, "successfully sent database
  * snapshot to client" at `sent()`.
@@ -24,8 +28,19 @@ import type { ElementSizes } from './bbolt/tree-layout.js';
 import type { PinnedSnapshot } from '../mvcc/types.js';
 import type { RecordSizes } from '../mvcc/record-ledger.js';
 import { Bucket, type ReadView } from '../storage/backend.js';
+import type { ImageHash } from './image-hash.js';
 import { OffThreadSha256 } from './off-thread-sha256.js';
 import { humanBytes, PRIVATE_CLUSTER_KEYS, type SnapshotImage, type SnapshotLog, type SnapshotStreamOptions } from './stream.js';
+
+export interface StreamedSnapshotOptions extends SnapshotStreamOptions {
+  /**
+   * Keep kvstore's private keys of the `cluster` bucket (the v2 store) in the image: true for
+   * the leader's state image, false (the default) for a user's snapshot.
+   */
+  readonly keepPrivateKeys?: boolean;
+  /** The hash of the bytes (default: a worker thread's, `OffThreadSha256`). */
+  readonly hash?: () => ImageHash;
+}
 
 /** Revision keys: 8 bytes main, '_', 8 bytes sub, and a tombstone's 't'. */
 const REVISION_KEY = 17;
@@ -40,17 +55,18 @@ function elementSizes(records: RecordSizes): ElementSizes {
   };
 }
 
-async function entriesOf(view: ReadView, bucket: Bucket): Promise<(readonly [Buffer, Buffer])[]> {
+async function entriesOf(view: ReadView, bucket: Bucket, keepPrivateKeys: boolean): Promise<(readonly [Buffer, Buffer])[]> {
   const out: (readonly [Buffer, Buffer])[] = [];
+  const skipPrivate = bucket === Bucket.Cluster && !keepPrivateKeys;
   for await (const e of view.iterate(bucket)) {
-    if (bucket === Bucket.Cluster && PRIVATE_CLUSTER_KEYS.has(e[0].toString('latin1'))) continue;
+    if (skipPrivate && PRIVATE_CLUSTER_KEYS.has(e[0].toString('latin1'))) continue;
     out.push(e);
   }
   return out;
 }
 
 /** Every bucket of `pinned`, names ascending bytewise: the `key` bucket by sizes (unless small), the others read whole. */
-async function plannedBuckets(pinned: PinnedSnapshot, pageSize: number): Promise<PlannedBucket[]> {
+async function plannedBuckets(pinned: PinnedSnapshot, pageSize: number, keepPrivateKeys: boolean): Promise<PlannedBucket[]> {
   const names = [...BUCKETS].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   const sizes = elementSizes(pinned.records);
   const out: PlannedBucket[] = [];
@@ -58,7 +74,7 @@ async function plannedBuckets(pinned: PinnedSnapshot, pageSize: number): Promise
     if (name === Bucket.Key && !storedInline(sizes, pageSize)) {
       out.push({ name, sizes, batches: lazyBatches(pinned.view, name) });
     } else {
-      out.push({ name, entries: await entriesOf(pinned.view, name) });
+      out.push({ name, entries: await entriesOf(pinned.view, name, keepPrivateKeys) });
     }
   }
   return out;
@@ -81,7 +97,7 @@ const STOPPED = new Error('snapshot: the image was closed before it was read');
 
 export class StreamedSnapshot implements SnapshotImage {
   /** Hashes the bytes in file order as the producer hands them over (off the main thread). */
-  readonly #hash = new OffThreadSha256();
+  readonly #hash: ImageHash;
   #digest: Buffer | undefined;
   readonly #pieces: Piece[] = [];
   #position = 0;
@@ -98,7 +114,9 @@ export class StreamedSnapshot implements SnapshotImage {
     private readonly log: SnapshotLog | undefined,
     private readonly now: () => number,
     private readonly started: number,
+    hash: ImageHash,
   ) {
+    this.#hash = hash;
     this.size = plan.size;
     this.#pieces.push({ buf: plan.metas, at: 0, end: plan.metas.length, taken: () => undefined });
     this.#hash.update(plan.metas);
@@ -115,15 +133,19 @@ export class StreamedSnapshot implements SnapshotImage {
     log?.info({ 'total-bytes': this.size, size: humanBytes(this.size) }, 'sending database snapshot to client');
   }
 
-  /** Pins a view (`pin`), reads the small buckets, lays the file out and starts producing it. */
-  static async start(pin: () => Promise<PinnedSnapshot>, options: SnapshotStreamOptions = {}): Promise<StreamedSnapshot> {
+  /**
+   * Pins a view (`pin`), reads the small buckets, lays the file out and starts producing it.
+   * When it rejects after the pin, the view is released; otherwise the image owns it.
+   */
+  static async start(pin: () => Promise<PinnedSnapshot>, options: StreamedSnapshotOptions = {}): Promise<StreamedSnapshot> {
     const now = options.now ?? (() => performance.now());
     const started = now();
     const pinned = await pin();
     try {
-      const buckets = await plannedBuckets(pinned, 4096);
+      const buckets = await plannedBuckets(pinned, 4096, options.keepPrivateKeys ?? false);
       const plan = await planBolt(buckets);
-      return new StreamedSnapshot(plan, buckets, pinned.view, options.log, now, started);
+      const hash = options.hash?.() ?? new OffThreadSha256();
+      return new StreamedSnapshot(plan, buckets, pinned.view, options.log, now, started, hash);
     } catch (e) {
       await pinned.view.close();
       throw e;
