@@ -10,7 +10,8 @@
  *
  * An older kvstore kept the image as `<index>.snap.kv` (KVSNAP01), a format this version no
  * longer reads; such a file for the pending snapshot ends the start with an error saying how
- * to go on. Other image files (a `.part` of a receive cut short, an image whose install was
+ * to go on. (A `.snap.kv` that passes the SHA-256 check is a bbolt image an older version
+ * received from a newer leader and could not load: it is loaded.) Other image files (a `.part` of a receive cut short, an image whose install was
  * complete but not yet removed) are removed.
  */
 import { existsSync } from 'node:fs';
@@ -34,19 +35,8 @@ export interface PendingInstall {
 
 /** Loads the kept image of the snapshot at `index` (the log's) into the backend; throws when it cannot. */
 export async function finishInterruptedInstall(p: PendingInstall, index: number): Promise<void> {
-  const path = imagePath(p.snapDir, index);
   const behind = `the log holds a snapshot at index ${index} but the backend is at ${p.store.consistentIndex}`;
-  if (!existsSync(path)) {
-    const legacy = legacyImagePath(p.snapDir, index);
-    if (existsSync(legacy)) {
-      throw new Error(
-        `${behind}, and its state image ${legacy} is in the KVSNAP01 format of an older kvstore, which this version no longer reads. ` +
-          'Start this member once with the version that received it (it finishes the install at start), then upgrade; ' +
-          'or remove the member from the cluster, empty its data dir and add it again',
-      );
-    }
-    throw new Error(`${behind} and the state image ${path} is missing`);
-  }
+  const path = await keptImage(p.snapDir, index, behind);
   const checked = await checkSnapshotHash(path, false);
   if (!checked.ok) {
     throw new Error(`${behind}, and its state image ${path} fails its check (${checked.message}); remove the member from the cluster, empty its data dir and add it again`);
@@ -55,6 +45,24 @@ export async function finishInterruptedInstall(p: PendingInstall, index: number)
   await p.store.reload();
   await rm(path, { force: true });
   p.logger.info({ 'snapshot-index': index.toString() }, 'finished installing a database snapshot interrupted by a stop');
+}
+
+/**
+ * The file holding the pending image: `<index>.snap.db`, or a `<index>.snap.kv` that passes the
+ * SHA-256 check — a bbolt image that an older version received from a newer leader and kept
+ * under its own name (it then failed to load it). A `.snap.kv` that fails the check is KVSNAP01.
+ */
+async function keptImage(snapDir: string, index: number, behind: string): Promise<string> {
+  const path = imagePath(snapDir, index);
+  if (existsSync(path)) return path;
+  const legacy = legacyImagePath(snapDir, index);
+  if (!existsSync(legacy)) throw new Error(`${behind} and the state image ${path} is missing`);
+  if ((await checkSnapshotHash(legacy, false)).ok) return legacy;
+  throw new Error(
+    `${behind}, and its state image ${legacy} is in the KVSNAP01 format of an older kvstore, which this version no longer reads. ` +
+      'Start this member once with the version that received it (it finishes the install at start), then upgrade; ' +
+      'or remove the member from the cluster, empty its data dir and add it again',
+  );
 }
 
 /** Removes every state image file of `snapDir` but those of the snapshot at `keep`; returns how many. */

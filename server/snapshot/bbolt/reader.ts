@@ -90,14 +90,14 @@ class PageFile {
   }
 }
 
-/** Leaf elements of the tree rooted at page `root`, in key order (depth first, one generator). */
-async function* walk(file: PageFile, root: number): AsyncGenerator<LeafElement> {
+/** Leaf elements of the tree rooted at page `root`, in key order, a leaf page at a time (depth first, one generator). */
+async function* walk(file: PageFile, root: number): AsyncGenerator<LeafElement[]> {
   const stack = [root];
   for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
     const page = await file.page(id);
     const h = readPageHeader(page);
     if (h.flags === PageFlag.Leaf) {
-      yield* leafElements(page, 0, h.count);
+      yield leafElements(page, 0, h.count);
     } else if (h.flags === PageFlag.Branch) {
       const children = branchElements(page, h.count);
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!.pgid);
@@ -107,8 +107,8 @@ async function* walk(file: PageFile, root: number): AsyncGenerator<LeafElement> 
   }
 }
 
-/** Entries of a bucket given its value in the parent (inline page or own tree). */
-async function* bucketElements(file: PageFile, value: Buffer): AsyncGenerator<LeafElement> {
+/** Entries of a bucket given its value in the parent (inline page or own tree), a leaf page at a time. */
+async function* bucketElements(file: PageFile, value: Buffer): AsyncGenerator<LeafElement[]> {
   const { root } = decodeBucketHeader(value);
   if (root !== 0) {
     yield* walk(file, root);
@@ -118,7 +118,7 @@ async function* bucketElements(file: PageFile, value: Buffer): AsyncGenerator<Le
   if (inline.length < PAGE_HEADER_SIZE) throw new Error('bbolt: inline bucket shorter than a page header');
   const h = readPageHeader(inline);
   if (h.flags !== PageFlag.Leaf) throw new Error(`bbolt: inline bucket page has flags 0x${h.flags.toString(16)}`);
-  yield* leafElements(inline, 0, h.count);
+  yield leafElements(inline, 0, h.count);
 }
 
 async function readMeta(fh: ByteSource, fileSize: number): Promise<Meta> {
@@ -155,18 +155,31 @@ async function openSource(fh: ByteSource, name: string): Promise<BoltReader> {
     }
     const file = new PageFile(fh, meta.pageSize, size, meta.pgid);
     const buckets = new Map<string, Buffer>();
-    for await (const e of walk(file, meta.root)) {
-      if ((e.flags & BUCKET_LEAF_FLAG) !== 0) buckets.set(e.key.toString('utf8'), Buffer.from(e.value));
+    for await (const leaf of walk(file, meta.root)) {
+      for (const e of leaf) if ((e.flags & BUCKET_LEAF_FLAG) !== 0) buckets.set(e.key.toString('utf8'), Buffer.from(e.value));
     }
     const names = [...buckets.keys()];
+    const bucketValue = (bucket: string): Buffer => {
+      const value = buckets.get(bucket);
+      if (value === undefined) throw new Error(`bbolt: no bucket ${JSON.stringify(bucket)}`);
+      return value;
+    };
     return {
       bucketNames: () => names,
       entries: (bucket) => {
-        const value = buckets.get(bucket);
-        if (value === undefined) throw new Error(`bbolt: no bucket ${JSON.stringify(bucket)}`);
+        const value = bucketValue(bucket);
         return (async function* () {
-          for await (const e of bucketElements(file, value)) {
-            if ((e.flags & BUCKET_LEAF_FLAG) === 0) yield [e.key, e.value] as const;
+          for await (const leaf of bucketElements(file, value)) {
+            for (const e of leaf) if ((e.flags & BUCKET_LEAF_FLAG) === 0) yield [e.key, e.value] as const;
+          }
+        })();
+      },
+      entryBatches: (bucket) => {
+        const value = bucketValue(bucket);
+        return (async function* () {
+          for await (const leaf of bucketElements(file, value)) {
+            const batch = leaf.filter((e) => (e.flags & BUCKET_LEAF_FLAG) === 0).map((e) => [e.key, e.value] as const);
+            if (batch.length > 0) yield batch;
           }
         })();
       },

@@ -59,9 +59,13 @@ export async function loadImage(backend: Backend, reader: BoltReader): Promise<v
   }
   for (const name of reader.bucketNames()) {
     const bucket = name as Bucket;
-    for await (const [key, value] of reader.entries(bucket)) {
-      if (bucket === Bucket.Meta && key.equals(META_CONSISTENT_INDEX)) continue;
-      if (add({ type: 'put', bucket, key, value })) await writeBatch();
+    for await (const batch of reader.entryBatches(bucket)) {
+      let full = false;
+      for (const [key, value] of batch) {
+        if (bucket === Bucket.Meta && key.equals(META_CONSISTENT_INDEX)) continue;
+        full = add({ type: 'put', bucket, key, value }) || full;
+      }
+      if (full) await writeBatch();
     }
   }
   ops.push({ type: 'put', bucket: Bucket.Meta, key: META_CONSISTENT_INDEX, value: consistentIndex });

@@ -8,7 +8,8 @@
  * - the follower refuses a body whose SHA-256 does not match (an error value, no file kept);
  * - at start, a kept `<index>.snap.db` is checked and loaded, and removed once loaded; a kept
  *   KVSNAP01 `.snap.kv` of an older version, a missing image and a corrupted one stop the start
- *   with a message saying so; image files of no pending install are removed.
+ *   with a message saying so, while a bbolt image an older version kept as `.snap.kv` is
+ *   loaded; image files of no pending install are removed.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -197,4 +198,16 @@ void test('at start, a KVSNAP01 image, a missing image and a corrupted one stop 
   writeFileSync(imagePath(badDir, 50), body);
   await assert.rejects(finishInterruptedInstall({ snapDir: badDir, backend, store, logger }, 50), /fails its check \(expected sha256/);
   assert.equal(store.consistentIndex, 3n, 'nothing loaded');
+});
+
+void test('at start, a bbolt image an older version kept as .snap.kv (received from a newer leader) is loaded', async () => {
+  const source = await filledStore(500, 60, 'mixed');
+  const body = Buffer.concat(await stateImageOf(source.store));
+  const { backend, store } = await filledStore(10, 3, 'old-build');
+  const snapDir = freshDir();
+  writeFileSync(legacyImagePath(snapDir, 60), body);
+  await finishInterruptedInstall({ snapDir, backend, store, logger: capturedLogger().logger }, 60);
+  assert.deepEqual(await dump(backend), await dump(source.backend));
+  assert.equal(store.consistentIndex, 60n);
+  assert.deepEqual(readdirSync(snapDir), []);
 });
