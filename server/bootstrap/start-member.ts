@@ -4,7 +4,7 @@
  * housekeeping timers. Returns a handle whose close() shuts everything down in order:
  * stop accepting clients → finish and flush in-flight proposals → close the log and store.
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { AlarmSet } from '../apply/alarms.js';
@@ -60,8 +60,8 @@ import { createLeaderForwarder, MEMBER_PROMOTE_PATH } from '../api/service/leade
 import { encodeMessage } from '../member/message-codec.js';
 import { realScheduler } from '../member/scheduler.js';
 import { MessageType } from '../raft/index.js';
-import { imagePath, snapshotExchange } from './snapshot-exchange.js';
-import { loadImage } from '../snapshot/image.js';
+import { snapshotExchange } from './snapshot-exchange.js';
+import { finishInterruptedInstall, removeStaleImages } from './finish-install.js';
 import { removeSnapshotTemps } from '../snapshot/stream.js';
 import { existsSync } from 'node:fs';
 import { bootstrapEntries } from './bootstrap-entries.js';
@@ -157,18 +157,11 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const backend = await openLevelBackend(layout.backendPath);
   const store = await openMvccStore(backend);
   const marker = opened.contents.snapshot;
-  if (marker && marker.index > store.consistentIndex) {
-    // A snapshot from the leader was recorded in the log but its image had not replaced the
-    // backend when the member stopped: finish that install now.
-    const path = imagePath(layout.snapDir, marker.index);
-    if (!existsSync(path)) {
-      throw new Error(`the log holds a snapshot at index ${marker.index} but the backend is at ${store.consistentIndex} and the state image ${path} is missing`);
-    }
-    await loadImage(backend, path);
-    await store.reload();
-    await rm(path, { force: true });
-    logger.info({ 'snapshot-index': marker.index.toString() }, 'finished installing a database snapshot interrupted by a stop');
-  }
+  const pending = marker && marker.index > store.consistentIndex ? marker.index : undefined;
+  await removeStaleImages(layout.snapDir, pending);
+  // A snapshot from the leader was recorded in the log but its image had not replaced the
+  // backend when the member stopped: finish that install now.
+  if (pending !== undefined) await finishInterruptedInstall({ snapDir: layout.snapDir, backend, store, logger }, pending);
   const clusterVersion = await ClusterVersionState.load(backend);
   if (clusterVersion.current !== undefined) {
     if (compareVersions(clusterVersion.current, profile.minor) > 0) {

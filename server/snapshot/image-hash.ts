@@ -1,26 +1,34 @@
 /**
- * The SHA-256 a snapshot image ends with, as the image computes it: in file order, piece by
- * piece. Where it runs depends on who produces the pages: when this thread builds them, the
- * hash goes to a worker (off-thread-sha256.ts); when a worker builds them
- * (image-thread.ts), this thread only sends, and hashes here (no copy to hand over).
+ * The SHA-256 a snapshot image ends with, as a port: the image hands over its bytes in file
+ * order (`update` copies or hashes them before it returns, so the caller may reuse its buffer)
+ * and asks for the digest once the last byte was handed over.
+ *
+ * Two implementations: `OffThreadSha256` (off-thread-sha256.ts: the image is built on the main
+ * thread, which has better things to do) and `InlineSha256` here (same thread, settled in the
+ * call: an image built on its own thread (image-thread.ts), where the main thread only sends,
+ * and the deterministic simulation, whose steps must not wait on another thread).
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 
 export interface ImageHash {
-  /** Hashes `bytes` next (the caller may reuse its buffer afterwards). */
+  /** Hashes `bytes` next. */
   update(bytes: Uint8Array): void;
   /** The SHA-256 of every byte given to `update`. */
   digest(): Promise<Buffer>;
-  /** Gives up (an image closed early). */
+  /** Drops the hash (an image closed early); idempotent. */
   abort(): void;
 }
 
-/** An ImageHash computed on this thread. */
-export function inThreadSha256(): ImageHash {
-  const hash = createHash('sha256');
-  return {
-    update: (bytes) => void hash.update(bytes),
-    digest: () => Promise.resolve(hash.digest()),
-    abort: () => undefined,
-  };
+export class InlineSha256 implements ImageHash {
+  readonly #hash: Hash = createHash('sha256');
+
+  update(bytes: Uint8Array): void {
+    this.#hash.update(bytes);
+  }
+
+  digest(): Promise<Buffer> {
+    return Promise.resolve(this.#hash.digest());
+  }
+
+  abort(): void {}
 }

@@ -40,10 +40,11 @@ function elementSizes(records: KeyRecordSizes): ElementSizes {
   };
 }
 
-async function entriesOf(view: ReadView, bucket: Bucket): Promise<(readonly [Buffer, Buffer])[]> {
+async function entriesOf(view: ReadView, bucket: Bucket, keepPrivateKeys: boolean): Promise<(readonly [Buffer, Buffer])[]> {
   const out: (readonly [Buffer, Buffer])[] = [];
+  const skipPrivate = bucket === Bucket.Cluster && !keepPrivateKeys;
   for await (const e of view.iterate(bucket)) {
-    if (bucket === Bucket.Cluster && PRIVATE_CLUSTER_KEYS.has(e[0].toString('latin1'))) continue;
+    if (skipPrivate && PRIVATE_CLUSTER_KEYS.has(e[0].toString('latin1'))) continue;
     out.push(e);
   }
   return out;
@@ -54,8 +55,11 @@ async function* lazyBatches(view: ReadView, bucket: Bucket): AsyncGenerator<Bolt
   yield* view.batches(bucket);
 }
 
-/** Every bucket of `view`, the `key` bucket by `records` (unless small enough to be inline), the others read whole; and the file's layout. */
-export async function planImage(view: ReadView, records: KeyRecordSizes): Promise<PlannedImage> {
+/**
+ * Every bucket of `view`, the `key` bucket by `records` (unless small enough to be inline), the
+ * others read whole (the v2 store's key left out unless `keepPrivateKeys`); and the file's layout.
+ */
+export async function planImage(view: ReadView, records: KeyRecordSizes, keepPrivateKeys: boolean): Promise<PlannedImage> {
   const names = [...BUCKETS].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   const sizes = elementSizes(records);
   const buckets: PlannedBucket[] = [];
@@ -63,7 +67,7 @@ export async function planImage(view: ReadView, records: KeyRecordSizes): Promis
     if (name === Bucket.Key && !storedInline(sizes, IMAGE_PAGE_SIZE)) {
       buckets.push({ name, sizes, batches: lazyBatches(view, name) });
     } else {
-      buckets.push({ name, entries: await entriesOf(view, name) });
+      buckets.push({ name, entries: await entriesOf(view, name, keepPrivateKeys) });
     }
   }
   return { plan: await planBolt(buckets, { pageSize: IMAGE_PAGE_SIZE }), buckets };

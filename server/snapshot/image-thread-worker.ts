@@ -6,6 +6,7 @@
  * production, then closes the view and the database handle.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { readMeta } from '../mvcc/meta.js';
 import { writePlannedBolt } from './bbolt/planned-bolt.js';
 import { planImage } from './image-plan.js';
 import { MAX_IN_FLIGHT, type FromWorker, type ToWorker } from './image-thread.js';
@@ -48,9 +49,10 @@ async function handOver(buf: Buffer, bytes: number): Promise<void> {
 
 async function produce(m: Extract<ToWorker, { type: 'start' }>): Promise<void> {
   if (view === undefined) throw new Error('snapshot: the image thread was started before its view was pinned');
-  const { plan, buckets } = await planImage(view, m);
+  const { consistentIndex } = await readMeta(view);
+  const { plan, buckets } = await planImage(view, m, m.keepPrivateKeys);
   const metas = ownCopy(plan.metas);
-  post({ type: 'plan', size: plan.size, metas }, [metas.buffer]);
+  post({ type: 'plan', size: plan.size, metas, consistentIndex }, [metas.buffer]);
   await writePlannedBolt(plan, buckets, handOver);
   post({ type: 'done' });
 }

@@ -14,7 +14,7 @@
  * What crosses (structured messages):
  * - here → worker: `pin`; `start` with the `key` records' sizes (two typed arrays, transferred);
  *   `taken` for every piece read; `close`.
- * - worker → here: `ready`, `pinned`, `plan` (file size, meta pages), each `piece` of about
+ * - worker → here: `ready`, `pinned`, `plan` (file size, meta pages, the view's consistent index), each `piece` of about
  *   1 MiB of pages (transferred, not copied), `done` or `error`, `closed`.
  * At most MAX_IN_FLIGHT pieces are handed over and not yet read, so memory stays bounded.
  */
@@ -27,14 +27,14 @@ export const MAX_IN_FLIGHT = 4;
 
 export type ToWorker =
   | { readonly type: 'pin' }
-  | { readonly type: 'start'; readonly length: number; readonly tombstone: Uint8Array; readonly valueLength: Uint32Array }
+  | { readonly type: 'start'; readonly length: number; readonly tombstone: Uint8Array; readonly valueLength: Uint32Array; readonly keepPrivateKeys: boolean }
   | { readonly type: 'taken' }
   | { readonly type: 'close' };
 
 export type FromWorker =
   | { readonly type: 'ready' }
   | { readonly type: 'pinned' }
-  | { readonly type: 'plan'; readonly size: number; readonly metas: Uint8Array }
+  | { readonly type: 'plan'; readonly size: number; readonly metas: Uint8Array; readonly consistentIndex: bigint }
   | { readonly type: 'piece'; readonly bytes: Uint8Array }
   | { readonly type: 'done' }
   | { readonly type: 'error'; readonly message: string }
@@ -54,6 +54,8 @@ export interface ThreadPlan {
   readonly size: number;
   /** Its first two pages. */
   readonly metas: Buffer;
+  /** `consistent_index` of the pinned view. */
+  readonly consistentIndex: bigint;
 }
 
 export class ImageThread {
@@ -96,14 +98,14 @@ export class ImageThread {
     await wait;
   }
 
-  /** Lays the image out from the pinned view and `records`; the pages follow (see `produce`). */
-  async start(records: KeyRecordSizes): Promise<ThreadPlan> {
+  /** Lays the image out from the pinned view and `records` (image-plan.ts); the pages follow (see `produce`). */
+  async start(records: KeyRecordSizes, keepPrivateKeys: boolean): Promise<ThreadPlan> {
     const wait = this.#step('plan');
     const tombstone = records.tombstone.slice(0, records.length);
     const valueLength = records.valueLength.slice(0, records.length);
-    this.#post({ type: 'start', length: records.length, tombstone, valueLength }, [tombstone.buffer, valueLength.buffer]);
+    this.#post({ type: 'start', length: records.length, tombstone, valueLength, keepPrivateKeys }, [tombstone.buffer, valueLength.buffer]);
     const m = (await wait) as Extract<FromWorker, { type: 'plan' }>;
-    return { size: m.size, metas: Buffer.from(m.metas.buffer, m.metas.byteOffset, m.metas.byteLength) };
+    return { size: m.size, metas: Buffer.from(m.metas.buffer, m.metas.byteOffset, m.metas.byteLength), consistentIndex: m.consistentIndex };
   }
 
   /**

@@ -12,8 +12,8 @@
  * the gRPC stream on HTTP/2 frames it itself (api/grpc/snapshot-frames.ts). `writeSnapshotFile`
  * writes the same bytes to a file in one pass (benchmarks, tests).
  *
- * `imagePieces` is the interim KVSNAP01 image (server/snapshot/FORMAT.md) still used by the
- * leader-to-follower state image (server/bootstrap/snapshot-exchange.ts).
+ * The leader-to-follower state image is the same file with the v2 store kept, sent over the
+ * peer transport (state-image/, FORMAT.md).
  */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -25,57 +25,13 @@ import { writeBolt, type BoltBucketSource } from './bbolt/index.js';
 export const SNAPSHOT_CHUNK = 32 * 1024;
 /** Bytes read from the image at a time. */
 const READ = 32 * SNAPSHOT_CHUNK;
-const MAGIC = Buffer.from('KVSNAP01', 'latin1');
 const BUCKETS = Object.values(Bucket);
 const TEMP_NAME = /^tmp-[0-9a-f]+\.snapshot\.db$/;
 
-/** Bytes of a KVSNAP01 image gathered into one piece. */
-const PIECE = 1024 * 1024;
-const NO_VALUE = Buffer.alloc(0);
-
 /**
- * The interim KVSNAP01 image of `view` (unpadded; see FORMAT.md) in pieces of about 1 MiB
- * (a record bigger than that gets a piece of its own size), read with `view.batches`. Every
- * piece is a new buffer (consumers may keep them).
+ * Keys of kvstore's own in the `cluster` bucket that a user's snapshot leaves out (it holds v3
+ * data only); the state image a leader sends a follower keeps them.
  */
-export async function* imagePieces(view: ReadView): AsyncGenerator<Buffer> {
-  let piece = Buffer.allocUnsafe(PIECE);
-  MAGIC.copy(piece, 0);
-  let at = MAGIC.length;
-  for (const bucket of BUCKETS) {
-    const name = Buffer.from(bucket, 'latin1');
-    for await (const { entries, keyStart } of view.batches(bucket)) {
-      for (const [key, v] of entries) {
-        const value = v ?? NO_VALUE;
-        const keyLen = key.length - keyStart;
-        const bytes = 1 + name.length + 4 + keyLen + 4 + value.length;
-        if (at + bytes > piece.length) {
-          if (at > 0) yield piece.subarray(0, at);
-          piece = Buffer.allocUnsafe(Math.max(PIECE, bytes));
-          at = 0;
-        }
-        piece[at++] = name.length;
-        at += name.copy(piece, at);
-        piece.writeUInt32BE(keyLen, at);
-        at += 4;
-        at += key.copy(piece, at, keyStart);
-        piece.writeUInt32BE(value.length, at);
-        at += 4;
-        piece.set(value, at);
-        at += value.length;
-      }
-    }
-  }
-  if (at === piece.length) {
-    yield piece;
-    yield Buffer.from([0]);
-    return;
-  }
-  piece[at++] = 0;
-  yield piece.subarray(0, at);
-}
-
-/** Keys of kvstore's own in the `cluster` bucket that a snapshot leaves out (it holds v3 data only). */
 export const PRIVATE_CLUSTER_KEYS: ReadonlySet<string> = new Set(['v2store']);
 
 async function* withoutPrivateKeys(entries: AsyncIterable<readonly [Buffer, Buffer]>): AsyncGenerator<readonly [Buffer, Buffer]> {

@@ -14,6 +14,11 @@
  * given; so does a producer failure. `close()` before the end stops the producer and releases
  * the view.
  *
+ * Two images come out of it: `etcdctl snapshot save`'s, which leaves kvstore's private keys
+ * out of the `cluster` bucket (`PRIVATE_CLUSTER_KEYS`: the v2 store, not v3 data), and the
+ * leader's state image for a follower (`keepPrivateKeys`: the follower needs the v2 store).
+ * Both carry the `consistent_index` of the pinned view: the Raft index whose state they hold.
+ *
  * Log lines are etcd's: "sending database snapshot to client" when the layout is known,
  * "sending database sha256 checksum to client" at `digest()`, "successfully sent database
  * snapshot to client" at `sent()`.
@@ -22,7 +27,8 @@ import { writePlannedBolt } from './bbolt/planned-bolt.js';
 import type { PageSink } from './bbolt/page-out.js';
 import type { MvccStore, PinnedSnapshot } from '../mvcc/types.js';
 import type { Backend } from '../storage/backend.js';
-import { inThreadSha256, type ImageHash } from './image-hash.js';
+import { readMeta } from '../mvcc/meta.js';
+import { InlineSha256, type ImageHash } from './image-hash.js';
 import { planImage, type KeyRecordSizes } from './image-plan.js';
 import { ImageThread } from './image-thread.js';
 import { OffThreadSha256 } from './off-thread-sha256.js';
@@ -38,6 +44,16 @@ interface Piece {
 
 const STOPPED = new Error('snapshot: the image was closed before it was read');
 
+export interface StreamedSnapshotOptions extends SnapshotStreamOptions {
+  /**
+   * Keep kvstore's private keys of the `cluster` bucket (the v2 store) in the image: true for
+   * the leader's state image, false (the default) for a user's snapshot.
+   */
+  readonly keepPrivateKeys?: boolean;
+  /** The hash of the bytes (default: a worker thread's when this thread builds the image, this thread's otherwise). */
+  readonly hash?: () => ImageHash;
+}
+
 /** What an image is taken of: the store that pins (with its record sizes) and its backend. */
 export interface ImageSource {
   readonly store: MvccStore;
@@ -50,7 +66,7 @@ export interface ImageSource {
  * The image of everything applied to `source` so far: produced on a worker thread when the
  * backend can be opened there (LevelDB), on this thread otherwise (the memory backend).
  */
-export function startImage(source: ImageSource, options: SnapshotStreamOptions = {}): Promise<StreamedSnapshot> {
+export function startImage(source: ImageSource, options: StreamedSnapshotOptions = {}): Promise<StreamedSnapshot> {
   const { store, backend } = source;
   const location = backend.sharedLocation;
   if (location === undefined) {
@@ -82,6 +98,8 @@ export class StreamedSnapshot implements SnapshotImage {
   private constructor(
     size: number,
     metas: Buffer,
+    /** `consistent_index` of the pinned view. */
+    readonly consistentIndex: bigint,
     /** Hashes the bytes in file order as the producer hands them over. */
     private readonly hash: ImageHash,
     produce: (offer: PageSink) => Promise<void>,
@@ -110,16 +128,18 @@ export class StreamedSnapshot implements SnapshotImage {
    * Pins a view (`pin`), reads the small buckets, lays the file out and starts producing it
    * on this thread (the SHA-256 on a worker).
    */
-  static async start(pin: () => Promise<PinnedSnapshot>, options: SnapshotStreamOptions = {}): Promise<StreamedSnapshot> {
+  static async start(pin: () => Promise<PinnedSnapshot>, options: StreamedSnapshotOptions = {}): Promise<StreamedSnapshot> {
     const now = options.now ?? (() => performance.now());
     const started = now();
     const pinned = await pin();
     try {
-      const { plan, buckets } = await planImage(pinned.view, pinned.records);
+      const { consistentIndex } = await readMeta(pinned.view);
+      const { plan, buckets } = await planImage(pinned.view, pinned.records, options.keepPrivateKeys === true);
       return new StreamedSnapshot(
         plan.size,
         plan.metas,
-        new OffThreadSha256(),
+        consistentIndex,
+        options.hash?.() ?? new OffThreadSha256(),
         (offer) => writePlannedBolt(plan, buckets, offer),
         () => pinned.view.close(),
         options.log,
@@ -140,15 +160,16 @@ export class StreamedSnapshot implements SnapshotImage {
   static async startOnThread(
     location: string,
     pin: (pinView: () => Promise<void>) => Promise<KeyRecordSizes>,
-    options: SnapshotStreamOptions = {},
+    options: StreamedSnapshotOptions = {},
   ): Promise<StreamedSnapshot> {
     const now = options.now ?? (() => performance.now());
     const started = now();
     const thread = await ImageThread.open(location);
     try {
       const records = await pin(() => thread.pin());
-      const { size, metas } = await thread.start(records);
-      return new StreamedSnapshot(size, metas, inThreadSha256(), (offer) => thread.produce(offer), () => thread.close(), options.log, now, started);
+      const { size, metas, consistentIndex } = await thread.start(records, options.keepPrivateKeys === true);
+      const hash = options.hash?.() ?? new InlineSha256();
+      return new StreamedSnapshot(size, metas, consistentIndex, hash, (offer) => thread.produce(offer), () => thread.close(), options.log, now, started);
     } catch (e) {
       await thread.close();
       throw e;

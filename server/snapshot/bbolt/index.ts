@@ -4,5 +4,5 @@
  * Layout: FORMAT.md beside this file.
  */
 export type { BoltReader, BoltBucketSource, BoltEntryBatch } from './types.js';
-export { openBolt } from './reader.js';
+export { openBolt, openBoltBytes } from './reader.js';
 export { writeBolt } from './writer.js';

@@ -1,11 +1,13 @@
 /**
- * Reading a bbolt database file page by page (layout: FORMAT.md) through a file handle: the
- * whole file is never loaded. Of the two meta pages the valid one with the higher txid wins
+ * Reading a bbolt database page by page (layout: FORMAT.md) through a file handle (`openBolt`:
+ * the whole file is never loaded) or from bytes already in memory (`openBoltBytes`: the
+ * simulation's state images). Of the two meta pages the valid one with the higher txid wins
  * (as bbolt chooses). Pages are read through a 256 KiB read-ahead window. Bytes after the last page (the 32-byte SHA-256 of a snapshot file) are
  * never read. Only top-level buckets are listed; nested buckets inside them are skipped.
  *
- * Errors: a file that is not bbolt (no valid meta page) or whose pages are inconsistent
- * (wrong page id, wrong page type, a page past the end of the file) → rejects/throws Error.
+ * Errors: a file that is not bbolt (no valid meta page), shorter than the pages its meta page
+ * names (truncated), or whose pages are inconsistent (wrong page id, wrong page type, a page
+ * past the end of the file) → rejects/throws Error.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import {
@@ -27,11 +29,30 @@ import type { BoltReader } from './types.js';
 /** Pages read ahead in one read: consecutive pages (our writer's and often bbolt's) cost one call. */
 const WINDOW_BYTES = 256 * 1024;
 
+/** Where the bytes come from: a file handle, or a buffer (`bytesSource`). */
+interface ByteSource {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ readonly bytesRead: number }>;
+  stat(): Promise<{ readonly size: number }>;
+  close(): Promise<void>;
+}
+
+function bytesSource(bytes: Buffer): ByteSource {
+  return {
+    read: (buffer, offset, length, position) => {
+      const n = Math.max(0, Math.min(length, bytes.length - position));
+      bytes.copy(buffer, offset, position, position + n);
+      return Promise.resolve({ bytesRead: n });
+    },
+    stat: () => Promise.resolve({ size: bytes.length }),
+    close: () => Promise.resolve(),
+  };
+}
+
 class PageFile {
   private window: { readonly start: number; readonly buf: Buffer } | undefined;
 
   constructor(
-    private readonly fh: FileHandle,
+    private readonly fh: ByteSource,
     readonly pageSize: number,
     private readonly fileSize: number,
     private readonly highWater: number,
@@ -69,14 +90,14 @@ class PageFile {
   }
 }
 
-/** Leaf elements of the tree rooted at page `root`, in key order (depth first, one generator). */
-async function* walk(file: PageFile, root: number): AsyncGenerator<LeafElement> {
+/** Leaf elements of the tree rooted at page `root`, in key order, a leaf page at a time (depth first, one generator). */
+async function* walk(file: PageFile, root: number): AsyncGenerator<LeafElement[]> {
   const stack = [root];
   for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
     const page = await file.page(id);
     const h = readPageHeader(page);
     if (h.flags === PageFlag.Leaf) {
-      yield* leafElements(page, 0, h.count);
+      yield leafElements(page, 0, h.count);
     } else if (h.flags === PageFlag.Branch) {
       const children = branchElements(page, h.count);
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!.pgid);
@@ -86,8 +107,8 @@ async function* walk(file: PageFile, root: number): AsyncGenerator<LeafElement> 
   }
 }
 
-/** Entries of a bucket given its value in the parent (inline page or own tree). */
-async function* bucketElements(file: PageFile, value: Buffer): AsyncGenerator<LeafElement> {
+/** Entries of a bucket given its value in the parent (inline page or own tree), a leaf page at a time. */
+async function* bucketElements(file: PageFile, value: Buffer): AsyncGenerator<LeafElement[]> {
   const { root } = decodeBucketHeader(value);
   if (root !== 0) {
     yield* walk(file, root);
@@ -97,10 +118,10 @@ async function* bucketElements(file: PageFile, value: Buffer): AsyncGenerator<Le
   if (inline.length < PAGE_HEADER_SIZE) throw new Error('bbolt: inline bucket shorter than a page header');
   const h = readPageHeader(inline);
   if (h.flags !== PageFlag.Leaf) throw new Error(`bbolt: inline bucket page has flags 0x${h.flags.toString(16)}`);
-  yield* leafElements(inline, 0, h.count);
+  yield leafElements(inline, 0, h.count);
 }
 
-async function readMeta(fh: FileHandle, fileSize: number): Promise<Meta> {
+async function readMeta(fh: ByteSource, fileSize: number): Promise<Meta> {
   const head = Buffer.alloc(Math.min(fileSize, DEFAULT_PAGE_SIZE));
   await fh.read(head, 0, head.length, 0);
   const m0 = decodeMeta(head, PAGE_HEADER_SIZE);
@@ -116,24 +137,49 @@ async function readMeta(fh: FileHandle, fileSize: number): Promise<Meta> {
 
 /** Opens the bbolt database at `path` for reading; a trailing 32-byte SHA-256 after the last page is ignored. */
 export async function openBolt(path: string): Promise<BoltReader> {
-  const fh = await open(path, 'r');
+  const fh: FileHandle = await open(path, 'r');
+  return openSource(fh, path);
+}
+
+/** Reads the bbolt database held in `bytes` (not copied: the caller leaves them alone until `close`). */
+export function openBoltBytes(bytes: Buffer): Promise<BoltReader> {
+  return openSource(bytesSource(bytes), `(${bytes.length} bytes in memory)`);
+}
+
+async function openSource(fh: ByteSource, name: string): Promise<BoltReader> {
   try {
     const { size } = await fh.stat();
     const meta = await readMeta(fh, size);
+    if (size < meta.pgid * meta.pageSize) {
+      throw new Error(`bbolt: ${size} bytes, shorter than the ${meta.pgid} pages of ${meta.pageSize} bytes its meta page names (truncated)`);
+    }
     const file = new PageFile(fh, meta.pageSize, size, meta.pgid);
     const buckets = new Map<string, Buffer>();
-    for await (const e of walk(file, meta.root)) {
-      if ((e.flags & BUCKET_LEAF_FLAG) !== 0) buckets.set(e.key.toString('utf8'), Buffer.from(e.value));
+    for await (const leaf of walk(file, meta.root)) {
+      for (const e of leaf) if ((e.flags & BUCKET_LEAF_FLAG) !== 0) buckets.set(e.key.toString('utf8'), Buffer.from(e.value));
     }
     const names = [...buckets.keys()];
+    const bucketValue = (bucket: string): Buffer => {
+      const value = buckets.get(bucket);
+      if (value === undefined) throw new Error(`bbolt: no bucket ${JSON.stringify(bucket)}`);
+      return value;
+    };
     return {
       bucketNames: () => names,
       entries: (bucket) => {
-        const value = buckets.get(bucket);
-        if (value === undefined) throw new Error(`bbolt: no bucket ${JSON.stringify(bucket)}`);
+        const value = bucketValue(bucket);
         return (async function* () {
-          for await (const e of bucketElements(file, value)) {
-            if ((e.flags & BUCKET_LEAF_FLAG) === 0) yield [e.key, e.value] as const;
+          for await (const leaf of bucketElements(file, value)) {
+            for (const e of leaf) if ((e.flags & BUCKET_LEAF_FLAG) === 0) yield [e.key, e.value] as const;
+          }
+        })();
+      },
+      entryBatches: (bucket) => {
+        const value = bucketValue(bucket);
+        return (async function* () {
+          for await (const leaf of bucketElements(file, value)) {
+            const batch = leaf.filter((e) => (e.flags & BUCKET_LEAF_FLAG) === 0).map((e) => [e.key, e.value] as const);
+            if (batch.length > 0) yield batch;
           }
         })();
       },
@@ -141,6 +187,6 @@ export async function openBolt(path: string): Promise<BoltReader> {
     };
   } catch (err) {
     await fh.close();
-    throw new Error(`bbolt: cannot open ${path}`, { cause: err });
+    throw new Error(`bbolt: cannot open ${name}`, { cause: err });
   }
 }

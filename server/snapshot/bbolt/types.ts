@@ -15,6 +15,8 @@ export interface BoltReader {
    * ones kept for long. Several iterations may run at once.
    */
   entries(bucket: string): AsyncIterable<readonly [Buffer, Buffer]>;
+  /** `entries` a leaf page at a time (bulk readers: one await per page, not per entry); never an empty batch. */
+  entryBatches(bucket: string): AsyncIterable<readonly (readonly [Buffer, Buffer])[]>;
   /** Closes the file handle; iterations in progress then fail. */
   close(): Promise<void>;
 }

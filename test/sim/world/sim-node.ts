@@ -28,7 +28,7 @@ import { createMemoryBackend, type MemoryBackend } from '../../../server/storage
 import { peerUrlOf, startMembership, type StartMode } from './member-start.js';
 import type { Prng } from './prng.js';
 import { SimBackend } from './sim-backend.js';
-import { loadImageBytes } from '../../../server/snapshot/image.js';
+import { loadImageBytes } from '../../../server/snapshot/state-image/load.js';
 import type { Placed } from './log-image.js';
 import { SimDisk, type DiskOptions, type SimWal, type UnsyncedFate } from './sim-wal.js';
 import type { Life, VirtualScheduler } from './virtual-scheduler.js';

@@ -94,8 +94,7 @@ export class World {
       deliverSnapshot: (to, m, image) => {
         const node = this.node(to);
         if (!node.running) return false;
-        receiveSnapshot(node.running, node.images, m, image, (line) => this.log(line));
-        return true;
+        return receiveSnapshot(node.running, node.images, m, image, (line) => this.log(line));
       },
       unreachable: (from, to) => this.node(from).running?.member.unreachable(to),
       trace: (line) => this.log(line),
