@@ -1,9 +1,11 @@
 /**
  * Test side: backend contents of a given shape for the snapshot image tests — `key` records
- * with revision keys (some tombstones, a few values over a page), a few leases, meta and
+ * as the MVCC store writes them (revision keys, records naming their own revision; some
+ * tombstones, a few values over a page), a few leases, meta and
  * cluster keys (the v2 store's among them).
  */
 import { xorshift32 } from '../../../bench/load/kind.js';
+import { encodeKeyValue, encodeTombstone } from '../../../server/mvcc/kv-codec.js';
 import { Bucket, type Backend, type BackendOp } from '../../../server/storage/backend.js';
 
 export function revisionKey(main: number, sub: number, tombstone: boolean): Buffer {
@@ -31,7 +33,9 @@ export async function fillShaped(backend: Backend, shape: Shape): Promise<void> 
     const tombstone = next() < 0.1;
     const big = next() < 0.02;
     const size = big ? 4096 + Math.floor(next() * 8192) : Math.floor(next() * shape.maxValue);
-    ops.push({ type: 'put', bucket: Bucket.Key, key: revisionKey(main, i % 3, tombstone), value: Buffer.alloc(size, i & 0xff) });
+    const key = Buffer.from(`key-${i}`);
+    const value = tombstone ? encodeTombstone(key) : encodeKeyValue({ key, createRevision: BigInt(main), modRevision: BigInt(main), version: 1n, value: Buffer.alloc(size, i & 0xff), lease: 0n });
+    ops.push({ type: 'put', bucket: Bucket.Key, key: revisionKey(main, i % 3, tombstone), value });
     if (i % 3 === 2) main += 1 + Math.floor(next() * 3);
   }
   for (let i = 0; i < 50; i++) ops.push({ type: 'put', bucket: Bucket.Lease, key: Buffer.from(`lease-${i}`), value: Buffer.alloc(40, i) });
