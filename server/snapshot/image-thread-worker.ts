@@ -1,20 +1,22 @@
 /**
  * The worker side of image-thread.ts: opens the member's LevelDB database (shared with the
  * main thread), pins its own view when told, lays the image out (image-plan.ts) and produces
- * its pages, handing each ≈ 1 MiB over as a transferred copy and waiting while MAX_IN_FLIGHT
- * of them are unread. Every failure is reported as an `error` message; `close` stops the
+ * its pages, copying each ≈ 1 MiB into the next slot of the shared ring and waiting while
+ * MAX_IN_FLIGHT of them are unread. Every failure is reported as an `error` message; `close` stops the
  * production, then closes the view and the database handle.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { readMeta } from '../mvcc/meta.js';
 import { writePlannedBolt } from './bbolt/planned-bolt.js';
 import { planImage } from './image-plan.js';
-import { MAX_IN_FLIGHT, type FromWorker, type ToWorker } from './image-thread.js';
+import { MAX_IN_FLIGHT, SLOT_BYTES, type FromWorker, type ToWorker } from './image-thread.js';
 import type { ReadView } from '../storage/backend.js';
 import { openLevelBackend } from '../storage/level-backend.js';
 
 const port = parentPort!;
-const { location } = workerData as { readonly location: string };
+const { location, ring } = workerData as { readonly location: string; readonly ring: SharedArrayBuffer };
+const slots = Array.from({ length: MAX_IN_FLIGHT }, (_, i) => new Uint8Array(ring, i * SLOT_BYTES, SLOT_BYTES));
+let nextSlot = 0;
 const STOPPED = new Error('snapshot: the image was closed before it was produced');
 
 let view: ReadView | undefined;
@@ -38,13 +40,17 @@ function ownCopy(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   return copy;
 }
 
+/** Copies `bytes` of `buf` into ring slots in order, waiting for a free one before each. */
 async function handOver(buf: Buffer, bytes: number): Promise<void> {
-  if (stopped) throw STOPPED;
-  const piece = ownCopy(buf.subarray(0, bytes));
-  post({ type: 'piece', bytes: piece }, [piece.buffer]);
-  inFlight++;
-  while (inFlight >= MAX_IN_FLIGHT && !stopped) await new Promise<void>((w) => (wake = w));
-  if (stopped) throw STOPPED;
+  for (let at = 0; at < bytes; at += SLOT_BYTES) {
+    while (inFlight >= MAX_IN_FLIGHT && !stopped) await new Promise<void>((w) => (wake = w));
+    if (stopped) throw STOPPED;
+    const n = Math.min(SLOT_BYTES, bytes - at);
+    slots[nextSlot]!.set(buf.subarray(at, at + n));
+    post({ type: 'piece', slot: nextSlot, bytes: n });
+    nextSlot = (nextSlot + 1) % MAX_IN_FLIGHT;
+    inFlight++;
+  }
 }
 
 async function produce(m: Extract<ToWorker, { type: 'start' }>): Promise<void> {

@@ -13,10 +13,13 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { ClassicLevel } from 'classic-level';
 import type { RecordSizes } from '../../../server/mvcc/record-ledger.js';
+import { encodeKeyValue } from '../../../server/mvcc/kv-codec.js';
+import { SLOT_BYTES } from '../../../server/snapshot/image-thread.js';
 import { StreamedSnapshot } from '../../../server/snapshot/streamed-snapshot.js';
+import { Bucket } from '../../../server/storage/backend.js';
 import { openLevelBackend, type LevelBackend } from '../../../server/storage/level-backend.js';
 import { pinByScan, sizesOf } from './pinned-by-scan.js';
-import { fillShaped, type Shape } from './shaped-backend.js';
+import { fillShaped, revisionKey, type Shape } from './shaped-backend.js';
 
 const root = mkdtempSync(join(tmpdir(), 'image-thread-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -79,6 +82,20 @@ for (const shape of [
     await assertReleased(backend);
   });
 }
+
+void test('a value longer than a ring slot crosses in several pieces: same bytes', async () => {
+  const backend = await levelOf({ records: 100, maxValue: 100, seed: 19 });
+  const key = Buffer.from('big');
+  const value = encodeKeyValue({ key, createRevision: 900n, modRevision: 900n, version: 1n, value: Buffer.alloc(3 * SLOT_BYTES + 12_345, 0xab), lease: 0n });
+  await backend.write([{ type: 'put', bucket: Bucket.Key, key: revisionKey(900, 0, false), value }]);
+  const here = await StreamedSnapshot.start(pinByScan(backend));
+  const expected = await readAll(here);
+  await here.close();
+  const there = await StreamedSnapshot.startOnThread(backend.location, pinOnThread(backend));
+  assert.ok((await readAll(there)).equals(expected));
+  await there.close();
+  await assertReleased(backend);
+});
 
 void test('a record of another size than planned ends the worker image with an error before its checksum', async () => {
   const backend = await levelOf({ records: 8000, maxValue: 300, seed: 14 });
