@@ -16,7 +16,6 @@
  * key space) as the real member does (reloadAppliedState), and drops the kept image.
  */
 import type { Message } from '../../../server/raft/index.js';
-import { InlineSha256 } from '../../../server/snapshot/image-hash.js';
 import { loadImageBytes } from '../../../server/snapshot/state-image/load.js';
 import { startStateImage, stateImagePieces } from '../../../server/snapshot/state-image/send.js';
 import { checkTrailer } from '../../../server/snapshot/state-image/sha256-trailer.js';
@@ -39,7 +38,7 @@ async function collect(pieces: AsyncIterable<Buffer>): Promise<Buffer> {
 export async function sendSnapshot(inc: Incarnation, m: Message, transport: SnapshotTransport, trace: (line: string) => void): Promise<void> {
   let ok = false;
   try {
-    const { image, consistentIndex } = await startStateImage({ store: inc.store, backend: inc.backend, flush: () => inc.member.flush() }, { hash: () => new InlineSha256() });
+    const { image, consistentIndex } = await startStateImage({ store: inc.store, backend: inc.backend, flush: () => inc.member.flush() });
     try {
       const repointed = inc.member.snapshotAt(m, Number(consistentIndex));
       if (repointed) {

@@ -4,7 +4,6 @@
  * with the v2 store, members, removed members, auth), the state image of it gathered into a
  * Buffer, and a dump of a backend for record-for-record comparisons.
  */
-import { InlineSha256 } from '../../../server/snapshot/image-hash.js';
 import { startStateImage, stateImagePieces } from '../../../server/snapshot/state-image/send.js';
 import { openMvccStore, type MvccStoreImpl } from '../../../server/mvcc/store.js';
 import { Bucket, type Backend, type BackendOp } from '../../../server/storage/backend.js';
@@ -58,7 +57,7 @@ export async function collect(pieces: AsyncIterable<Buffer>): Promise<Buffer[]> 
 
 /** The state image of `store` as the leader sends it (pieces, trailer last). */
 export async function stateImageOf({ store, backend }: { readonly store: MvccStoreImpl; readonly backend: Backend }): Promise<Buffer[]> {
-  const { image } = await startStateImage({ store, backend, flush: () => Promise.resolve() }, { hash: () => new InlineSha256() });
+  const { image } = await startStateImage({ store, backend, flush: () => Promise.resolve() });
   return collect(stateImagePieces(image));
 }
 

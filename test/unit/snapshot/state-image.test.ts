@@ -15,7 +15,6 @@ import { after, test } from 'node:test';
 import { readMeta } from '../../../server/mvcc/meta.js';
 import type { PinnedSnapshot } from '../../../server/mvcc/types.js';
 import { openBoltBytes, writeBolt } from '../../../server/snapshot/bbolt/index.js';
-import { InlineSha256 } from '../../../server/snapshot/image-hash.js';
 import { loadImageBytes, loadImageFile } from '../../../server/snapshot/state-image/load.js';
 import { receiveImage } from '../../../server/snapshot/state-image/receive.js';
 import { PIECE_BYTES, stateImagePieces } from '../../../server/snapshot/state-image/send.js';
@@ -78,7 +77,7 @@ void test('the v2 store is in the state image and left out of a user snapshot (M
   const { store } = filled;
   const state = Buffer.concat(await stateImageOf(filled));
   const blobs: Buffer[] = [];
-  for await (const m of streamSnapshot(() => StreamedSnapshot.start(() => store.pinSnapshot(), { hash: () => new InlineSha256() }))) blobs.push(Buffer.from(m.blob));
+  for await (const m of streamSnapshot(() => StreamedSnapshot.start(() => store.pinSnapshot()))) blobs.push(Buffer.from(m.blob));
   const user = Buffer.concat(blobs);
   assert.deepEqual(await clusterKeys(state), ['clusterVersion', 'v2store']);
   assert.deepEqual(await clusterKeys(user), ['clusterVersion']);
@@ -120,7 +119,7 @@ void test('a producer that fails (the ledger does not match the view) ends the b
     const v = pinned.view;
     return { view: { get: v.get.bind(v), iterate: v.iterate.bind(v), batches: v.batches.bind(v), close: () => ((open -= 1), v.close()) }, records: { ...pinned.records, valueLength } };
   };
-  const image = await StreamedSnapshot.start(pin, { keepPrivateKeys: true, hash: () => new InlineSha256() });
+  const image = await StreamedSnapshot.start(pin, { keepPrivateKeys: true });
   const dir = freshDir();
   await assert.rejects(receiveImage(stateImagePieces(image), join(dir, 'x.snap.db')), /element \d+ of bucket key is/);
   assert.deepEqual(readdirSync(dir), []);
@@ -172,7 +171,7 @@ void test('pieces read from the image close it when abandoned', async () => {
     const pinned = await store.pinSnapshot();
     const v = pinned.view;
     return { ...pinned, view: { get: v.get.bind(v), iterate: v.iterate.bind(v), batches: v.batches.bind(v), close: () => ((closed += 1), v.close()) } };
-  }, { keepPrivateKeys: true, hash: () => new InlineSha256() });
+  }, { keepPrivateKeys: true });
   assert.ok(image.size > PIECE_BYTES);
   for await (const piece of stateImagePieces(image)) {
     assert.equal(piece.length, PIECE_BYTES);
