@@ -10,7 +10,8 @@ import { dirname, resolve } from 'node:path';
 import type { WalState } from './file-wal.js';
 import { emptyHardState } from './log-replay.js';
 import { segmentName } from './segment-name.js';
-import { SegmentFile, syncDir, type SegmentFileOptions } from './segment-file.js';
+import { syncDir } from '../storage/sync-dir.js';
+import { SegmentFile, type SegmentFileOptions } from './segment-file.js';
 import { encodeSegmentHead } from './write-encoder.js';
 
 /**

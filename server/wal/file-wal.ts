@@ -17,7 +17,8 @@ import { join } from 'node:path';
 
 import { afterAppend, afterSnapshot, appendProblem, type LogPosition } from './log-position.js';
 import { segmentName } from './segment-name.js';
-import { SegmentFile, syncDir, type SegmentFileOptions } from './segment-file.js';
+import { syncDir } from '../storage/sync-dir.js';
+import { SegmentFile, type SegmentFileOptions } from './segment-file.js';
 import type { Entry, HardState, SnapshotMetadata, Wal } from './types.js';
 import { WalError } from './wal-error.js';
 import { encodeSegmentHead, encodeWrite, saveOp, snapshotOp, writeBytes, type WalOp } from './write-encoder.js';

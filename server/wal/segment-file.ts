@@ -10,6 +10,7 @@ import { constants } from 'node:fs';
 import { writev } from 'node:fs';
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { syncDir } from '../storage/sync-dir.js';
 
 import { TEMP_SUFFIX } from './segment-name.js';
 import { SyncMode } from './types.js';
@@ -129,16 +130,6 @@ function dropBytes(parts: Buffer[], n: number): Buffer[] {
     }
   }
   return out;
-}
-
-/** fsyncs a directory so a created, renamed or deleted entry in it is durable. */
-export async function syncDir(dir: string): Promise<void> {
-  const fh = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
 }
 
 function secondsSince(started: bigint): number {

@@ -19,17 +19,9 @@ import { dirname } from 'node:path';
 import { SnapshotChecksum } from '../../../ctl/client/index.js';
 import { openBolt } from '../../../server/snapshot/bbolt/index.js';
 import { dbStatus } from '../../../server/snapshot/restore/db-status.js';
+import { syncDir } from '../../../server/storage/sync-dir.js';
 import { portFail, portOk, type PortResult, type SnapshotFile } from '../ports.js';
 import type { GrpcCalls } from './grpc-calls.js';
-
-async function syncDir(dir: string): Promise<void> {
-  const d = await open(dir, 'r');
-  try {
-    await d.sync();
-  } finally {
-    await d.close();
-  }
-}
 
 /** The revision the snapshot image holds (the last key revision, as `snapshot status` reports). */
 async function imageRevision(file: string): Promise<PortResult<number>> {

@@ -12,9 +12,10 @@
  * --initial-advertise-peer-urls (--initial-cluster-state is not read: the WAL exists) restarts
  * from index N with every member as a voter and the snapshot's revisions.
  */
-import { mkdir, rename, rm, stat, open } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { openLevelBackend } from '../../storage/level-backend.js';
+import { syncDir } from '../../storage/sync-dir.js';
 import type { BackendOp } from '../../storage/backend.js';
 import { openWal } from '../../wal/index.js';
 import { bucketFate, copyOp, finalOps } from './backend-rewrite.js';
@@ -65,15 +66,6 @@ async function exists(path: string): Promise<boolean> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw err;
-  }
-}
-
-async function syncDir(path: string): Promise<void> {
-  const fh = await open(path, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { syncDir } from '../../storage/sync-dir.js';
 import { TrailerCheck } from './sha256-trailer.js';
 
 /** Writes `body` to `path` as described above; resolves with the bytes received (trailer included). */
@@ -35,13 +36,4 @@ export async function receiveImage(body: AsyncIterable<Buffer>, path: string): P
   }
   await syncDir(dirname(path));
   return bytes;
-}
-
-async function syncDir(dir: string): Promise<void> {
-  const fh = await open(dir, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
 }
