@@ -6,10 +6,12 @@
  *
  * What the layout needs is the size of every record of the `key` bucket in revision order,
  * known before the scan: the MVCC store's record ledger, frozen in the same io-queue task that
- * pins the view (`MvccStore.pinSnapshot`). The other buckets are small and read whole first. The meta
- * pages go out first; then the producer (the bbolt writer running into a sink) hands over
- * ≈ 1 MiB of pages at a time and waits until `readInto` has copied them (two buffers: one
- * being filled while the other is read, so memory stays bounded whatever the size). A record
+ * pins the view (`MvccStore.pinSnapshot`). The other buckets are small and read whole first
+ * (image-plan.ts). The meta pages go out first; then the producer (the bbolt writer running
+ * into a sink) hands over ≈ 1 MiB of pages at a time and waits until `readInto` has copied
+ * them, so memory stays bounded whatever the size. Over LevelDB the producer is the image
+ * thread (image-thread.ts: its own view of the shared database, pages through a ring of four
+ * slots); over the memory backend it runs on this thread (two page buffers). A record
  * whose size differs from the ledger's ends the image with an error before its checksum is
  * given; so does a producer failure. `close()` before the end stops the producer and releases
  * the view.

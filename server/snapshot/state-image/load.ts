@@ -72,9 +72,9 @@ export async function loadImage(backend: Backend, reader: BoltReader): Promise<v
   await backend.write(ops, { sync: true });
 }
 
-/** Replaces the backend's contents with the image file at `path` (trailer and all; see loadImage). */
-export async function loadImageFile(backend: Backend, path: string): Promise<void> {
-  const reader = await openBolt(path);
+/** Loads the image of `opened` into `backend` (see loadImage), closing the reader whatever happens. */
+async function loadFrom(backend: Backend, opened: Promise<BoltReader>): Promise<void> {
+  const reader = await opened;
   try {
     await loadImage(backend, reader);
   } finally {
@@ -82,12 +82,12 @@ export async function loadImageFile(backend: Backend, path: string): Promise<voi
   }
 }
 
+/** Replaces the backend's contents with the image file at `path` (trailer and all; see loadImage). */
+export function loadImageFile(backend: Backend, path: string): Promise<void> {
+  return loadFrom(backend, openBolt(path));
+}
+
 /** Replaces the backend's contents with an image held in memory (the simulation's; see loadImage). */
-export async function loadImageBytes(backend: Backend, image: Buffer): Promise<void> {
-  const reader = await openBoltBytes(image);
-  try {
-    await loadImage(backend, reader);
-  } finally {
-    await reader.close();
-  }
+export function loadImageBytes(backend: Backend, image: Buffer): Promise<void> {
+  return loadFrom(backend, openBoltBytes(image));
 }

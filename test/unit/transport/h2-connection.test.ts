@@ -47,6 +47,16 @@ function client(port: number, settings?: Parameters<typeof connect>[1]): ClientH
   return session;
 }
 
+/** Runs `body` with a client session on `port`, closed afterwards whatever happens. */
+async function withClient(port: number, body: (session: ClientHttp2Session) => Promise<void>, settings?: Parameters<typeof connect>[1]): Promise<void> {
+  const session = client(port, settings);
+  try {
+    await body(session);
+  } finally {
+    session.close();
+  }
+}
+
 interface Answer {
   readonly status: number;
   readonly body: Buffer;
@@ -79,8 +89,7 @@ const echo: Handler = (s) => {
 
 void test('a request answered with headers, data and trailers; the request headers decoded', async () => {
   const { port } = await serve(echo);
-  const session = client(port);
-  try {
+  await withClient(port, async (session) => {
     const req = session.request({ ':method': 'POST', ':path': '/svc/Method', 'x-tag': 'abc' });
     req.end(Buffer.from('hello'));
     const a = await answer(req);
@@ -88,15 +97,12 @@ void test('a request answered with headers, data and trailers; the request heade
     assert.equal(a.body.toString(), 'hello');
     assert.equal(a.trailers['x-tag'], 'abc');
     assert.equal(a.trailers['x-path'], '/svc/Method');
-  } finally {
-    session.close();
-  }
+  });
 });
 
 void test('two hundred streams at once on one connection, each answered with its own body', async () => {
   const { port } = await serve(echo);
-  const session = client(port);
-  try {
+  await withClient(port, async (session) => {
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) => {
         const req = session.request({ ':method': 'POST', ':path': '/x', 'x-tag': String(i) });
@@ -108,9 +114,7 @@ void test('two hundred streams at once on one connection, each answered with its
       assert.equal(a.body.toString(), `body-${i}`);
       assert.equal(a.trailers['x-tag'], String(i));
     });
-  } finally {
-    session.close();
-  }
+  });
 });
 
 void test("a 3 MiB answer paced by the client's 16 KiB windows: in order, write false then onDrain", async () => {
@@ -141,8 +145,7 @@ void test("a 3 MiB answer paced by the client's 16 KiB windows: in order, write 
       pump();
     };
   });
-  const session = client(port, { settings: { initialWindowSize: 16_384 } });
-  try {
+  await withClient(port, async (session) => {
     const req = session.request({ ':method': 'GET', ':path': '/big' });
     req.end();
     const a = await answer(req);
@@ -150,23 +153,18 @@ void test("a 3 MiB answer paced by the client's 16 KiB windows: in order, write 
     assert.equal(a.trailers['x-status'], 'done');
     assert.ok(sawFalse, 'write reported a full window');
     assert.ok(drained > 0, 'onDrain came after each full window');
-  } finally {
-    session.close();
-  }
+  }, { settings: { initialWindowSize: 16_384 } });
 });
 
 void test('a 3 MiB request over a 1 MiB stream window is read whole (windows granted as it arrives)', async () => {
   const { port } = await serve(echo);
-  const session = client(port);
-  try {
+  await withClient(port, async (session) => {
     const body = Buffer.alloc(3 << 20, 7);
     const req = session.request({ ':method': 'POST', ':path': '/up' });
     req.end(body);
     const a = await answer(req);
     assert.equal(a.body.length, body.length);
-  } finally {
-    session.close();
-  }
+  });
 });
 
 void test("a client's RST_STREAM reaches onReset; later writes are ignored", async () => {
@@ -196,8 +194,7 @@ void test("a client's RST_STREAM reaches onReset; later writes are ignored", asy
 
 void test('a 40 KiB header block (HEADERS + CONTINUATION) is decoded; PING is answered', async () => {
   const { port } = await serve(echo);
-  const session = client(port);
-  try {
+  await withClient(port, async (session) => {
     const tag = 'v'.repeat(40_000);
     const req = session.request({ ':method': 'POST', ':path': '/h', 'x-tag': tag });
     req.end(Buffer.from('x'));
@@ -205,9 +202,7 @@ void test('a 40 KiB header block (HEADERS + CONTINUATION) is decoded; PING is an
     assert.equal(a.trailers['x-tag'], tag);
     const rtt = await new Promise<number>((resolve, reject) => session.ping((err, ms) => (err ? reject(err) : resolve(ms))));
     assert.ok(rtt >= 0);
-  } finally {
-    session.close();
-  }
+  });
 });
 
 void test('an answer before the request ended: the client gets it, the rest of the request is declined with NO_ERROR', async () => {
@@ -217,16 +212,13 @@ void test('an answer before the request ended: the client gets it, the rest of t
       s.end(TRAILERS);
     };
   });
-  const session = client(port);
-  try {
+  await withClient(port, async (session) => {
     const req = session.request({ ':method': 'POST', ':path': '/early' });
     req.write(Buffer.from('first'));
     const a = await answer(req);
     assert.equal(a.status, 200);
     assert.equal(a.trailers['x-status'], 'done');
-  } finally {
-    session.close();
-  }
+  });
 });
 
 void test('goAway: the open stream finishes, then the connection ends', async () => {
