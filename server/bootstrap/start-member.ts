@@ -85,7 +85,6 @@ const GRPC_OVERHEAD_BYTES = 512 * 1024;
 /** A configuration that cannot start a member (reported without a stack trace). */
 export class ConfigProblem extends Error {}
 
-/** `/health` unhealthy until the cluster version is decided (health-gate.ts). */
 /**
  * Whether client HTTP/2 connections are framed by us (transport/h2/, the default) or handed to
  * grpc-js on Node's HTTP/2 (`KVSTORE_GRPC_HTTP2=node`; config/grpc-http2.ts, checked when the
@@ -96,6 +95,7 @@ function ownHttp2(): boolean {
   return !read.ok || read.value === 'own';
 }
 
+/** `/health` unhealthy until the cluster version is decided (health-gate.ts). */
 function gatedMemberInfo(info: MemberInfo, clusterVersion: () => string | undefined): MemberInfo {
   return { ...info, health: async () => gateOnClusterVersion(await info.health(), clusterVersion()) };
 }
