@@ -2,8 +2,9 @@
  * The scale bench: `npm run bench:scale -- --keys 200000` loads N keys (16-byte keys, 256-byte
  * values, one Put each) into one etcd 3.4 member and one kvstore member, one after the other on
  * the same machine, and prints side by side: load rate, RSS 2 s and 10 s after the load, on-disk size,
- * `etcdctl snapshot save` time, range of 10 k keys, restart to healthy, RSS after the restart
- * and physical compaction of half the history.
+ * `etcdctl snapshot save` time, range of 10 k keys, a clean stop (SIGTERM) and the restart after
+ * it, RSS after the restart, a restart after kill -9 (kvstore then has no index checkpoint and
+ * scans its backend) and physical compaction of half the history.
  *
  * Flags: --keys N (default 200000) · --key-size B (16) · --value-size B (256) · --clients C
  * (100) · --servers etcd,kvstore · --work-dir DIR (default a temp dir, removed unless --keep)
@@ -51,9 +52,13 @@ interface Row {
   snapshotBytes: number;
   rangeSeconds: number;
   rangeCpuSeconds: number;
+  /** SIGTERM to exit. */
+  stopSeconds: number;
   restartSeconds: number;
   restartCpuSeconds: number;
   rssAfterRestart: number;
+  /** Spawn to healthy after a SIGKILL (no clean stop before). */
+  crashRestartSeconds: number;
   compactSeconds: number;
   compactCpuSeconds: number;
 }
@@ -139,12 +144,18 @@ async function measure(o: Options, name: 'etcd' | 'kvstore', root: string, workD
     }
     const rangeCpu = (cpuSeconds(server.pid) - cpuBeforeRanges) / 5;
     process.stderr.write(`${name}: restart…\n`);
+    const stopping = performance.now();
     await server.stop();
+    const stopSeconds = (performance.now() - stopping) / 1000;
     const again = await startServer(spec);
     server = again.server;
     const restartCpu = cpuSeconds(server.pid);
     await new Promise((r) => setTimeout(r, 2000));
     const rssAfterRestart = rssBytes(server.pid);
+    process.stderr.write(`${name}: restart after kill -9…\n`);
+    await server.stop('SIGKILL');
+    const crashed = await startServer(spec);
+    server = crashed.server;
     const status = JSON.parse(etcdctl(o, server.endpoint, ['endpoint', 'status', '-w', 'json']).stdout) as { Status: { header: { revision: number } } }[];
     const rev = status[0]!.Status.header.revision;
     process.stderr.write(`${name}: compact at ${Math.floor(rev / 2)}…\n`);
@@ -164,9 +175,11 @@ async function measure(o: Options, name: 'etcd' | 'kvstore', root: string, workD
       snapshotBytes,
       rangeSeconds: median(ranges),
       rangeCpuSeconds: rangeCpu,
+      stopSeconds,
       restartSeconds: again.healthyMs / 1000,
       restartCpuSeconds: restartCpu,
       rssAfterRestart,
+      crashRestartSeconds: crashed.healthyMs / 1000,
       compactSeconds: compact.seconds,
       compactCpuSeconds: compactCpu,
     };
@@ -192,9 +205,11 @@ function table(o: Options, loader: Loader, rows: Partial<Record<'etcd' | 'kvstor
     ['snapshot file size', (r) => r.snapshotBytes, MB],
     ['range of 10 k keys (etcdctl get, median of 5)', (r) => r.rangeSeconds, sec],
     ['  server CPU per range (mean)', (r) => r.rangeCpuSeconds, sec],
+    ['clean stop (SIGTERM to exit)', (r) => r.stopSeconds, sec],
     ['restart to healthy', (r) => r.restartSeconds, sec],
     ['  server CPU until healthy', (r) => r.restartCpuSeconds, sec],
     ['RSS after restart', (r) => r.rssAfterRestart, MiB],
+    ['restart to healthy after kill -9', (r) => r.crashRestartSeconds, sec],
     ['compaction of half the history (--physical)', (r) => r.compactSeconds, sec],
     ['  server CPU for it', (r) => r.compactCpuSeconds, sec],
   ];

@@ -25,8 +25,8 @@ export interface ServerSpec {
 export interface RunningServer {
   readonly pid: number;
   readonly endpoint: string;
-  /** Stops the process (SIGTERM) and resolves once it has exited. */
-  stop(): Promise<void>;
+  /** Stops the process (SIGTERM unless told; SIGKILL after 20 s) and resolves once it has exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /** A port free on `host` right now. */
@@ -73,8 +73,8 @@ export async function startServer(s: ServerSpec, timeoutMs = 600_000): Promise<{
   const server: RunningServer = {
     pid: proc.pid ?? -1,
     endpoint,
-    stop: async () => {
-      if (!exited(proc)) proc.kill('SIGTERM');
+    stop: async (signal = 'SIGTERM') => {
+      if (!exited(proc)) proc.kill(signal);
       const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
       await closed;
       clearTimeout(timer);

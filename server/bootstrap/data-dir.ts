@@ -1,7 +1,9 @@
 /**
  * The member's data-dir layout:
- *   <data-dir>/member/wal/      the write-ahead log (or --wal-dir)
- *   <data-dir>/member/snap/db   the backend holding the applied v3 state
+ *   <data-dir>/member/wal/                   the write-ahead log (or --wal-dir)
+ *   <data-dir>/member/snap/db                the backend holding the applied v3 state
+ *   <data-dir>/member/snap/key-index.ckpt    the key index as the member left it at its last
+ *                                            clean stop (consumed at the next start)
  */
 import { join } from 'node:path';
 import type { ServerConfig } from '../config/types.js';
@@ -11,12 +13,13 @@ export interface DataDirLayout {
   readonly walDir: string;
   readonly snapDir: string;
   readonly backendPath: string;
+  readonly indexCheckpointPath: string;
 }
 
 export function dataDirLayout(config: ServerConfig): DataDirLayout {
   const memberDir = join(config.dataDir, 'member');
   const snapDir = join(memberDir, 'snap');
-  return { memberDir, walDir: config.effectiveWalDir, snapDir, backendPath: join(snapDir, 'db') };
+  return { memberDir, walDir: config.effectiveWalDir, snapDir, backendPath: join(snapDir, 'db'), indexCheckpointPath: join(snapDir, 'key-index.ckpt') };
 }
 
 /** WAL metadata record: member id and cluster id, 8 bytes big-endian each. */

@@ -29,7 +29,8 @@ import { createLessor } from '../lease/lessor.js';
 import { minLeaseTtlSeconds } from '../lease/ttl.js';
 import { Member } from '../member/member.js';
 import { createMemberMetrics } from '../metrics/member-metrics.js';
-import { openMvccStore } from '../mvcc/store.js';
+import { openMvccStore, type MvccStoreImpl } from '../mvcc/store.js';
+import { takeIndexCheckpoint, writeIndexCheckpoint } from './index-checkpoint-file.js';
 import { Bucket } from '../storage/backend.js';
 import { openLevelBackend } from '../storage/level-backend.js';
 import { listenClients } from '../transport/listen-clients.js';
@@ -104,6 +105,27 @@ function initialIds(config: ServerConfig): { memberId: bigint; clusterId: bigint
   return { memberId: memberIdFor(config.initialAdvertisePeerUrls, config.initialClusterToken), clusterId: initialClusterId(config) };
 }
 
+function logRecovery(store: MvccStoreImpl, ms: number, log: Logger): void {
+  const how = store.recovered;
+  const fields = { keys: store.keyCount, 'current-revision': String(store.currentRevision), took: `${(ms / 1000).toFixed(3)}s` };
+  if (how.from === 'checkpoint') log.info(fields, 'recovered key index from checkpoint');
+  else if (how.checkpointIgnored !== undefined) log.warn({ ...fields, reason: how.checkpointIgnored }, 'ignored key index checkpoint; rebuilt the key index from the backend');
+  else log.info(fields, 'rebuilt key index from the backend');
+}
+
+/** The store's index checkpoint for the next start (a failure only costs that start a scan). */
+async function saveIndexCheckpoint(store: MvccStoreImpl, path: string, log: Logger): Promise<void> {
+  try {
+    const started = performance.now();
+    await store.settle();
+    const bytes = store.checkpoint();
+    await writeIndexCheckpoint(path, bytes);
+    log.info({ keys: store.keyCount, bytes: bytes.length, took: `${((performance.now() - started) / 1000).toFixed(3)}s` }, 'saved key index checkpoint');
+  } catch (e) {
+    log.warn({ err: e }, 'could not save key index checkpoint; the next start rebuilds the key index from the backend');
+  }
+}
+
 export async function startMember(config: ServerConfig, logger: Logger): Promise<RunningMember> {
   const now = (): number => Date.now();
   const layout = dataDirLayout(config);
@@ -155,7 +177,10 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   else log.info({ 'cluster-id': formatId(clusterId), 'data-dir': config.dataDir }, 'restarting member from existing data dir');
 
   const backend = await openLevelBackend(layout.backendPath);
-  const store = await openMvccStore(backend);
+  const checkpoint = await takeIndexCheckpoint(layout.indexCheckpointPath);
+  const recoveryStarted = performance.now();
+  const store = await openMvccStore(backend, undefined, checkpoint);
+  logRecovery(store, performance.now() - recoveryStarted, log);
   const marker = opened.contents.snapshot;
   const pending = marker && marker.index > store.consistentIndex ? marker.index : undefined;
   await removeStaleImages(layout.snapDir, pending);
@@ -515,6 +540,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         forwarder.close();
         await peers.transport.close();
         await opened.wal.close();
+        await saveIndexCheckpoint(store, layout.indexCheckpointPath, log);
         await backend.close();
         log.info('member stopped');
       })();

@@ -42,6 +42,17 @@ export class KeyIndex {
   /** `key`: the user key as a latin1 string (one char per byte; see tree-index.ts). */
   constructor(readonly key: string) {}
 
+  /** An entry with this exact state (read back from an index checkpoint: index-checkpoint.ts). */
+  static restored(key: string, revs: number[], ends: readonly number[], created: number, version: number, lease: bigint): KeyIndex {
+    const ki = new KeyIndex(key);
+    ki.revs = revs;
+    ki.ends = ends.length === 0 ? NO_ENDS : ends;
+    ki.created = created;
+    ki.version = version;
+    ki.lease = lease;
+    return ki;
+  }
+
   /** Number of revisions held. */
   get size(): number {
     return this.revs.length >> 1;

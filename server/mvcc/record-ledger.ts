@@ -45,6 +45,26 @@ export class RecordLedger {
   private used = 0;
   private dead = 0;
 
+  /** A ledger holding exactly `records` (a frozen copy, in revision order: an index checkpoint's). */
+  static of(records: RecordSizes): RecordLedger {
+    const ledger = new RecordLedger();
+    const n = records.length;
+    const capacity = Math.max(INITIAL_CAPACITY, n);
+    ledger.main = new Float64Array(capacity);
+    ledger.sub = new Uint32Array(capacity);
+    ledger.state = new Uint8Array(capacity);
+    ledger.valueLength = new Uint32Array(capacity);
+    ledger.main.set(records.main.subarray(0, n));
+    ledger.sub.set(records.sub.subarray(0, n));
+    ledger.state.set(records.tombstone.subarray(0, n));
+    ledger.valueLength.set(records.valueLength.subarray(0, n));
+    for (let i = 1; i < n; i++) {
+      if (!after(ledger.main[i]!, ledger.sub[i]!, ledger.main[i - 1]!, ledger.sub[i - 1]!)) throw new Error('mvcc: record ledger out of revision order');
+    }
+    ledger.used = n;
+    return ledger;
+  }
+
   /** Live records. */
   get length(): number {
     return this.used - this.dead;

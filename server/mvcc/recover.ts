@@ -1,9 +1,17 @@
 /**
- * Rebuilds a store's memory from its backend: the meta entries and, from one scan of the
- * `key` bucket in revision order, the key index. Values are not decoded: each record gives
- * only its key and, for a put, the create revision, version and lease (`peekRecordMeta`),
- * so recovery costs time in the number of records and memory in the number of keys. Every
- * record also goes into the record ledger (revision, tombstone mark, stored value length).
+ * Rebuilds a store's memory from its backend: the meta entries and the key index, either
+ * from an index checkpoint (index-checkpoint.ts, written when the member last stopped
+ * cleanly) or from one scan of the `key` bucket in revision order.
+ *
+ * A checkpoint is used only when it describes this backend: the same consistent index and
+ * compaction revisions in the meta bucket, and the same first and last `key` records (one
+ * seek each). Otherwise — or when it cannot be read — the bucket is scanned, and the outcome
+ * says why.
+ *
+ * The scan does not decode values: each record gives only its key and, for a put, the create
+ * revision, version and lease (`peekRecordMeta`), so recovery costs time in the number of
+ * records and memory in the number of keys. Every record also goes into the record ledger
+ * (revision, tombstone mark, stored value length).
  *
  * The current revision is the newest record's main revision, but never below the compact
  * revision (a compaction may have removed the newest tombstones) nor below 1. Records left
@@ -13,9 +21,20 @@
 import type { Backend } from '../storage/backend.js';
 import { Bucket } from '../storage/backend.js';
 import { peekKey, peekRecordMeta } from './kv-codec.js';
+import { decodeIndexCheckpoint } from './index-checkpoint.js';
 import { readMeta, type MvccMeta } from './meta.js';
-import { isRevisionKey, isTombstoneKey, subOfKey } from './revision.js';
+import { RecordLedger } from './record-ledger.js';
+import { isRevisionKey, isTombstoneKey, revisionKeyOf, subOfKey } from './revision.js';
 import { newStoreState, type StoreOptions, type StoreState } from './state.js';
+
+/** How the index was rebuilt: from the checkpoint, or by a scan (and why the checkpoint was not used). */
+export type RecoveredFrom = { readonly from: 'checkpoint' } | { readonly from: 'scan'; readonly checkpointIgnored?: string };
+
+export interface Recovered {
+  readonly state: StoreState;
+  readonly meta: MvccMeta;
+  readonly how: RecoveredFrom;
+}
 
 const EMPTY = Buffer.alloc(0);
 
@@ -24,9 +43,65 @@ function mainNumber(key: Buffer): number {
   return key.readUInt32BE(0) * 0x100000000 + key.readUInt32BE(4);
 }
 
-export async function recoverState(backend: Backend, options?: StoreOptions): Promise<{ readonly state: StoreState; readonly meta: MvccMeta }> {
-  const state = newStoreState(backend, options);
+/** The first (or last) record key of the `key` bucket, without its bucket prefix. */
+async function edgeKey(backend: Backend, reverse: boolean): Promise<Buffer | undefined> {
+  for await (const [key] of backend.iterate(Bucket.Key, { reverse, limit: 1, keysOnly: true })) return key;
+  return undefined;
+}
+
+function sameMeta(a: MvccMeta, b: MvccMeta): boolean {
+  return a.consistentIndex === b.consistentIndex && a.scheduledCompactRev === b.scheduledCompactRev && a.finishedCompactRev === b.finishedCompactRev;
+}
+
+/** The state `checkpoint` describes, or why it does not describe `backend`. */
+async function fromCheckpoint(backend: Backend, meta: MvccMeta, checkpoint: Buffer, options: StoreOptions | undefined): Promise<StoreState | string> {
+  let read;
+  try {
+    read = decodeIndexCheckpoint(checkpoint);
+  } catch (e) {
+    return `unreadable: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  if (!sameMeta(read.meta, meta)) return 'the backend changed after it was written';
+  const { records } = read;
+  const n = records.length;
+  const recordKey = (i: number): Buffer => revisionKeyOf(records.main[i]!, records.sub[i]!, records.tombstone[i] === 1);
+  const [first, last] = await Promise.all([edgeKey(backend, false), edgeKey(backend, true)]);
+  const agrees = n === 0 ? first === undefined : first !== undefined && last !== undefined && first.equals(recordKey(0)) && last.equals(recordKey(n - 1));
+  if (!agrees) return 'its records are not the backend’s';
+  const state = newStoreState(backend, options, RecordLedger.of(records));
+  try {
+    for (const ki of read.keys) state.index.restore(ki);
+  } catch (e) {
+    return `unreadable: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  state.currentRevision = read.currentRevision;
+  return state;
+}
+
+/** Fills `state`'s meta fields from the backend's. */
+function withMeta(state: StoreState, meta: MvccMeta): StoreState {
+  state.consistentIndex = meta.consistentIndex;
+  state.compactRevision = meta.finishedCompactRev;
+  state.persistedScheduledCompact = meta.scheduledCompactRev;
+  return state;
+}
+
+/** Rebuilds the store's memory from `backend`, from `checkpoint` where it describes the backend. */
+export async function recoverState(backend: Backend, options?: StoreOptions, checkpoint?: Buffer): Promise<Recovered> {
   const meta = await readMeta(backend);
+  let checkpointIgnored: string | undefined;
+  if (checkpoint !== undefined) {
+    const restored = await fromCheckpoint(backend, meta, checkpoint, options);
+    if (typeof restored !== 'string') return { state: withMeta(restored, meta), meta, how: { from: 'checkpoint' } };
+    checkpointIgnored = restored;
+  }
+  const state = await scanState(backend, meta, options);
+  return { state, meta, how: checkpointIgnored === undefined ? { from: 'scan' } : { from: 'scan', checkpointIgnored } };
+}
+
+/** The state rebuilt by one scan of the `key` bucket. */
+async function scanState(backend: Backend, meta: MvccMeta, options: StoreOptions | undefined): Promise<StoreState> {
+  const state = newStoreState(backend, options);
   const index = state.index;
   const ledger = state.ledger;
   let newest = 0;
@@ -55,8 +130,5 @@ export async function recoverState(backend: Backend, options?: StoreOptions): Pr
   if (meta.scheduledCompactRev > current) current = meta.scheduledCompactRev;
   if (meta.finishedCompactRev > current) current = meta.finishedCompactRev;
   state.currentRevision = current;
-  state.consistentIndex = meta.consistentIndex;
-  state.compactRevision = meta.finishedCompactRev;
-  state.persistedScheduledCompact = meta.scheduledCompactRev;
-  return { state, meta };
+  return withMeta(state, meta);
 }

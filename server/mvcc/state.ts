@@ -48,14 +48,14 @@ export interface StoreOptions {
 
 const DEFAULT_RECORD_CACHE_BYTES = 8 * 1024 * 1024;
 
-export function newStoreState(backend: Backend, options: StoreOptions = {}): StoreState {
+export function newStoreState(backend: Backend, options: StoreOptions = {}, ledger = new RecordLedger()): StoreState {
   return {
     backend,
     index: new TreeIndex(),
     unflushed: new Unflushed(),
     cache: new RecordCache(options.recordCacheBytes ?? DEFAULT_RECORD_CACHE_BYTES),
     io: new SerialQueue(),
-    ledger: new RecordLedger(),
+    ledger,
     currentRevision: 1n,
     compactRevision: 0n,
     consistentIndex: 0n,

@@ -8,7 +8,8 @@
  *
  * Usage: `const store = await openMvccStore(backend)`; run each apply step in one
  * `beginWrite()` … `end()`; call `flush(index)` after applying (calls serialised by the
- * caller); `settle()` before closing the backend.
+ * caller); `settle()` before closing the backend, and `checkpoint()` then to let the next
+ * open skip the scan (index-checkpoint.ts).
  * Records and events returned are shared with the store and must not be mutated.
  */
 import type { Event } from '../../proto/gen/etcd/kv.js';
@@ -21,7 +22,8 @@ import { history } from './history.js';
 import { pinSnapshot } from './pin-snapshot.js';
 import { storeRange } from './read.js';
 import { readPrevSync } from './unread-prev.js';
-import { recoverState } from './recover.js';
+import { encodeIndexCheckpoint } from './index-checkpoint.js';
+import { recoverState, type RecoveredFrom } from './recover.js';
 import type { StoreOptions, StoreState } from './state.js';
 import type { HashKVResult, MvccStore, Pinned, PinnedSnapshot, RangeParams, RangeResult, WriteTxn } from './types.js';
 import { StoreWriteTxn } from './write-txn.js';
@@ -30,7 +32,11 @@ export type { StoreOptions } from './state.js';
 
 export class MvccStoreImpl implements MvccStore {
   /** Use openMvccStore(). */
-  constructor(private state: StoreState) {}
+  constructor(
+    private state: StoreState,
+    /** How the open rebuilt the index. */
+    readonly recovered: RecoveredFrom = { from: 'scan' },
+  ) {}
 
   /**
    * Rebuilds the store from its backend after the backend's contents were replaced (a
@@ -123,16 +129,31 @@ export class MvccStoreImpl implements MvccStore {
     await this.state.compactionTail;
     await this.state.io.idle();
   }
+
+  /**
+   * The index checkpoint of the store as the backend holds it (index-checkpoint.ts), for a
+   * store that is done: settled, with nothing unflushed, no write open and none to come.
+   * Throws when changes are still unflushed or a compaction is unfinished.
+   */
+  checkpoint(): Buffer {
+    const s = this.state;
+    if (!s.unflushed.isEmpty || s.writing) throw new Error('mvcc: an index checkpoint of a store with unflushed changes');
+    if (s.persistedScheduledCompact !== s.compactRevision) throw new Error('mvcc: an index checkpoint of a store with a compaction unfinished');
+    const meta = { consistentIndex: s.consistentIndex, scheduledCompactRev: s.persistedScheduledCompact, finishedCompactRev: s.compactRevision };
+    return encodeIndexCheckpoint({ meta, currentRevision: s.currentRevision, records: s.ledger.freeze(), index: s.index });
+  }
 }
 
 /**
  * Opens the store kept in `backend` (empty backend → fresh store at revision 1). Recovers
- * the index, revisions and consistent index; finishes a compaction a crash interrupted
- * before resolving.
+ * the index, revisions and consistent index — from `checkpoint` when it describes the
+ * backend (`store.recovered` says which) —; finishes a compaction a crash interrupted before
+ * resolving.
  */
-export async function openMvccStore(backend: Backend, options?: StoreOptions): Promise<MvccStoreImpl> {
-  const { state, meta } = await recoverState(backend, options);
+export async function openMvccStore(backend: Backend, options?: StoreOptions, checkpoint?: Buffer): Promise<MvccStoreImpl> {
+  const { state, meta, how } = await recoverState(backend, options, checkpoint);
   if (meta.scheduledCompactRev > meta.finishedCompactRev) await startCompaction(state, meta.scheduledCompactRev);
-  else if (meta.finishedCompactRev > 0n) state.index.compactEach(meta.finishedCompactRev);
-  return new MvccStoreImpl(state);
+  // A checkpoint's index was compacted before it was written.
+  else if (meta.finishedCompactRev > 0n && how.from === 'scan') state.index.compactEach(meta.finishedCompactRev);
+  return new MvccStoreImpl(state, how);
 }

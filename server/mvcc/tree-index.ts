@@ -61,6 +61,14 @@ export class TreeIndex {
     ki.put(main, sub, created, version, lease);
   }
 
+  /** Adds an entry read back from an index checkpoint (keys in ascending order, none known yet). */
+  restore(ki: KeyIndex): void {
+    const last = this.tree.maxKey();
+    if (last !== undefined && last >= ki.key) throw new Error('mvcc: index checkpoint keys out of order');
+    this.tree.set(ki.key, ki);
+    if (ki.isLive) this.liveCount++;
+  }
+
   /** Records the deletion of live key `name` at (main, sub). */
   tombstone(name: string, main: number, sub: number): void {
     const ki = this.tree.get(name);
