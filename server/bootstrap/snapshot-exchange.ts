@@ -96,6 +96,8 @@ export function snapshotExchange(d: SnapshotExchangeDeps): SnapshotExchange {
       }
       log.info({ 'remote-peer-id': formatId(from), 'snapshot-index': index.toString(), bytes }, 'received database snapshot');
       d.member().receiveSnapshot(m.value, async () => {
+        // The log holds the snapshot now: a stop from here on is finished at the next start (finish-install.ts).
+        log.info({ 'snapshot-index': index.toString(), bytes }, 'installing database snapshot');
         await loadImageFile(d.backend, path);
         await reloadAppliedState(d);
         await rm(path, { force: true });

@@ -12,7 +12,8 @@
  * Layout (little-endian), then the SHA-256 of everything before it:
  *   'KVINDEX1' · consistent index u64 · current revision u64 · scheduled compact u64 ·
  *   finished compact u64 · records u32 · keys u32
- *   ledger: main f64 × records · sub u32 × records · tombstone u8 × records · value length u32 × records
+ *   ledger: main f64 × records · sub u32 × records · value length u32 × records · tombstone u8 × records
+ *     (each array at an offset its element size divides: copied whole, not field by field)
  *   per key, ascending bytewise: key length u32 · key · created f64 · version f64 · lease i64 ·
  *     revision pairs u32 · (main f64 · sub u32) × pairs · generation ends u32 · end u32 × ends
  * Example: an empty store at revision 1 is the 48-byte header (records 0, keys 0) and its hash.
@@ -53,88 +54,110 @@ export function encodeIndexCheckpoint(source: CheckpointSource): Buffer {
   const n = records.length;
   let size = HEADER + 17 * n + DIGEST;
   index.forEach((ki) => (size += keyBytes(ki)));
-  const out = Buffer.allocUnsafe(size);
+  // Its own ArrayBuffer (offset 0), so the ledger's arrays land aligned.
+  const out = Buffer.allocUnsafeSlow(size);
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   MAGIC.copy(out, 0);
-  out.writeBigUInt64LE(meta.consistentIndex, 8);
-  out.writeBigUInt64LE(source.currentRevision, 16);
-  out.writeBigUInt64LE(meta.scheduledCompactRev, 24);
-  out.writeBigUInt64LE(meta.finishedCompactRev, 32);
-  out.writeUInt32LE(n, 40);
-  out.writeUInt32LE(index.size, 44);
+  view.setBigUint64(8, meta.consistentIndex, true);
+  view.setBigUint64(16, source.currentRevision, true);
+  view.setBigUint64(24, meta.scheduledCompactRev, true);
+  view.setBigUint64(32, meta.finishedCompactRev, true);
+  view.setUint32(40, n, true);
+  view.setUint32(44, index.size, true);
   let at = HEADER;
-  for (let i = 0; i < n; i++, at += 8) out.writeDoubleLE(records.main[i]!, at);
-  for (let i = 0; i < n; i++, at += 4) out.writeUInt32LE(records.sub[i]!, at);
-  for (let i = 0; i < n; i++) out[at++] = records.tombstone[i]!;
-  for (let i = 0; i < n; i++, at += 4) out.writeUInt32LE(records.valueLength[i]!, at);
+  new Float64Array(out.buffer, at, n).set(records.main.subarray(0, n));
+  at += 8 * n;
+  new Uint32Array(out.buffer, at, n).set(records.sub.subarray(0, n));
+  at += 4 * n;
+  new Uint32Array(out.buffer, at, n).set(records.valueLength.subarray(0, n));
+  at += 4 * n;
+  out.set(records.tombstone.subarray(0, n), at);
+  at += n;
   index.forEach((ki) => {
-    at = out.writeUInt32LE(ki.key.length, at);
-    at += out.write(ki.key, at, 'latin1');
-    at = out.writeDoubleLE(ki.created, at);
-    at = out.writeDoubleLE(ki.version, at);
-    at = out.writeBigInt64LE(ki.lease, at);
+    const key = ki.key;
+    view.setUint32(at, key.length, true);
+    at += 4;
+    for (let i = 0; i < key.length; i++) out[at++] = key.charCodeAt(i);
+    view.setFloat64(at, ki.created, true);
+    view.setFloat64(at + 8, ki.version, true);
+    view.setBigInt64(at + 16, ki.lease, true);
     const pairs = ki.size;
-    at = out.writeUInt32LE(pairs, at);
-    for (let p = 0; p < pairs; p++) {
-      at = out.writeDoubleLE(ki.mainAt(p), at);
-      at = out.writeUInt32LE(ki.subAt(p), at);
+    view.setUint32(at + 24, pairs, true);
+    at += 28;
+    for (let p = 0; p < pairs; p++, at += 12) {
+      view.setFloat64(at, ki.mainAt(p), true);
+      view.setUint32(at + 8, ki.subAt(p), true);
     }
-    at = out.writeUInt32LE(ki.ends.length, at);
-    for (const end of ki.ends) at = out.writeUInt32LE(end, at);
+    const ends = ki.ends;
+    view.setUint32(at, ends.length, true);
+    at += 4;
+    for (let e = 0; e < ends.length; e++, at += 4) view.setUint32(at, ends[e]!, true);
   });
   createHash('sha256').update(out.subarray(0, at)).digest().copy(out, at);
   return out;
 }
 
+/** `bytes`, copied to offset 0 of an ArrayBuffer of its own unless already there (typed-array views need alignment). */
+function aligned(bytes: Buffer): Buffer {
+  if (bytes.byteOffset % 8 === 0) return bytes;
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(copy);
+  return copy;
+}
+
 /** Reads `bytes` back; throws with what is wrong (a torn, foreign or corrupt file). */
 export function decodeIndexCheckpoint(bytes: Buffer): IndexCheckpoint {
   if (bytes.length < HEADER + DIGEST || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not an index checkpoint');
-  const body = bytes.subarray(0, bytes.length - DIGEST);
-  if (!createHash('sha256').update(body).digest().equals(bytes.subarray(body.length))) throw new Error('checksum mismatch');
-  const n = body.readUInt32LE(40);
-  const keyCount = body.readUInt32LE(44);
+  const all = aligned(bytes);
+  const body = all.subarray(0, all.length - DIGEST);
+  if (!createHash('sha256').update(body).digest().equals(all.subarray(body.length))) throw new Error('checksum mismatch');
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  const n = view.getUint32(40, true);
+  const keyCount = view.getUint32(44, true);
   let at = HEADER;
   const need = (bytesNeeded: number): void => {
     if (at + bytesNeeded > body.length) throw new Error(`cut short at byte ${at}`);
   };
   need(17 * n);
-  const records = { length: n, main: new Float64Array(n), sub: new Uint32Array(n), tombstone: new Uint8Array(n), valueLength: new Uint32Array(n) };
-  for (let i = 0; i < n; i++, at += 8) records.main[i] = body.readDoubleLE(at);
-  for (let i = 0; i < n; i++, at += 4) records.sub[i] = body.readUInt32LE(at);
-  for (let i = 0; i < n; i++) {
-    const t = body[at++]!;
-    if (t > 1) throw new Error(`record ${i} has tombstone mark ${t}`);
-    records.tombstone[i] = t;
-  }
-  for (let i = 0; i < n; i++, at += 4) records.valueLength[i] = body.readUInt32LE(at);
-  const keys: KeyIndex[] = [];
+  const base = body.byteOffset;
+  const records = {
+    length: n,
+    main: new Float64Array(body.buffer.slice(base + at, base + at + 8 * n)),
+    sub: new Uint32Array(body.buffer.slice(base + at + 8 * n, base + at + 12 * n)),
+    valueLength: new Uint32Array(body.buffer.slice(base + at + 12 * n, base + at + 16 * n)),
+    tombstone: new Uint8Array(body.buffer.slice(base + at + 16 * n, base + at + 17 * n)),
+  };
+  at += 17 * n;
+  for (let i = 0; i < n; i++) if (records.tombstone[i]! > 1) throw new Error(`record ${i} has tombstone mark ${records.tombstone[i]}`);
+  const keys: KeyIndex[] = new Array<KeyIndex>(keyCount);
   for (let k = 0; k < keyCount; k++) {
     need(4);
-    const keyLength = body.readUInt32LE(at);
+    const keyLength = view.getUint32(at, true);
     need(4 + keyLength + 28);
     const key = body.toString('latin1', at + 4, at + 4 + keyLength);
     at += 4 + keyLength;
-    const created = body.readDoubleLE(at);
-    const version = body.readDoubleLE(at + 8);
-    const lease = body.readBigInt64LE(at + 16);
-    const pairs = body.readUInt32LE(at + 24);
+    const created = view.getFloat64(at, true);
+    const version = view.getFloat64(at + 8, true);
+    const lease = view.getBigInt64(at + 16, true);
+    const pairs = view.getUint32(at + 24, true);
     at += 28;
     need(12 * pairs + 4);
     const revs = new Array<number>(2 * pairs);
     for (let p = 0; p < pairs; p++, at += 12) {
-      revs[2 * p] = body.readDoubleLE(at);
-      revs[2 * p + 1] = body.readUInt32LE(at + 8);
+      revs[2 * p] = view.getFloat64(at, true);
+      revs[2 * p + 1] = view.getUint32(at + 8, true);
     }
-    const endCount = body.readUInt32LE(at);
+    const endCount = view.getUint32(at, true);
     at += 4;
     need(4 * endCount);
     const ends = new Array<number>(endCount);
-    for (let e = 0; e < endCount; e++, at += 4) ends[e] = body.readUInt32LE(at);
-    keys.push(KeyIndex.restored(key, revs, ends, created, version, lease));
+    for (let e = 0; e < endCount; e++, at += 4) ends[e] = view.getUint32(at, true);
+    keys[k] = KeyIndex.restored(key, revs, ends, created, version, lease);
   }
   if (at !== body.length) throw new Error(`${body.length - at} bytes left after the last key`);
   return {
-    meta: { consistentIndex: body.readBigUInt64LE(8), scheduledCompactRev: body.readBigUInt64LE(24), finishedCompactRev: body.readBigUInt64LE(32) },
-    currentRevision: body.readBigUInt64LE(16),
+    meta: { consistentIndex: view.getBigUint64(8, true), scheduledCompactRev: view.getBigUint64(24, true), finishedCompactRev: view.getBigUint64(32, true) },
+    currentRevision: view.getBigUint64(16, true),
     records,
     keys,
   };
