@@ -9,7 +9,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 
 export interface SelfCert {
   readonly certFile: string;
@@ -27,6 +26,7 @@ export async function selfCert(dir: string, hosts: readonly string[], validityYe
   if (existsSync(certFile) && existsSync(keyFile)) return { certFile, keyFile, generated: false };
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const altNames = [...new Set(hosts.map((h) => h.replace(/^\[|\]$/g, '')))].map((h) => (isIP(h) !== 0 ? { type: 7 as const, ip: h } : { type: 2 as const, value: h }));
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'organizationName', value: 'etcd' }], {
     keyType: 'ec',
     curve: 'P-521',
