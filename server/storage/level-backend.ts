@@ -216,8 +216,12 @@ export class LevelBackend implements Backend {
   async size(): Promise<number> {
     let total = 0;
     for (const name of await readdir(this.location)) {
-      const s = await stat(join(this.location, name));
-      if (s.isFile()) total += s.size;
+      // LevelDB's compaction may delete a table file between the listing and its stat.
+      const s = await stat(join(this.location, name)).catch((e: unknown) => {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw e;
+      });
+      if (s?.isFile() === true) total += s.size;
     }
     return total;
   }
