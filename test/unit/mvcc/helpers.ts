@@ -85,3 +85,45 @@ export async function levelFixture(): Promise<{ backend: () => Backend; reopen: 
     },
   };
 }
+
+/**
+ * Everything observable about a store, as strings: revisions and counters, a range of every
+ * key at every revision kept, the history, both hashes, the leased keys and the record ledger.
+ */
+export async function observeStore(s: MvccStoreImpl): Promise<string[]> {
+  const out = [`rev=${s.currentRevision} compact=${s.compactRevision} ci=${s.consistentIndex} keys=${s.keyCount}`];
+  const from = s.compactRevision > 0n ? s.compactRevision : 1n;
+  for (let rev = from; rev <= s.currentRevision; rev++) out.push(`@${rev}: ${(await rangeShow(s, params({ ...ALL, revision: rev }))).join(' ')}`);
+  out.push(...unwrap(await s.history(from, s.currentRevision, ALL.key, ALL.rangeEnd)).map(showEvent));
+  out.push(`hashkv=${JSON.stringify(unwrap(await s.hashKV(0n)).hash)} hash=${await s.hash()}`);
+  const leased: string[] = [];
+  s.forEachLeasedKey((key, lease) => leased.push(`${key.toString()}:${lease}`));
+  out.push(`leased ${leased.join(' ')}`);
+  const pinned = await s.pinSnapshot();
+  const r = pinned.records;
+  out.push(`ledger ${Array.from({ length: r.length }, (_, i) => `${r.main[i]}.${r.sub[i]}${r.tombstone[i] ? 't' : ''}:${r.valueLength[i]}`).join(' ')}`);
+  await pinned.view.close();
+  return out;
+}
+
+/** Puts, deletes, leases, a multi-key transaction, a compaction, many keys with several generations; flushed. */
+export async function writeHistory(s: MvccStoreImpl): Promise<void> {
+  put(s, 'a', '1');
+  put(s, 'b', '1', 3n);
+  del(s, 'a');
+  put(s, 'a', '2');
+  await s.flush(10n);
+  const txn = s.beginWrite();
+  txn.put(b('c'), b('1'), 0n);
+  txn.deleteRange(b('b'), b('c'));
+  txn.put(b('b'), b('again'), 7n);
+  txn.end();
+  put(s, 'a', '3');
+  await unwrap(s.compact(4n)).done;
+  for (let i = 0; i < 300; i++) {
+    put(s, `k/${i % 97}`, `v${i}`, BigInt(i % 5));
+    if (i % 7 === 0) del(s, `k/${i % 97}`);
+  }
+  put(s, '\u00ff\u0000bin', 'x');
+  await s.flush(11n);
+}

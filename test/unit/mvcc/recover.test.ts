@@ -3,45 +3,16 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Backend } from '../../../server/storage/backend.js';
 import { createMemoryBackend } from '../../../server/storage/memory-backend.js';
-import { openMvccStore, type MvccStoreImpl } from '../../../server/mvcc/store.js';
-import { ALL, b, del, levelFixture, params, put, rangeShow, showEvent, unwrap } from './helpers.js';
-
-/** Everything observable about a store, as strings. */
-async function observe(s: MvccStoreImpl): Promise<string[]> {
-  const out = [`rev=${s.currentRevision} compact=${s.compactRevision} ci=${s.consistentIndex} keys=${s.keyCount}`];
-  for (let rev = s.compactRevision > 0n ? s.compactRevision : 1n; rev <= s.currentRevision; rev++) {
-    out.push(`@${rev}: ${(await rangeShow(s, params({ ...ALL, revision: rev }))).join(' ')}`);
-  }
-  const from = s.compactRevision > 0n ? s.compactRevision : 1n;
-  out.push(...unwrap(await s.history(from, s.currentRevision, ALL.key, ALL.rangeEnd)).map(showEvent));
-  out.push(`hashkv=${JSON.stringify(unwrap(await s.hashKV(0n)).hash)} hash=${await s.hash()}`);
-  return out;
-}
-
-async function writeSome(s: MvccStoreImpl): Promise<void> {
-  put(s, 'a', '1');
-  put(s, 'b', '1', 3n);
-  del(s, 'a');
-  put(s, 'a', '2');
-  await s.flush(10n);
-  const txn = s.beginWrite();
-  txn.put(b('c'), b('1'), 0n);
-  txn.deleteRange(b('b'), b('c'));
-  txn.put(b('b'), b('again'), 0n);
-  txn.end();
-  put(s, 'a', '3');
-  await unwrap(s.compact(4n)).done;
-  put(s, 'd', '1');
-  await s.flush(11n);
-}
+import { openMvccStore } from '../../../server/mvcc/store.js';
+import { ALL, levelFixture, observeStore, params, put, rangeShow, writeHistory } from './helpers.js';
 
 async function roundTrip(open: () => Promise<Backend>, reopen: () => Promise<Backend>): Promise<void> {
   const s = await openMvccStore(await open());
-  await writeSome(s);
-  const before = await observe(s);
+  await writeHistory(s);
+  const before = await observeStore(s);
   await s.settle();
   const again = await openMvccStore(await reopen());
-  assert.deepEqual(await observe(again), before);
+  assert.deepEqual(await observeStore(again), before);
   assert.equal(put(again, 'e', '1'), s.currentRevision + 1n);
 }
 
