@@ -68,8 +68,9 @@ async function fromCheckpoint(backend: Backend, meta: MvccMeta, checkpoint: Buff
   const [first, last] = await Promise.all([edgeKey(backend, false), edgeKey(backend, true)]);
   const agrees = n === 0 ? first === undefined : first !== undefined && last !== undefined && first.equals(recordKey(0)) && last.equals(recordKey(n - 1));
   if (!agrees) return 'its records are not the backend’s';
-  const state = newStoreState(backend, options, RecordLedger.of(records));
+  let state: StoreState;
   try {
+    state = newStoreState(backend, options, RecordLedger.of(records));
     for (const ki of read.keys) state.index.restore(ki);
   } catch (e) {
     return `unreadable: ${e instanceof Error ? e.message : String(e)}`;

@@ -7,6 +7,7 @@
  * store with changes unflushed refuses to write one.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { openMvccStore, type MvccStoreImpl } from '../../../server/mvcc/store.js';
 import { revisionKeyOf } from '../../../server/mvcc/revision.js';
@@ -95,6 +96,21 @@ void describe('index checkpoint', () => {
       assert.match((again.recovered as { checkpointIgnored: string }).checkpointIgnored, reason);
       assert.deepEqual(await observeStore(again), expected);
     }
+  });
+
+  void it('a checkpoint whose checksum holds but whose ledger is out of order is not used', async () => {
+    const backend = createMemoryBackend();
+    const { checkpoint, expected } = await written(backend);
+    // Swap the main revisions of ledger records 1 and 2 (the first and last stay), then seal it again.
+    const bad = Buffer.from(checkpoint);
+    const at = (i: number): number => 48 + 8 * i;
+    const one = Buffer.from(bad.subarray(at(1), at(2)));
+    bad.copy(bad, at(1), at(2), at(3));
+    one.copy(bad, at(2));
+    createHash('sha256').update(bad.subarray(0, bad.length - 32)).digest().copy(bad, bad.length - 32);
+    const again = await openMvccStore(backend.copy(), undefined, bad);
+    assert.deepEqual(again.recovered, { from: 'scan', checkpointIgnored: 'unreadable: mvcc: record ledger out of revision order' });
+    assert.deepEqual(await observeStore(again), expected);
   });
 
   void it('a store with unflushed changes refuses to write one', async () => {
