@@ -1,8 +1,9 @@
 /**
  * `kvstore-operator local -f <cluster.yaml>`: runs one KvstoreCluster from a manifest file with
  * members as local `kvstore` processes (operator/runtime/local). Runs until SIGINT / SIGTERM,
- * then stops the members and exits 0 (a second signal exits 130 at once, leaving the members
- * running for the next start to adopt); exits 2 when the manifest cannot be used at start.
+ * then stops the members and exits 0 (a second signal, a second or more after the first, exits
+ * 130 at once, leaving the members running for the next start to adopt); exits 2 when the
+ * manifest cannot be used at start.
  */
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
@@ -11,6 +12,10 @@ import { reconcile } from '../controller/reconcile.js';
 import { LocalRunner } from '../runtime/local/local-runner.js';
 import { createOperatorLogger } from '../runtime/logger.js';
 import { parseBindAddress } from './cli-values.js';
+import { stopSignals } from './stop-signals.js';
+
+/** Signals this soon after the first are the same stop request delivered again (stop-signals.ts). */
+const REPEAT_MS = 1000;
 
 /** What the command needs from the process (main.ts is the only reader of signals and env). */
 export interface LocalCommandIO {
@@ -52,16 +57,17 @@ export function localCommand(io: LocalCommandIO): Command {
         io.exit(2);
         return;
       }
-      let stopping = false;
+      const meaning = stopSignals(REPEAT_MS);
       io.onStopSignal(() => {
-        if (stopping) {
+        const m = meaning(Date.now());
+        if (m === 'repeat') return;
+        if (m === 'force') {
           // A second signal: leave now; the members keep running and the next start adopts them.
           logger.warn({}, 'second stop signal: exiting without waiting for the members');
           logger.flush();
           io.exit(130);
           return;
         }
-        stopping = true;
         void started.value.stop().then(() => {
           logger.info({ metrics: started.value.metrics.counting.counts }, 'stopped');
           logger.flush();
