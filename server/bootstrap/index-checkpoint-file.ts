@@ -19,7 +19,11 @@ export async function writeIndexCheckpoint(path: string, bytes: Buffer): Promise
   await rename(part, path);
 }
 
-/** The checkpoint at `path`, removed from the disk (undefined when there is none); a leftover `.part` is removed too. */
+/**
+ * The checkpoint at `path`, removed from the disk with the removal made durable (undefined
+ * when there is none); a leftover `.part` is removed too (it is never read, so that removal
+ * need not be durable).
+ */
 export async function takeIndexCheckpoint(path: string): Promise<Buffer | undefined> {
   let bytes: Buffer | undefined;
   try {
@@ -28,7 +32,8 @@ export async function takeIndexCheckpoint(path: string): Promise<Buffer | undefi
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
   await rm(`${path}.part`, { force: true });
-  if (bytes !== undefined) await rm(path, { force: true });
+  if (bytes === undefined) return undefined;
+  await rm(path, { force: true });
   await syncDir(dirname(path));
   return bytes;
 }

@@ -28,15 +28,6 @@ const MAGIC = Buffer.from('KVINDEX1');
 const HEADER = 48;
 const DIGEST = 32;
 
-/** What a checkpoint holds. */
-export interface IndexCheckpoint {
-  readonly meta: MvccMeta;
-  readonly currentRevision: bigint;
-  readonly records: RecordSizes;
-  /** The key index's entries, ascending. */
-  readonly keys: readonly KeyIndex[];
-}
-
 /** What is read from the store to write one. */
 export interface CheckpointSource {
   readonly meta: MvccMeta;
@@ -44,6 +35,9 @@ export interface CheckpointSource {
   readonly records: RecordSizes;
   readonly index: TreeIndex;
 }
+
+/** What a checkpoint holds: the same, with the key index's entries in ascending order. */
+export type IndexCheckpoint = Omit<CheckpointSource, 'index'> & { readonly keys: readonly KeyIndex[] };
 
 function keyBytes(ki: KeyIndex): number {
   return 4 + ki.key.length + 8 + 8 + 8 + 4 + 12 * ki.size + 4 + 4 * ki.ends.length;
