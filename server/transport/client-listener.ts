@@ -29,24 +29,20 @@
  *   (GOAWAY), closes idle HTTP connections and busy ones after their response; after
  *   `closeGraceMs` everything left is destroyed. It resolves when every socket is gone.
  */
-import * as grpc from '@grpc/grpc-js';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createHttp2Server } from 'node:http2';
+import type * as grpc from '@grpc/grpc-js';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import { createTlsAcceptor, type TlsAcceptor } from '../tls/tls-acceptor.js';
 import type { TlsSource } from '../tls/tls-source.js';
-import { createAuthorityRelay } from './authority-relay.js';
-import { H2Connection } from './h2/h2-connection.js';
+import type { ConnectionRoutes } from './connection-routes.js';
 import type { H2Serving } from './h2/h2-serving.js';
 import { awaitH2Opening } from './h2-opening-socket.js';
-import { trackHttpConnections } from './http-connections.js';
+import { inProcessRoutes, type HttpHandler } from './in-process-routes.js';
 import { Protocol } from './protocol-sniff.js';
 import { sniffSocket, type SniffedProtocol } from './sniff-socket.js';
 
-/** An HTTP/1.1 request handler; a returned promise must not reject (koa's `app.callback()` qualifies). */
-export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+export type { HttpHandler } from './in-process-routes.js';
 
 export interface ClientListenerOptions {
   /** A connection that sends nothing decisive within this time is dropped. Default 10 s. */
@@ -108,6 +104,13 @@ export async function listenClient(
   logger: Logger,
   options: ClientListenerOptions = {},
 ): Promise<ClientListener> {
+  const log = logger.child({ component: 'client-listener', url: url.href });
+  const routes = inProcessRoutes(grpcServer, httpHandler, log, options);
+  return listenClientRouted(url, routes, logger, options);
+}
+
+/** The client port with connections sent to `routes` (this thread's, or a front end's forwarding ones). */
+export async function listenClientRouted(url: URL, routes: ConnectionRoutes, logger: Logger, options: ClientListenerOptions = {}): Promise<ClientListener> {
   const secure = url.protocol === 'https:';
   if (secure && options.tls === undefined) throw new Error(`no TLS certificate for client URL ${url.href}`);
   const { host, port } = listenAddress(url, secure);
@@ -115,79 +118,22 @@ export async function listenClient(
   const sniffTimeoutMs = options.sniffTimeoutMs ?? DEFAULT_SNIFF_TIMEOUT_MS;
   const closeGraceMs = options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
   const openingLimits = { timeoutMs: options.h2OpeningTimeoutMs ?? DEFAULT_H2_OPENING_TIMEOUT_MS, maxBytes: H2_OPENING_MAX_BYTES };
-
-  const injector = grpcServer.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-  const httpServer = createHttpServer({ requestTimeout: 0 }, (req, res) => {
-    void httpHandler(req, res);
-  });
-  httpServer.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
-  httpServer.on('clientError', (err: Error, socket: Socket) => {
-    log.debug({ err }, 'HTTP client error');
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    else socket.destroy();
-  });
-  const httpConnections = trackHttpConnections(httpServer, options.headersTimeoutMs ?? 60_000);
-  // Over TLS, an HTTP/2 connection whose first request is not a gRPC call (curl negotiates h2 by
-  // ALPN for /health) is served by the HTTP handler through Node's HTTP/2 compatibility API,
-  // as etcd routes HTTP/2 requests by content type on its TLS port.
-  const http2Server = secure
-    ? createHttp2Server({}, (req, res) => {
-        void httpHandler(req as unknown as IncomingMessage, res as unknown as ServerResponse);
-      })
-    : undefined;
-  const http2Sockets = new Set<Socket>();
   const sniffing = new Set<Socket>();
-  const ownConnections = new Set<H2Connection>();
-
-  /** Serves an HTTP/2 connection on our own framing; `initial`: bytes already read (and not unshifted). */
-  const serveOwn = (h2: H2Serving, socket: Socket, initial: Buffer | undefined): void => {
-    const conn = new H2Connection(socket);
-    const service = h2.open(socket);
-    conn.onStream = service.onStream;
-    conn.onError = (err) => log.debug({ err, remote: socket.remoteAddress }, 'HTTP/2 connection error');
-    conn.onClose = () => {
-      ownConnections.delete(conn);
-      service.close();
-    };
-    ownConnections.add(conn);
-    if (initial !== undefined) conn.receive(initial);
-    socket.resume();
-  };
 
   const toHttp1 = (socket: Socket): void => {
     sniffing.delete(socket);
-    httpConnections.add(socket);
-    httpServer.emit('connection', socket);
-    socket.resume();
+    routes.http1(socket);
   };
   const toH2 = (socket: Socket): void => {
     awaitH2Opening(socket, openingLimits, {
       onPlain(_reason, firstRequestGrpc) {
         sniffing.delete(socket);
-        if (http2Server !== undefined && firstRequestGrpc === false) {
-          http2Sockets.add(socket);
-          socket.once('close', () => http2Sockets.delete(socket));
-          http2Server.emit('connection', socket);
-        } else if (options.h2 !== undefined) {
-          serveOwn(options.h2, socket, undefined);
-        } else {
-          injector.injectConnection(socket);
-        }
+        if (secure && firstRequestGrpc === false) routes.httpOverH2(socket);
+        else routes.grpc(socket, undefined, undefined);
       },
       onRelay(bytes, decision) {
         sniffing.delete(socket);
-        if (options.h2 !== undefined) {
-          // Our framing takes any :authority: no relay needed.
-          serveOwn(options.h2, socket, bytes);
-          return;
-        }
-        const remote = socket.remoteAddress;
-        log.debug({ remote, authority: decision.authority, reason: decision.reason }, 'serving HTTP/2 connection through the :authority relay');
-        injector.injectConnection(createAuthorityRelay(socket, bytes, {
-          swallowSettingsAck: true,
-          onChange: (change) => log.debug({ remote, ...change }, 'rewrote a refused :authority'),
-          onMalformed: (reason) => log.debug({ remote, reason }, 'relay passes the rest of the connection through untouched'),
-        }));
+        routes.grpc(socket, bytes, decision);
       },
       onDropped(reason) {
         sniffing.delete(socket);
@@ -249,26 +195,18 @@ export async function listenClient(
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        httpConnections.destroyAll();
-        for (const socket of http2Sockets) socket.destroy();
-        for (const conn of ownConnections) conn.destroy();
-        injector.destroy();
-      }, closeGraceMs);
+      const timer = setTimeout(() => routes.destroyAll(), closeGraceMs);
       timer.unref();
       netServer.close(() => {
         clearTimeout(timer);
-        for (const socket of http2Sockets) socket.destroy();
-        injector.destroy();
+        routes.closed();
         log.info('client listener closed');
         resolve();
       });
       acceptor?.close();
       for (const socket of sniffing) socket.destroy();
       sniffing.clear();
-      injector.drain(closeGraceMs);
-      for (const conn of ownConnections) conn.goAway();
-      httpConnections.closeIdle();
+      routes.drain(closeGraceMs);
     });
     return closed;
   };
