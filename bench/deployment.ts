@@ -65,7 +65,7 @@ export async function startDeployment(cfg: ServerConfig, members: number): Promi
     for (const a of addresses) {
       const dataDir = join(dataRoot, a.name);
       const logFile = join(cfg.logDir, logFileName(cfg, a.name));
-      const proc = await spawnMember(cfg.command, [...memberArgs(a, addresses, dataDir, token), ...cfg.extraArgs], logFile);
+      const proc = await spawnMember(cfg.command, [...memberArgs(a, addresses, dataDir, token), ...cfg.extraArgs], logFile, cfg.extraEnv);
       running.push({ name: a.name, target: `${a.host}:${a.clientPort}`, process: proc });
     }
     await Promise.all(running.map((m) => waitServing(m, READY_TIMEOUT_MS)));

@@ -5,7 +5,7 @@
  *     [--rows put-1,put-100,…] [--clients 100] [--connections 10] [--generator go|node] [--go-procs 1] [--procs 2]
  *     [--endpoint-order followers-first|leader-first] [--value-size 256] [--host-prefix 127.77]
  *     [--etcd-bin /usr/bin/etcd] [--kvstore-bin dist/server/main.js] [--kvstore-cmd <executable>]
- *     [--kvstore-flag=--foo=bar …] [--out .bench]
+ *     [--kvstore-flag=--foo=bar …] [--kvstore-env NAME=value …] [--out .bench]
  *
  * The only place that reads argv and signals. Markdown goes to stdout, progress to stderr, the
  * full run as JSON to <out>/results-<timestamp>.json. See bench/README.md.
@@ -43,6 +43,7 @@ const { values: argv } = parseArgs({
     'etcd-bin': { type: 'string', default: '/usr/bin/etcd' },
     'kvstore-bin': { type: 'string', default: fileURLToPath(new URL('../server/main.js', import.meta.url)) },
     'kvstore-flag': { type: 'string', multiple: true, default: [] },
+    'kvstore-env': { type: 'string', multiple: true, default: [] },
     'kvstore-cmd': { type: 'string' },
     out: { type: 'string', default: '.bench' },
     help: { type: 'boolean', default: false },
@@ -107,11 +108,26 @@ const configs: Record<ServerName, ServerConfig> = {
     name: 'kvstore',
     command: argv['kvstore-cmd'] !== undefined ? [argv['kvstore-cmd']] : [process.execPath, argv['kvstore-bin']],
     extraArgs: argv['kvstore-flag'],
+    extraEnv: envAssignments(argv['kvstore-env']),
     logDir,
     logPrefix: stamp,
     hostPrefix,
   },
 };
+
+/** `NAME=value` arguments as an environment; anything else stops the bench with a usage error. */
+function envAssignments(items: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const item of items) {
+    const at = item.indexOf('=');
+    if (at <= 0) {
+      process.stderr.write(`bench: --kvstore-env wants NAME=value, got ${JSON.stringify(item)}\n`);
+      process.exit(2);
+    }
+    env[item.slice(0, at)] = item.slice(at + 1);
+  }
+  return env;
+}
 
 const log = (msg: string): void => {
   process.stderr.write(`[bench] ${msg}\n`);

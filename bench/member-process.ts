@@ -17,10 +17,10 @@ export interface MemberProcess {
   stop(): Promise<void>;
 }
 
-/** Spawns `command[0]` with `command[1..] ++ args`; throws if the executable cannot be spawned. */
-export async function spawnMember(command: readonly string[], args: readonly string[], logFile: string): Promise<MemberProcess> {
+/** Spawns `command[0]` with `command[1..] ++ args` (and `extraEnv` added to this process's environment); throws if the executable cannot be spawned. */
+export async function spawnMember(command: readonly string[], args: readonly string[], logFile: string, extraEnv: Readonly<Record<string, string>> = {}): Promise<MemberProcess> {
   const log = createWriteStream(logFile);
-  const proc = spawn(command[0], [...command.slice(1), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(command[0], [...command.slice(1), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...extraEnv } });
   proc.stdout?.pipe(log, { end: false });
   proc.stderr?.pipe(log, { end: false });
   const exitedP = new Promise<void>((resolve) => proc.once('close', () => resolve()));

@@ -14,6 +14,8 @@ export interface ServerConfig {
   readonly command: readonly string[];
   /** Extra flags appended after the common member flags. */
   readonly extraArgs: readonly string[];
+  /** Extra environment variables of every member (added to the bench's own environment). */
+  readonly extraEnv?: Readonly<Record<string, string>>;
   /** Directory for the members' logs (kept after the run). */
   readonly logDir: string;
   /** Prefix of the log file names (the run's timestamp). */

@@ -10,6 +10,7 @@ import { Registry } from 'prom-client';
 import { AlarmSet } from '../apply/alarms.js';
 import { Applier } from '../apply/applier.js';
 import { h2ServingOf } from '../api/grpc/h2-serving.js';
+import { clientThreads } from '../config/client-threads.js';
 import { grpcHttp2 } from '../config/grpc-http2.js';
 import { createGrpcServer } from '../api/grpc/server.js';
 import { toStatus } from '../api/grpc/error-table.js';
@@ -33,6 +34,8 @@ import { openMvccStore, type MvccStoreImpl } from '../mvcc/store.js';
 import { takeIndexCheckpoint, writeIndexCheckpoint } from './index-checkpoint-file.js';
 import { Bucket } from '../storage/backend.js';
 import { openLevelBackend } from '../storage/level-backend.js';
+import { startFrontEnd } from '../frontend/front-end.js';
+import { inProcessRoutes } from '../transport/in-process-routes.js';
 import { listenClients } from '../transport/listen-clients.js';
 import { prepareMemberTls } from '../tls/member-tls.js';
 import { TlsLoadError } from '../tls/tls-source.js';
@@ -94,6 +97,12 @@ export class ConfigProblem extends Error {}
 function ownHttp2(): boolean {
   const read = grpcHttp2(process.env);
   return !read.ok || read.value === 'own';
+}
+
+/** Front-end threads for the client port (config/client-threads.ts, checked when the configuration is loaded). */
+function frontEndThreads(): number {
+  const read = clientThreads(process.env);
+  return read.ok ? read.value : 0;
 }
 
 /** `/health` unhealthy until the cluster version is decided (health-gate.ts). */
@@ -464,10 +473,12 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   http.switchTo = (minor) => {
     if (MINOR_VERSIONS.includes(minor as MinorVersion)) http.handler = appFor(minor);
   };
-  const listeners = await listenClients(config.listenClientUrls, grpcServer, gatewayGate.wrapHandler((req, res) => http.handler(req, res)), log, {
-    tls: tls.client,
-    h2: ownHttp2() ? h2ServingOf(grpcServer) : undefined,
-  });
+  const httpHandler = gatewayGate.wrapHandler((req, res) => http.handler(req, res));
+  const h2Serving = ownHttp2() ? h2ServingOf(grpcServer) : undefined;
+  const listeners =
+    h2Serving !== undefined && frontEndThreads() > 0
+      ? await startFrontEnd({ urls: config.listenClientUrls, serving: h2Serving, http: inProcessRoutes(grpcServer, httpHandler, log), tls: tls.client, logger: log })
+      : await listenClients(config.listenClientUrls, grpcServer, httpHandler, log, { tls: tls.client, h2: h2Serving });
   const bound = listeners.listeners.map((l) => `${l.url.protocol}//${l.address.family === 'IPv6' ? `[${l.address.address}]` : l.address.address}:${l.address.port}`);
   const metricsApp = createMetricsApp({
     registry,

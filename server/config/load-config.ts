@@ -15,6 +15,7 @@ import { flagVariablesIn, readEnv } from './env.js';
 import type { FlagValue } from './flag-spec.js';
 import { envName, findFlag, flag } from './flag-table.js';
 import { helpText } from './help.js';
+import { clientThreads } from './client-threads.js';
 import { grpcHttp2 } from './grpc-http2.js';
 import { leaseCheckpointInterval } from './lease-checkpoint.js';
 import type { ConfigOutcome } from './types.js';
@@ -51,6 +52,8 @@ export function loadConfig(
   if (!interval.ok) return { kind: 'error', message: interval.message };
   const http2 = grpcHttp2(env);
   if (!http2.ok) return { kind: 'error', message: http2.message };
+  const threads = clientThreads(env);
+  if (!threads.ok) return { kind: 'error', message: threads.message };
   const leaseCheckpointIntervalMs = interval.ms;
 
   const configFile = (fromArgv.get('config-file') as string | undefined) || env[envName('config-file')] || undefined;

@@ -54,6 +54,8 @@ export interface TlsMaterial {
 
 export interface TlsSource {
   readonly files: TlsFiles;
+  /** What the source was made from, minus the logger: another thread makes the same source from it. */
+  readonly spec: TlsSpec;
   load(): Promise<void>;
   current(): Promise<TlsMaterial>;
   clientOptions(): ConnectionOptions;
@@ -67,6 +69,9 @@ export interface TlsSourceOptions {
   readonly skipVerify: boolean;
   readonly logger: Logger;
 }
+
+/** `TlsSourceOptions` without the logger (structured-clone safe). */
+export type TlsSpec = Omit<TlsSourceOptions, 'logger'>;
 
 export function createTlsSource(o: TlsSourceOptions): TlsSource {
   const { files, flags, protocol, logger } = o;
@@ -134,6 +139,7 @@ export function createTlsSource(o: TlsSourceOptions): TlsSource {
 
   return {
     files,
+    spec: { files, flags, protocol, skipVerify: o.skipVerify },
     async load() {
       await refresh();
     },

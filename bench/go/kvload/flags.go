@@ -27,6 +27,9 @@ type commonFlags struct {
 	warmup         time.Duration
 	dialTimeout    time.Duration
 	requestTimeout time.Duration
+	cacert         string
+	cert           string
+	key            string
 }
 
 func newFlagSet(name string) *flag.FlagSet {
@@ -57,6 +60,9 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.warmup, "warmup", c.warmup, "unmeasured load before the window")
 	fs.DurationVar(&c.dialTimeout, "dial-timeout", c.dialTimeout, "time to connect")
 	fs.DurationVar(&c.requestTimeout, "request-timeout", c.requestTimeout, "deadline of each request")
+	fs.StringVar(&c.cacert, "cacert", c.cacert, "verify the servers with this CA bundle (TLS); empty: plaintext")
+	fs.StringVar(&c.cert, "cert", c.cert, "client certificate (TLS, with --key)")
+	fs.StringVar(&c.key, "key", c.key, "client key (TLS, with --cert)")
 }
 
 func (c *commonFlags) validate() error {
@@ -71,6 +77,10 @@ func (c *commonFlags) validate() error {
 		return fmt.Errorf("give exactly one of --total and --duration")
 	case c.total < 0 || c.duration < 0 || c.warmup < 0:
 		return fmt.Errorf("--total, --duration and --warmup must not be negative")
+	case (c.cert == "") != (c.key == ""):
+		return fmt.Errorf("give both --cert and --key, or neither")
+	case c.cert != "" && c.cacert == "":
+		return fmt.Errorf("--cert needs --cacert")
 	}
 	return nil
 }

@@ -1,0 +1,69 @@
+/**
+ * The front-end thread's entry (a `worker_threads` Worker started by front-end.ts): it binds
+ * the client URLs it is given, runs TLS, the protocol sniff and our HTTP/2 framing for every
+ * connection (transport/client-listener.ts with worker-routes.ts), and exchanges records with
+ * the core thread (turn-channel.ts).
+ *
+ * Control messages:
+ *   core → here  `{ start: FrontEndStart }` once, then `{ close: true }`;
+ *   here → core  `{ listening: [{ url, address }] }` or `{ failed: message }`, `{ log: line }`
+ *                for each log line (the core writes it), `{ closed: true }` when every
+ *                listener is closed.
+ */
+import type { AddressInfo } from 'node:net';
+import { parentPort } from 'node:worker_threads';
+import { createLogger } from '../log/logger.js';
+import { createTlsSource, type TlsSpec } from '../tls/tls-source.js';
+import { listenClientRouted, type ClientListener, type ClientListenerOptions } from '../transport/client-listener.js';
+import { TurnChannel } from './turn-channel.js';
+import { workerRoutes, type WorkerRoutes } from './worker-routes.js';
+
+/** What the core sends to start a front end (structured-clone safe). */
+export interface FrontEndStart {
+  readonly urls: readonly string[];
+  readonly logLevel: string;
+  readonly tls?: { readonly spec: TlsSpec; readonly requireClientCert: boolean };
+  readonly listener: Pick<ClientListenerOptions, 'sniffTimeoutMs' | 'closeGraceMs' | 'h2OpeningTimeoutMs'>;
+}
+
+export interface ListeningAddress {
+  readonly url: string;
+  readonly address: AddressInfo;
+}
+
+const port = parentPort;
+if (port === null) throw new Error('front-end-thread.js runs as a worker thread');
+
+let routes: WorkerRoutes | undefined;
+const channel = new TurnChannel(port, {
+  record: (r) => routes?.fromCore(r),
+  control: (message) => void onControl(message as { start?: FrontEndStart; close?: true }),
+});
+let listeners: ClientListener[] = [];
+
+async function onControl(message: { start?: FrontEndStart; close?: true }): Promise<void> {
+  if (message.start !== undefined) await start(message.start);
+  if (message.close === true) {
+    await Promise.all(listeners.map((l) => l.close()));
+    channel.control({ closed: true });
+  }
+}
+
+async function start(s: FrontEndStart): Promise<void> {
+  const logger = createLogger({ level: s.logLevel, outputs: [], destination: { write: (line: string) => channel.control({ log: line }) } });
+  routes = workerRoutes(channel, logger.child({ component: 'front-end' }));
+  try {
+    let tls: ClientListenerOptions['tls'];
+    if (s.tls !== undefined) {
+      const source = createTlsSource({ ...s.tls.spec, logger: logger.child({ component: 'tls' }) });
+      await source.load();
+      tls = { source, requireClientCert: s.tls.requireClientCert };
+    }
+    for (const url of s.urls) listeners.push(await listenClientRouted(new URL(url), routes, logger, { ...s.listener, tls }));
+    channel.control({ listening: listeners.map((l): ListeningAddress => ({ url: l.url.href, address: l.address })) });
+  } catch (err) {
+    await Promise.all(listeners.map((l) => l.close()));
+    listeners = [];
+    channel.control({ failed: (err as Error).message });
+  }
+}
