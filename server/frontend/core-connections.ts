@@ -5,7 +5,8 @@
  * - A gRPC connection is opened with the gRPC layer's `H2Serving`, given a socket that stands
  *   for the client's (client-identity.ts); each forwarded stream is a real `H2Stream` whose sink
  *   turns `respond` / `write` / `end` / `reset` / `consumed` into records, so the unary calls,
- *   the Snapshot stream and the relay to grpc-js (Watch, LeaseKeepAlive) run unchanged.
+ *   the Snapshot stream, the bidi streams (Watch, LeaseKeepAlive) and the relay to grpc-js run
+ *   unchanged.
  * - A piped connection is a `PipedSocket` handed to the HTTP routes (in-process-routes.ts).
  *
  * Request DATA is copied out of the turn's buffer (a write keeps the request's bytes in the log).

@@ -1,9 +1,10 @@
 /**
  * gRPC calls answered on our own HTTP/2 streams (transport/h2/): the unary methods made by
  * `unary()` and the server streams that write their own frames (Maintenance.Snapshot) — what
- * unary-fast-path.ts does on Node's HTTP/2 streams, with the same handlers, texts and frames.
- * Any other stream goes to `fallback` (the relay to grpc-js: Watch, LeaseKeepAlive, compressed
- * requests, non-gRPC content types).
+ * unary-fast-path.ts does on Node's HTTP/2 streams, with the same handlers, texts and frames —
+ * and the bidi streams (Watch, LeaseKeepAlive) through h2-bidi-call.ts. Any other stream goes
+ * to `fallback` (the relay to grpc-js: compressed requests, a bidi call with a deadline,
+ * non-gRPC content types, unknown methods).
  *
  *   headers  :status 200, content-type application/grpc+proto, grpc-accept-encoding,
  *            grpc-encoding identity (as grpc-js sends them);
@@ -14,25 +15,14 @@
  * client has reset the stream is answered into nothing (the stream ignores it).
  */
 import type { PeerCertificate } from 'node:tls';
-import { TLSSocket } from 'node:tls';
 import type { Socket } from 'node:net';
-import { encodeFields, type HeaderField } from '../../transport/header-block-codec.js';
 import type { H2Stream } from '../../transport/h2/h2-stream.js';
+import { H2BidiCall } from './h2-bidi-call.js';
+import { fieldReader, OK_BLOCK, RESPONSE_BLOCK, sendStatus, tlsAuthContext, trailerBlock } from './h2-call-blocks.js';
 import { GrpcCode } from './codes.js';
-import type { MetadataReader } from './context.js';
-import { decodeRequest, OK_TRAILERS, RequestMessage, RESPONSE_HEADERS, statusTrailers, type FastUnaryCall } from './fast-path-request.js';
+import { decodeRequest, RequestMessage, type FastUnaryCall } from './fast-path-request.js';
 import type { FramedStatus, FramedStreamFunc, FramedStreamOut } from './fast-path-stream.js';
 import { errorCode, errorDetails, replyFrame, type FastPathOptions, type FastUnaryFunc, type RegisteredHandler } from './unary-fast-path.js';
-
-const fieldsOf = (o: Readonly<Record<string, string | number>>): HeaderField[] =>
-  Object.entries(o).map(([name, value]) => ({ name, value: String(value), neverIndex: false }));
-const RESPONSE_BLOCK = encodeFields(fieldsOf(RESPONSE_HEADERS));
-const OK_BLOCK = encodeFields(fieldsOf(OK_TRAILERS));
-
-/** The trailers-only block of a status. */
-function statusBlock(code: number, details: string): Buffer {
-  return encodeFields(fieldsOf({ ':status': 200, 'content-type': 'application/grpc+proto', ...statusTrailers(code, details) }));
-}
 
 /** Serves one HTTP/2 client connection's streams: gRPC calls here, the rest through `fallback`. */
 export type H2CallServer = (stream: H2Stream) => void;
@@ -48,6 +38,10 @@ export function h2CallServer(handlers: ReadonlyMap<string, RegisteredHandler>, o
       readRequest(stream, path, registered.deserialize, options.maxRecvBytes, auth, (call) => serveFramed(stream, call, streamFunc));
       return;
     }
+    if (registered?.type === 'bidi' && stream.header('grpc-timeout') === undefined) {
+      new H2BidiCall(stream, registered, options, socket).serve();
+      return;
+    }
     if (registered === undefined || registered.type !== 'unary' || !options.eligible.has(path)) return fallback(stream);
     readRequest(stream, path, registered.deserialize, options.maxRecvBytes, auth, (call) => serveUnary(registered, stream, call, options));
   };
@@ -60,9 +54,6 @@ function plainGrpc(stream: H2Stream): boolean {
   return encoding === undefined || encoding === 'identity';
 }
 
-function sendStatus(stream: H2Stream, code: number, details: string): void {
-  stream.respond(statusBlock(code, details), true);
-}
 
 /** Reads the call's one request message and calls `onCall` with it decoded; answers framing errors itself. */
 function readRequest(
@@ -126,7 +117,7 @@ function serveFramed(stream: H2Stream, call: FastUnaryCall, func: FramedStreamFu
       if (status !== undefined) return sendStatus(stream, status.code, status.details);
       stream.respond(RESPONSE_BLOCK);
     }
-    stream.end(status === undefined ? OK_BLOCK : encodeFields(fieldsOf(statusTrailers(status.code, status.details))));
+    stream.end(status === undefined ? OK_BLOCK : trailerBlock(status.code, status.details));
   };
   let result: Promise<FramedStatus | undefined>;
   try {
@@ -147,21 +138,4 @@ function drainedOrClosed(stream: H2Stream): Promise<void> {
     stream.onReset = () => resolve();
     if (stream.closed) resolve();
   });
-}
-
-/** Request metadata read from the header fields, as grpc-js's Metadata.get returns it (text values). */
-function fieldReader(fields: readonly HeaderField[]): MetadataReader {
-  return {
-    get(key: string): string[] {
-      const out: string[] = [];
-      for (const f of fields) if (f.name === key) for (const v of f.value.split(',')) out.push(v.trim());
-      return out;
-    },
-  };
-}
-
-/** The peer certificate of the connection when it is TLS and verified (grpc-js reports the same). */
-function tlsAuthContext(socket: Socket): { readonly sslPeerCertificate?: PeerCertificate } | null {
-  if (!(socket instanceof TLSSocket)) return null;
-  return socket.authorized ? { sslPeerCertificate: socket.getPeerCertificate() } : {};
 }

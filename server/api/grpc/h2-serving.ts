@@ -1,8 +1,8 @@
 /**
  * The gRPC server's streams on our own HTTP/2 framing (transport/h2/): per client connection,
- * the calls grpc-js would serve through its fast path are answered on the stream (h2-calls.ts)
- * and every other stream is relayed to the grpc-js server itself (h2-relay.ts), so streaming
- * handlers stay as they are.
+ * unary calls, the Snapshot stream and the bidi streams (Watch, LeaseKeepAlive) are answered on
+ * the stream with the handlers grpc-js registered (h2-calls.ts, h2-bidi-call.ts), and every
+ * other stream is relayed to the grpc-js server itself (h2-relay.ts).
  *
  * If grpc-js cannot be shown a relayed call's client socket (h2-relay-identity.ts relies on how
  * Node records a session on its stream), the first such connection logs a warning: those calls
@@ -30,7 +30,7 @@ export function rememberH2Serving(server: grpc.Server, options: FastPathOptions,
     warned = true;
     logger.warn(
       { variable: 'KVSTORE_GRPC_HTTP2' },
-      'relayed gRPC streams (Watch, LeaseKeepAlive) cannot see the client address or certificate on this Node.js version; set KVSTORE_GRPC_HTTP2=node where client certificates matter',
+      'relayed gRPC streams (compressed, or bidi with a deadline) cannot see the client address or certificate on this Node.js version; set KVSTORE_GRPC_HTTP2=node where client certificates matter',
     );
   };
   let injector: ReturnType<grpc.Server['createConnectionInjector']> | undefined;
