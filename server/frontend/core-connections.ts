@@ -14,6 +14,7 @@
  * `Ack`, and `onDrain` follows once all are acknowledged.
  */
 import type { ConnectionRoutes } from '../transport/connection-routes.js';
+import type { HeaderField } from '../transport/header-block-codec.js';
 import type { H2ConnectionService, H2Serving } from '../transport/h2/h2-serving.js';
 import { H2Stream, type StreamSink } from '../transport/h2/h2-stream.js';
 import { identitySocket, type ClientIdentity } from './client-identity.js';
@@ -35,6 +36,8 @@ interface CoreGrpcConn {
   readonly service: H2ConnectionService;
   readonly streams: Map<number, CoreStream>;
   readonly sink: StreamSink;
+  /** The header list of the last stream opened (the next one is read against it). */
+  lastHeaders: readonly HeaderField[];
 }
 
 export interface CoreConnections {
@@ -97,7 +100,7 @@ export function coreConnections(channel: TurnChannel, serving: H2Serving, http: 
     if (r.kind === FromFront.OpenGrpc) {
       const streams = new Map<number, CoreStream>();
       const service = serving.open(identitySocket(extras[r.arg] as ClientIdentity));
-      grpcConns.set(r.conn, { service, streams, sink: sinkFor(r.conn, streams) });
+      grpcConns.set(r.conn, { service, streams, sink: sinkFor(r.conn, streams), lastHeaders: [] });
       return;
     }
     const c = grpcConns.get(r.conn);
@@ -110,7 +113,9 @@ export function coreConnections(channel: TurnChannel, serving: H2Serving, http: 
       return;
     }
     if (r.kind === FromFront.Stream) {
-      const stream = new H2Stream(r.stream, decodeHeaders(r.payload), c.sink, 0, 0);
+      const headers = decodeHeaders(r.payload, c.lastHeaders);
+      c.lastHeaders = headers;
+      const stream = new H2Stream(r.stream, headers, c.sink, 0, 0);
       c.streams.set(r.stream, { stream, unacked: 0, blocked: false });
       c.service.onStream(stream);
       return;

@@ -141,16 +141,35 @@ export function readRecords(buffer: ArrayBuffer, length: number, each: (r: Recor
   }
 }
 
-/** A header list as a `Stream` record's payload: count u16, then per field: flags u8, name and value (u32 length + UTF-8 each). */
-export function encodeHeaders(fields: readonly HeaderField[]): Buffer {
+/**
+ * A header list as a `Stream` record's payload, written against the previous list sent on the
+ * same connection (`previous`): a client sends nearly the same headers on every call (only
+ * `:path`, `grpc-timeout` and a few others change), so a field equal to the previous list's
+ * field at the same position is one byte and is read back as the same strings.
+ *
+ * Layout: count u16, then per field a tag u8 — 0: the previous list's field at this position;
+ * 1: a new field, never-index flag u8, then name and value (u32 length + UTF-8 each).
+ */
+export function encodeHeaders(fields: readonly HeaderField[], previous: readonly HeaderField[] = []): Buffer {
   let size = 2;
-  for (const f of fields) size += 9 + Buffer.byteLength(f.name) + Buffer.byteLength(f.value);
+  const same: boolean[] = new Array<boolean>(fields.length);
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    const p = previous[i];
+    same[i] = p !== undefined && p.name === f.name && p.value === f.value && p.neverIndex === f.neverIndex;
+    size += same[i] ? 1 : 10 + Buffer.byteLength(f.name) + Buffer.byteLength(f.value);
+  }
   const b = Buffer.allocUnsafe(size);
   b.writeUInt16LE(fields.length, 0);
   let at = 2;
-  for (const f of fields) {
-    b[at] = f.neverIndex ? 1 : 0;
-    at += 1;
+  for (let i = 0; i < fields.length; i++) {
+    if (same[i]) {
+      b[at++] = 0;
+      continue;
+    }
+    const f = fields[i]!;
+    b[at++] = 1;
+    b[at++] = f.neverIndex ? 1 : 0;
     for (const text of [f.name, f.value]) {
       const n = b.write(text, at + 4);
       b.writeUInt32LE(n, at);
@@ -160,9 +179,10 @@ export function encodeHeaders(fields: readonly HeaderField[]): Buffer {
   return b;
 }
 
-export function decodeHeaders(b: Buffer): HeaderField[] {
+/** Reads `encodeHeaders`' payload against the same `previous` list; throws on a malformed one. */
+export function decodeHeaders(b: Buffer, previous: readonly HeaderField[] = []): HeaderField[] {
   const count = b.readUInt16LE(0);
-  const fields: HeaderField[] = [];
+  const fields: HeaderField[] = new Array<HeaderField>(count);
   let at = 2;
   const text = (): string => {
     const n = b.readUInt32LE(at);
@@ -171,11 +191,17 @@ export function decodeHeaders(b: Buffer): HeaderField[] {
     return s;
   };
   for (let i = 0; i < count; i++) {
-    const neverIndex = b[at] === 1;
-    at += 1;
+    const tag = b[at++];
+    if (tag === 0) {
+      const p = previous[i];
+      if (p === undefined) throw new Error(`header field ${i} refers to a previous list of ${previous.length}`);
+      fields[i] = p;
+      continue;
+    }
+    const neverIndex = b[at++] === 1;
     const name = text();
     const value = text();
-    fields.push({ name, value, neverIndex });
+    fields[i] = { name, value, neverIndex };
   }
   return fields;
 }

@@ -12,6 +12,7 @@
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { ConnectionRoutes } from '../transport/connection-routes.js';
+import type { HeaderField } from '../transport/header-block-codec.js';
 import type { H2Serving } from '../transport/h2/h2-serving.js';
 import type { H2Stream } from '../transport/h2/h2-stream.js';
 import { ownH2Connections } from '../transport/own-h2-connections.js';
@@ -27,6 +28,8 @@ interface Forwarded {
 
 interface GrpcConn {
   readonly streams: Map<number, Forwarded>;
+  /** The header list of the last stream forwarded (records.ts encodes the next one against it). */
+  lastHeaders: readonly HeaderField[];
 }
 
 interface PipedConn {
@@ -47,7 +50,7 @@ export function workerRoutes(channel: TurnChannel, log: Logger): WorkerRoutes {
   const serving: H2Serving = {
     open(socket) {
       const conn = nextConn++;
-      const state: GrpcConn = { streams: new Map() };
+      const state: GrpcConn = { streams: new Map(), lastHeaders: [] };
       grpcConns.set(conn, state);
       channel.record(FromFront.OpenGrpc, conn, 0, channel.extra(identityOf(socket)));
       return {
@@ -55,7 +58,8 @@ export function workerRoutes(channel: TurnChannel, log: Logger): WorkerRoutes {
           const f: Forwarded = { stream, unacked: 0 };
           state.streams.set(stream.id, f);
           stream.autoGrant = false;
-          channel.record(FromFront.Stream, conn, stream.id, 0, encodeHeaders(stream.headers));
+          channel.record(FromFront.Stream, conn, stream.id, 0, encodeHeaders(stream.headers, state.lastHeaders));
+          state.lastHeaders = stream.headers;
           stream.onData = (chunk) => channel.record(FromFront.Data, conn, stream.id, 0, chunk);
           stream.onEnd = () => channel.record(FromFront.EndIn, conn, stream.id, 0);
           stream.onReset = (code) => {

@@ -76,3 +76,28 @@ void test('header lists round-trip, including non-ASCII values and the never-ind
   assert.deepEqual(decodeHeaders(encodeHeaders(fields)), fields);
   assert.deepEqual(decodeHeaders(encodeHeaders([])), []);
 });
+
+void test('a header list is written against the previous one: unchanged fields are the same objects, changed ones are new', () => {
+  const first = [
+    { name: ':path', value: '/etcdserverpb.KV/Put', neverIndex: false },
+    { name: 'grpc-timeout', value: '9999968u', neverIndex: false },
+    { name: 'user-agent', value: 'grpc-go/1.26.0', neverIndex: false },
+  ];
+  const decodedFirst = decodeHeaders(encodeHeaders(first), []);
+  const second = [first[0]!, { name: 'grpc-timeout', value: '9999912u', neverIndex: false }, { ...first[2]! }, { name: 'token', value: 't', neverIndex: true }];
+  const payload = encodeHeaders(second, first);
+  assert.ok(payload.length < encodeHeaders(second).length, 'unchanged fields take one byte');
+  const decoded = decodeHeaders(payload, decodedFirst);
+  assert.deepEqual(decoded, second);
+  assert.equal(decoded[0], decodedFirst[0], 'an unchanged field is the previous field itself');
+  assert.equal(decoded[2], decodedFirst[2]);
+  assert.notEqual(decoded[1], decodedFirst[1]);
+  // A shorter list after a longer one, and one whose fields moved, still come back exactly.
+  assert.deepEqual(decodeHeaders(encodeHeaders([second[1]!], second), decoded), [second[1]]);
+  assert.deepEqual(decodeHeaders(encodeHeaders([second[2]!, second[0]!], second), decoded), [second[2], second[0]]);
+});
+
+void test('a payload that refers to a field the previous list does not have is an error', () => {
+  const fields = [{ name: 'a', value: '1', neverIndex: false }];
+  assert.throws(() => decodeHeaders(encodeHeaders(fields, fields), []), /refers to a previous list of 0/);
+});
