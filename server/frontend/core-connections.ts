@@ -152,6 +152,8 @@ export function coreConnections(channel: TurnChannel, serving: H2Serving, http: 
         write: (bytes) => channel.record(FromCore.PipedWrite, conn, 0, 0, bytes),
         end: () => channel.record(FromCore.PipedEnd, conn, 0, 0),
         destroy: () => channel.record(FromCore.PipedDestroy, conn, 0, 0),
+        pause: () => channel.record(FromCore.PipedPause, conn, 0, 0),
+        resume: () => channel.record(FromCore.PipedResume, conn, 0, 0),
       });
       socket.on('error', () => undefined);
       socket.once('close', () => piped.delete(conn));

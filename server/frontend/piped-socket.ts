@@ -5,8 +5,10 @@
  * (client-identity.ts) and the few socket methods Node's HTTP servers call (`setTimeout`,
  * `setNoDelay`, `setKeepAlive`, `address`, `ref`, `unref`).
  *
- * Back-pressure on writes: a write's callback waits while more than `HIGH_WATER` bytes are
- * written but not yet taken by the front end's socket (`acked`).
+ * Back-pressure both ways: a write's callback waits while more than `HIGH_WATER` bytes are
+ * written but not yet taken by the front end's socket (`acked`); when the reader here leaves
+ * received bytes untaken (`push` returns false), the front end stops reading the client until
+ * it reads again.
  */
 import { Duplex } from 'node:stream';
 import { identityProperties, type ClientIdentity } from './client-identity.js';
@@ -16,6 +18,9 @@ export interface PipeOut {
   write(bytes: Buffer): void;
   end(): void;
   destroy(): void;
+  /** Stop / start reading the client (what the reader here has not taken yet is over its mark). */
+  pause(): void;
+  resume(): void;
 }
 
 const HIGH_WATER = 256 * 1024;
@@ -25,6 +30,7 @@ export class PipedSocket extends Duplex {
   #unacked = 0;
   #held: (() => void) | undefined;
   #remoteGone = false;
+  #remotePaused = false;
   #idleMs = 0;
   #idle: NodeJS.Timeout | undefined;
   declare readonly remoteAddress: string | undefined;
@@ -44,7 +50,10 @@ export class PipedSocket extends Duplex {
   /** Bytes the client sent. */
   received(bytes: Buffer): void {
     this.#touch();
-    this.push(bytes);
+    if (!this.push(bytes) && !this.#remotePaused) {
+      this.#remotePaused = true;
+      this.#out.pause();
+    }
   }
 
   /** The client ended its side. */
@@ -71,7 +80,10 @@ export class PipedSocket extends Duplex {
   // ---- Duplex ----
 
   override _read(): void {
-    // Pushed by `received`.
+    // Bytes are pushed by `received`; a read means the reader wants more.
+    if (!this.#remotePaused || this.#remoteGone) return;
+    this.#remotePaused = false;
+    this.#out.resume();
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {

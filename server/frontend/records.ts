@@ -57,6 +57,10 @@ export const FromCore = {
   PipedEnd: 26,
   /** Drop a piped connection. */
   PipedDestroy: 27,
+  /** Stop reading a piped connection (the core's reader is full). */
+  PipedPause: 28,
+  /** Read it again. */
+  PipedResume: 29,
 } as const;
 
 const HEAD = 17;

@@ -147,6 +147,12 @@ export function workerRoutes(channel: TurnChannel, log: Logger): WorkerRoutes {
       case FromCore.PipedDestroy:
         p.socket.destroy();
         return;
+      case FromCore.PipedPause:
+        p.socket.pause();
+        return;
+      case FromCore.PipedResume:
+        p.socket.resume();
+        return;
     }
   };
 

@@ -174,7 +174,9 @@ export async function listenClientRouted(url: URL, routes: ConnectionRoutes, log
         )
       : undefined;
 
-  const netServer = createNetServer({ noDelay: true }, (socket) => {
+  // Half-open: a client that sends its request and then ends its side (`nc -N`, some health
+  // checkers) still gets the answer; the HTTP server ends the socket after it.
+  const netServer = createNetServer({ noDelay: true, allowHalfOpen: true }, (socket) => {
     socket.setNoDelay(true);
     if (acceptor !== undefined) acceptor.accept(socket);
     else serve(socket, undefined);

@@ -36,6 +36,10 @@ export function inProcessRoutes(grpcServer: grpc.Server, httpHandler: HttpHandle
     void httpHandler(req, res);
   });
   httpServer.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  // A client that ends its side right after its request is answered, then the socket is ended
+  // (without this, Node aborts the request and ends the socket at once: the answer is lost).
+  // `httpAllowHalfOpen` is the field Node's HTTP server reads on a socket's 'end' (untyped).
+  (httpServer as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   httpServer.on('clientError', (err: Error, socket: Socket) => {
     log.debug({ err }, 'HTTP client error');
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');

@@ -212,3 +212,33 @@ void test('an HTTP/1.1 client that never completes its request head is dropped',
     grpcServer.forceShutdown();
   }
 });
+
+/** Sends `text` and ends the sending side at once (what `nc -N` and some health checkers do); resolves with all the answer. */
+async function halfClosedRequest(host: string, port: number, text: string): Promise<string> {
+  const socket = connect(port, host, () => socket.end(text));
+  const chunks: Buffer[] = [];
+  socket.on('data', (c: Buffer) => chunks.push(c));
+  socket.on('error', () => undefined);
+  const timer = setTimeout(() => socket.destroy(), 5_000);
+  await once(socket, 'close');
+  clearTimeout(timer);
+  return Buffer.concat(chunks).toString();
+}
+
+void test('a client that ends its side right after its request still gets the answer (even from a slow handler), then the socket ends', async () => {
+  const grpcServer = healthServer();
+  const slow: HttpHandler = (req, res) => {
+    setTimeout(() => res.end(`late ${req.url}`), 50);
+  };
+  const listener = await listenClient(new URL('http://127.0.0.1:0'), grpcServer, slow, logger);
+  try {
+    for (let i = 0; i < 5; i++) {
+      const answer = await halfClosedRequest('127.0.0.1', listener.address.port, `GET /version${i} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      assert.match(answer, /^HTTP\/1\.1 200 OK/);
+      assert.ok(answer.endsWith(`late /version${i}`), answer);
+    }
+  } finally {
+    await listener.close();
+    grpcServer.forceShutdown();
+  }
+});
