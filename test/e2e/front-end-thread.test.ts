@@ -29,7 +29,6 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { connect as http2Connect } from 'node:http2';
 import { once } from 'node:events';
 import { connect as netConnect } from 'node:net';
 import { join } from 'node:path';
@@ -37,12 +36,12 @@ import { connect as tlsConnect } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { Etcd3, type IWatchResponse, type Watcher } from 'etcd3';
 import { countRecords, lastRunRecords } from '../support/member-log.js';
-import { getJson } from '../support/member-http.js';
+import { getJson, getOverHttp2 } from '../support/member-http.js';
 import {
   ctlFor, endpointStatus, etcdctl, eventually, makeTempDir, openKv, put, readPrefix, reserveAddress, spawnEtcdctl,
   startMember, unmatchedAcks, WriteLoad, type BoundCtl, type Member, type MemberAddress,
 } from '../support/processes.js';
-import { issueCertificate, makeTlsFiles, type TlsFiles } from '../support/tls-certs.js';
+import { CN_AUTH_SETUP, issueCertificate, makeTlsFiles, type TlsFiles } from '../support/tls-certs.js';
 
 const THREADS = { KVSTORE_CLIENT_THREADS: '1' } as const;
 const SERVING = 'serving client requests (gRPC and HTTP/1.1)';
@@ -469,21 +468,7 @@ function tlsVersionAnswer(address: MemberAddress, ca: string, cert?: Cert): Prom
 
 /** GET `path` over HTTP/2 with TLS (ALPN h2, as curl does): not a gRPC call, so its bytes are piped. */
 function http2Get(origin: string, path: string, ca: string, who: Cert): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const session = http2Connect(origin, { ca: readFileSync(ca), cert: readFileSync(who.cert), key: readFileSync(who.key) });
-    session.on('error', reject);
-    const stream = session.request({ ':path': path });
-    let status = 0;
-    const parts: Buffer[] = [];
-    stream.on('response', (h) => (status = Number(h[':status'])));
-    stream.on('data', (c: Buffer) => parts.push(c));
-    stream.on('end', () => {
-      session.close();
-      resolve({ status, body: Buffer.concat(parts).toString('utf8') });
-    });
-    stream.on('error', reject);
-    stream.setTimeout(10_000, () => stream.close());
-  });
+  return getOverHttp2(origin, path, { ca, cert: who.cert, key: who.key });
 }
 
 void describe("KVSTORE_CLIENT_THREADS=1 with TLS: the client certificate's CN is the user, through the front-end thread", () => {
@@ -519,14 +504,7 @@ void describe("KVSTORE_CLIENT_THREADS=1 with TLS: the client certificate's CN is
       if (!member.running) throw new Error(`exited:\n${member.logs().slice(-3000)}`);
       return (await as(root(), ['endpoint', 'health'])).startsWith('0 ') ? true : undefined;
     }, { timeoutMs: 30_000 });
-    for (const args of [
-      ['user', 'add', 'root:rootpw'],
-      ['role', 'add', 'reader'],
-      ['role', 'grant-permission', 'reader', 'read', 'a', '--prefix=true'],
-      ['user', 'add', 'alice:alicepw'],
-      ['user', 'grant-role', 'alice', 'reader'],
-      ['auth', 'enable'],
-    ]) {
+    for (const args of CN_AUTH_SETUP) {
       const out = await as(root(), args);
       assert.ok(out.startsWith('0 '), `${args.join(' ')}: ${out}`);
     }

@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { etcdctl, reserveAddress, serverKinds, startMember, type Member, type MemberAddress } from '../support/processes.js';
-import { issueCertificate, makeTlsFiles, type TlsFiles } from '../support/tls-certs.js';
+import { CN_AUTH_SETUP, issueCertificate, makeTlsFiles, type TlsFiles } from '../support/tls-certs.js';
 
 interface Cert {
   readonly cert: string;
@@ -50,14 +50,7 @@ for (const kind of serverKinds()) {
         if (i > 80 || !member.running) throw new Error(`${kind} not ready over TLS:\n${member.logs().slice(-3000)}`);
         await new Promise((r) => setTimeout(r, 250));
       }
-      for (const args of [
-        ['user', 'add', 'root:rootpw'],
-        ['role', 'add', 'reader'],
-        ['role', 'grant-permission', 'reader', 'read', 'a', '--prefix=true'],
-        ['user', 'add', 'alice:alicepw'],
-        ['user', 'grant-role', 'alice', 'reader'],
-        ['auth', 'enable'],
-      ]) {
+      for (const args of CN_AUTH_SETUP) {
         const out = await as(root(), args);
         assert.ok(out.startsWith('0 '), `${args.join(' ')}: ${out}`);
       }

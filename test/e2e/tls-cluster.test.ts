@@ -14,13 +14,13 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, readFileSync, renameSync } from 'node:fs';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
-import { connect as http2Connect } from 'node:http2';
 import { join } from 'node:path';
 import { connect as tlsConnect, type PeerCertificate } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Etcd3 } from 'etcd3';
 import { etcdctl, initialClusterOf, makeTempDir, reserveAddress, serverKinds, startMember, type Member, type MemberAddress, type ServerKind } from '../support/processes.js';
+import { getOverHttp2 } from '../support/member-http.js';
 import { issueCertificate, makeTlsFiles, type TlsFiles } from '../support/tls-certs.js';
 import { kvstorectl } from '../unit/ctl/support/kvstorectl-runner.js';
 
@@ -88,21 +88,7 @@ function getHttp1(url: string, files: TlsFiles): Promise<{ status: number; body:
 
 /** An https GET with the client certificate over HTTP/2 (ALPN h2), as curl does by default. */
 function getHttp2(origin: string, path: string, files: TlsFiles): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const session = http2Connect(origin, { ca: readFileSync(files.caCert), cert: readFileSync(files.clientCert), key: readFileSync(files.clientKey) });
-    session.on('error', reject);
-    const stream = session.request({ ':path': path });
-    let status = 0;
-    const parts: Buffer[] = [];
-    stream.on('response', (h) => (status = Number(h[':status'])));
-    stream.on('data', (c: Buffer) => parts.push(c));
-    stream.on('end', () => {
-      session.close();
-      resolve({ status, body: Buffer.concat(parts).toString('utf8') });
-    });
-    stream.on('error', reject);
-    stream.setTimeout(10_000, () => stream.close());
-  });
+  return getOverHttp2(origin, path, { ca: files.caCert, cert: files.clientCert, key: files.clientKey });
 }
 
 /** The certificate served on host:port to a client presenting `cert`/`key`, or the handshake error. */

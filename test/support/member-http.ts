@@ -3,6 +3,8 @@
  * call (`<prefix>/kv/range`), each answered as status + body, redirects NOT followed (a 307 of
  * an old gateway prefix is part of what is tested). Every request has its own timeout.
  */
+import { readFileSync } from 'node:fs';
+import { connect as http2Connect } from 'node:http2';
 import type { Member } from './server-process.js';
 
 /** One HTTP answer. `location` is the `Location` header (redirects), if any. */
@@ -63,5 +65,27 @@ export function gatewayRange(m: Member, prefix: string, key: string): Promise<Ht
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ key: Buffer.from(key).toString('base64') }),
+  });
+}
+
+/**
+ * GET `path` over HTTP/2 with TLS (ALPN h2, as curl does), presenting the client certificate
+ * `cert`/`key` and trusting `ca` (file paths). The stream gives up after 10 s.
+ */
+export function getOverHttp2(origin: string, path: string, files: { readonly ca: string; readonly cert: string; readonly key: string }): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const session = http2Connect(origin, { ca: readFileSync(files.ca), cert: readFileSync(files.cert), key: readFileSync(files.key) });
+    session.on('error', reject);
+    const stream = session.request({ ':path': path });
+    let status = 0;
+    const parts: Buffer[] = [];
+    stream.on('response', (h) => (status = Number(h[':status'])));
+    stream.on('data', (c: Buffer) => parts.push(c));
+    stream.on('end', () => {
+      session.close();
+      resolve({ status, body: Buffer.concat(parts).toString('utf8') });
+    });
+    stream.on('error', reject);
+    stream.setTimeout(10_000, () => stream.close());
   });
 }

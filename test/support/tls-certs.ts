@@ -88,3 +88,17 @@ export async function revokeCertificates(files: TlsFiles, certs: readonly string
   await openssl(files.dir, ['ca', '-config', 'ca.cnf', '-keyfile', 'ca.key', '-cert', 'ca.crt', '-gencrl', '-out', 'ca.crl']);
   return join(files.dir, 'ca.crl');
 }
+
+/**
+ * The etcdctl commands (run as root) that make the users of the client-certificate auth tests:
+ * `root`, and `alice` with the role `reader` (read on the prefix `a`), then enable auth. Each
+ * certificate's CN is one of these names.
+ */
+export const CN_AUTH_SETUP: readonly (readonly string[])[] = [
+  ['user', 'add', 'root:rootpw'],
+  ['role', 'add', 'reader'],
+  ['role', 'grant-permission', 'reader', 'read', 'a', '--prefix=true'],
+  ['user', 'add', 'alice:alicepw'],
+  ['user', 'grant-role', 'alice', 'reader'],
+  ['auth', 'enable'],
+];
