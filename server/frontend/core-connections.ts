@@ -96,6 +96,14 @@ export function coreConnections(channel: TurnChannel, serving: H2Serving, http: 
     stream.onReset?.(code);
   };
 
+  /** A gRPC connection is gone: its open streams see a CANCEL reset, then its service closes. */
+  const dropGrpc = (conn: number, c: CoreGrpcConn): void => {
+    grpcConns.delete(conn);
+    for (const s of c.streams.values()) resetByClient(s, CANCEL);
+    c.streams.clear();
+    c.service.close();
+  };
+
   const onGrpc = (r: RecordView, extras: readonly unknown[]): void => {
     if (r.kind === FromFront.OpenGrpc) {
       const streams = new Map<number, CoreStream>();
@@ -105,13 +113,7 @@ export function coreConnections(channel: TurnChannel, serving: H2Serving, http: 
     }
     const c = grpcConns.get(r.conn);
     if (c === undefined) return;
-    if (r.kind === FromFront.Closed) {
-      grpcConns.delete(r.conn);
-      for (const s of c.streams.values()) resetByClient(s, CANCEL);
-      c.streams.clear();
-      c.service.close();
-      return;
-    }
+    if (r.kind === FromFront.Closed) return dropGrpc(r.conn, c);
     if (r.kind === FromFront.Stream) {
       const headers = decodeHeaders(r.payload, c.lastHeaders);
       c.lastHeaders = headers;
@@ -187,11 +189,7 @@ export function coreConnections(channel: TurnChannel, serving: H2Serving, http: 
       else onGrpc(r, extras);
     },
     dropAll() {
-      for (const [conn, c] of grpcConns) {
-        grpcConns.delete(conn);
-        for (const s of c.streams.values()) resetByClient(s, CANCEL);
-        c.service.close();
-      }
+      for (const [conn, c] of grpcConns) dropGrpc(conn, c);
       for (const socket of piped.values()) socket.gone();
       piped.clear();
     },

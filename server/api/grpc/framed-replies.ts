@@ -1,6 +1,7 @@
 /**
- * Reply serializers for the hot unary methods that write the gRPC message prefix (compressed
- * flag 0, u32 big-endian length) and the protobuf response into one buffer: the generated
+ * Reply serializers for the hot methods (the KV unary calls, and the messages of the Watch and
+ * LeaseKeepAlive streams) that write the gRPC message prefix (compressed flag 0, u32 big-endian
+ * length) and the protobuf response into one buffer: the generated
  * `responseSerialize` copies the encoded bytes twice (the writer's `finish`, `Buffer.from`)
  * before the transport copies them once more behind a prefix.
  */
@@ -24,12 +25,14 @@ function framer<T>(type: Encoder<T>): (value: unknown) => Buffer {
   };
 }
 
-/** Method path → framed serializer, for the KV methods. */
-export function kvFramers(): ReadonlyMap<string, (value: unknown) => Buffer> {
+/** Method path → framed serializer, for the KV methods and the two bidi streams. */
+export function replyFramers(): ReadonlyMap<string, (value: unknown) => Buffer> {
   return new Map([
     [pb.KVService.range.path, framer(pb.RangeResponse)],
     [pb.KVService.put.path, framer(pb.PutResponse)],
     [pb.KVService.deleteRange.path, framer(pb.DeleteRangeResponse)],
     [pb.KVService.txn.path, framer(pb.TxnResponse)],
+    [pb.WatchService.watch.path, framer(pb.WatchResponse)],
+    [pb.LeaseService.leaseKeepAlive.path, framer(pb.LeaseKeepAliveResponse)],
   ]);
 }

@@ -9,7 +9,7 @@
  *   'end' after the last one once the client has half-closed;
  * - `pause()` / `resume()`: messages are held while paused, and request bytes are granted back
  *   to the client only as messages are delivered, so a paused call closes the client's window;
- * - `write(message)`: serialized, framed and written; the response headers go with the first
+ * - `write(message)`: framed (the server's framer for the method, or its serializer) and written; the response headers go with the first
  *   one. Returns false while the stream waits for the client's window; 'drain' follows, and
  *   `writableNeedDrain` tells in between;
  * - `end()`: the OK trailers after every message written; an 'error' event `{ code, details }`
@@ -31,12 +31,10 @@ import { GrpcCode } from './codes.js';
 import type { MetadataReader } from './context.js';
 import { PREFIX_BYTES } from './fast-path-request.js';
 import { fieldReader, OK_BLOCK, RESPONSE_BLOCK, sendStatus, tlsAuthContext, trailerBlock } from './h2-call-blocks.js';
-import type { RegisteredHandler } from './unary-fast-path.js';
+import { replyFrame, type FastPathOptions, type RegisteredHandler } from './unary-fast-path.js';
 
-export interface BidiLimits {
-  readonly maxRecvBytes: number;
-  readonly maxSendBytes: number;
-}
+/** The receive and send limits, and the reply framers (framed-replies.ts), of the server. */
+export type BidiOptions = Pick<FastPathOptions, 'maxRecvBytes' | 'maxSendBytes' | 'framers'>;
 
 export class H2BidiCall extends EventEmitter {
   readonly metadata: MetadataReader;
@@ -44,7 +42,7 @@ export class H2BidiCall extends EventEmitter {
   cancelled = false;
   readonly #stream: H2Stream;
   readonly #handler: RegisteredHandler;
-  readonly #limits: BidiLimits;
+  readonly #options: BidiOptions;
   readonly #socket: Socket;
   /** Received bytes not yet cut into messages. */
   #input: Buffer = Buffer.alloc(0);
@@ -56,11 +54,11 @@ export class H2BidiCall extends EventEmitter {
   #headersSent = false;
   #done = false;
 
-  constructor(stream: H2Stream, handler: RegisteredHandler, limits: BidiLimits, socket: Socket) {
+  constructor(stream: H2Stream, handler: RegisteredHandler, options: BidiOptions, socket: Socket) {
     super();
     this.#stream = stream;
     this.#handler = handler;
-    this.#limits = limits;
+    this.#options = options;
     this.#socket = socket;
     this.metadata = fieldReader(stream.headers);
     stream.autoGrant = false;
@@ -110,26 +108,16 @@ export class H2BidiCall extends EventEmitter {
 
   write(message: unknown): boolean {
     if (this.#done) return false;
-    let body: Buffer;
-    try {
-      body = this.#handler.serialize(message);
-    } catch {
-      this.#finish(GrpcCode.Internal, 'Error serializing response');
+    const reply = replyFrame(this.#handler, message, this.#options);
+    if ('code' in reply) {
+      this.#finish(reply.code, reply.details);
       return false;
     }
-    if (body.length > this.#limits.maxSendBytes) {
-      this.#finish(GrpcCode.ResourceExhausted, `Sent message larger than max (${body.length + PREFIX_BYTES} vs. ${this.#limits.maxSendBytes})`);
-      return false;
-    }
-    const frame = Buffer.allocUnsafe(PREFIX_BYTES + body.length);
-    frame[0] = 0;
-    frame.writeUInt32BE(body.length, 1);
-    body.copy(frame, PREFIX_BYTES);
     if (!this.#headersSent) {
       this.#headersSent = true;
       this.#stream.respond(RESPONSE_BLOCK);
     }
-    const room = this.#stream.write(frame);
+    const room = this.#stream.write(reply.frame);
     if (!room) this.writableNeedDrain = true;
     return room;
   }
@@ -149,8 +137,8 @@ export class H2BidiCall extends EventEmitter {
     this.#input = this.#input.length === 0 ? chunk : Buffer.concat([this.#input, chunk]);
     while (this.#input.length >= PREFIX_BYTES) {
       const length = this.#input.readUInt32BE(1);
-      if (length > this.#limits.maxRecvBytes) {
-        return this.#finish(GrpcCode.ResourceExhausted, `Received message larger than max (${length} vs ${this.#limits.maxRecvBytes})`);
+      if (length > this.#options.maxRecvBytes) {
+        return this.#finish(GrpcCode.ResourceExhausted, `Received message larger than max (${length} vs ${this.#options.maxRecvBytes})`);
       }
       if (this.#input.length < PREFIX_BYTES + length) break;
       if (this.#input[0] !== 0) return this.#finish(GrpcCode.Internal, 'Received compressed message but "grpc-encoding" header was identity');

@@ -47,7 +47,7 @@ import { NoLeaderMonitor, type Scheduler } from './leader-monitor.js';
 import { leaseHandlers } from './lease.js';
 import { maintenanceHandlers, maintenanceService, maintenanceStreams } from './maintenance.js';
 import { createGrpcMetrics } from './metrics.js';
-import { kvFramers } from './framed-replies.js';
+import { replyFramers } from './framed-replies.js';
 import { rememberH2Serving } from './h2-serving.js';
 import { installUnaryFastPath, type FastPathOptions } from './unary-fast-path.js';
 import { watchHandlers } from './watch.js';
@@ -133,7 +133,7 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
     eligible: ctx.plainUnary,
     maxRecvBytes: options.maxRecvBytes,
     maxSendBytes: options.maxSendBytes ?? MAX_SEND_BYTES,
-    framers: kvFramers(),
+    framers: replyFramers(),
     streams: maintenanceStreams(ctx, services.maintenance),
   };
   installUnaryFastPath(server, fastPath);

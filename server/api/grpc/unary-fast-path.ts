@@ -129,7 +129,7 @@ function reply(handler: RegisteredHandler, stream: ServerHttp2Stream, value: unk
 export function replyFrame(
   handler: RegisteredHandler,
   value: unknown,
-  options: FastPathOptions,
+  options: Pick<FastPathOptions, 'framers' | 'maxSendBytes'>,
 ): { readonly frame: Buffer } | { readonly code: number; readonly details: string } {
   let frame: Buffer;
   try {

@@ -197,3 +197,10 @@ void test('metadata and the peer come from the request headers and the socket', 
   new H2BidiCall(stream, handlerOf((c) => (seen = { token: c.metadata.get('token'), peer: c.getPeer(), auth: c.getAuthContext() })), limits, socket).serve();
   assert.deepEqual(seen, { token: ['abc'], peer: '127.0.0.9:4242', auth: null });
 });
+
+void test("a reply is framed by the server's framer for the method when it has one (one buffer, no copy)", () => {
+  const { stream, out } = recordedStream();
+  const framers = new Map([['/t.S/Bidi', (v: unknown) => frame(`framed ${String(v)}`)]]);
+  new H2BidiCall(stream, handlerOf((c) => void c.write('x')), { ...limits, framers }, new Socket()).serve();
+  assert.deepEqual(out.filter((o) => o.kind === 'data'), [{ kind: 'data', text: 'framed x' }]);
+});
