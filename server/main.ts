@@ -5,32 +5,12 @@
  * configuration error.
  */
 import { readFileSync } from 'node:fs';
-import { Session } from 'node:inspector';
-import { setFlagsFromString } from 'node:v8';
 import { loadConfig } from './config/index.js';
 import { createLogger } from './log/logger.js';
 import { formatVersionOutput } from './version/version.js';
+import { fullGc } from './bootstrap/full-gc.js';
 import { startIdleGc } from './bootstrap/idle-gc.js';
 import { ConfigProblem, startMember } from './bootstrap/start-member.js';
-
-/**
- * A memory-reducing full collection (V8's low-memory notification, through an in-process
- * inspector session: it gives the freed pages back, which a plain `gc()` does not), compacting
- * every fragmented old-space page for that one collection (V8 otherwise evacuates only some,
- * and a heap left fragmented by a burst keeps its pages). bootstrap/idle-gc.ts calls it when
- * the process is idle.
- */
-function fullGc(): (done: () => void) => void {
-  const session = new Session();
-  session.connect();
-  return (done) => {
-    setFlagsFromString('--compact-on-every-full-gc');
-    session.post('HeapProfiler.collectGarbage', () => {
-      setFlagsFromString('--no-compact-on-every-full-gc');
-      done();
-    });
-  };
-}
 
 async function main(): Promise<void> {
   const outcome = loadConfig(process.argv.slice(2), process.env, (p) => readFileSync(p, 'utf8'));

@@ -13,6 +13,8 @@ import { h2ServingOf } from '../api/grpc/h2-serving.js';
 import { clientThreads } from '../config/client-threads.js';
 import { grpcHttp2 } from '../config/grpc-http2.js';
 import { createGrpcServer } from '../api/grpc/server.js';
+import { createGrpcMetrics } from '../api/grpc/metrics.js';
+import { KVService } from '../../proto/gen/etcd/rpc.js';
 import { toStatus } from '../api/grpc/error-table.js';
 import { createHttpApp } from '../api/http/app.js';
 import { createClusterService } from '../api/service/cluster-service.js';
@@ -435,10 +437,12 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     },
   });
   const gate = authGate(auth, profile, (id) => lessor.timeToLive(id, now())?.keys ?? [], config.clientTransportSecurity.clientCertAuth, () => member.header(store.currentRevision), async () => void (await member.readBarrier()));
+  const grpcMetrics = createGrpcMetrics(registry);
   const grpcServer = createGrpcServer({
     services,
     maxRecvBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
     registry,
+    metrics: grpcMetrics,
     hasLeader: () => member.leaderId !== 0n,
     electionTimeoutMs: config.electionTimeoutMs,
     isLearner: () => membership.get(memberId)?.isLearner ?? false,
@@ -477,7 +481,28 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const h2Serving = ownHttp2() ? h2ServingOf(grpcServer) : undefined;
   const listeners =
     h2Serving !== undefined && frontEndThreads() > 0
-      ? await startFrontEnd({ urls: config.listenClientUrls, serving: h2Serving, http: inProcessRoutes(grpcServer, httpHandler, log), tls: tls.client, logger: log })
+      ? await startFrontEnd({
+          urls: config.listenClientUrls,
+          serving: h2Serving,
+          http: inProcessRoutes(grpcServer, httpHandler, log),
+          tls: tls.client,
+          logger: log,
+          localReads:
+            backend.sharedLocation === undefined
+              ? undefined
+              : {
+                  store,
+                  location: backend.sharedLocation,
+                  context: () => ({ ...member.header(0n), authEnabled: auth.store.enabled }),
+                  maxRecvBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
+                  maxSendBytes: responseLimitBytes(config.serverVersion),
+                  onServed: (n) => {
+                    grpcMetrics.method(KVService.range).servedOk(n);
+                    metrics.range.inc(n);
+                    metrics.frontEndLocalReads.inc(n);
+                  },
+                },
+        })
       : await listenClients(config.listenClientUrls, grpcServer, httpHandler, log, { tls: tls.client, h2: h2Serving });
   const bound = listeners.listeners.map((l) => `${l.url.protocol}//${l.address.family === 'IPv6' ? `[${l.address.address}]` : l.address.address}:${l.address.port}`);
   const metricsApp = createMetricsApp({

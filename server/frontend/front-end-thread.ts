@@ -15,6 +15,12 @@ import { parentPort } from 'node:worker_threads';
 import { createLogger } from '../log/logger.js';
 import { createTlsSource, type TlsSpec } from '../tls/tls-source.js';
 import { listenClientRouted, type ClientListener, type ClientListenerOptions } from '../transport/client-listener.js';
+import type { Logger } from 'pino';
+import { openLevelBackend, type LevelBackend } from '../storage/level-backend.js';
+import { fullGc } from '../bootstrap/full-gc.js';
+import { startIdleGc } from '../bootstrap/idle-gc.js';
+import { LocalReads } from './local-reads.js';
+import { FromFront } from './records.js';
 import { TurnChannel } from './turn-channel.js';
 import { workerRoutes, type WorkerRoutes } from './worker-routes.js';
 
@@ -24,6 +30,8 @@ export interface FrontEndStart {
   readonly logLevel: string;
   readonly tls?: { readonly spec: TlsSpec; readonly requireClientCert: boolean };
   readonly listener: Pick<ClientListenerOptions, 'sniffTimeoutMs' | 'closeGraceMs' | 'h2OpeningTimeoutMs'>;
+  /** Serializable Ranges answered here (local-reads.ts), from the member's backend at `location`. */
+  readonly localReads?: { readonly location: string; readonly maxRecvBytes: number; readonly maxSendBytes: number };
 }
 
 export interface ListeningAddress {
@@ -40,18 +48,26 @@ const channel = new TurnChannel(port, {
   control: (message) => void onControl(message as { start?: FrontEndStart; close?: true }),
 });
 let listeners: ClientListener[] = [];
+let backend: LevelBackend | undefined;
+let stopIdleGc = (): void => undefined;
+let local: LocalReads | undefined;
 
 async function onControl(message: { start?: FrontEndStart; close?: true }): Promise<void> {
   if (message.start !== undefined) await start(message.start);
   if (message.close === true) {
     await Promise.all(listeners.map((l) => l.close()));
+    stopIdleGc();
+    local?.close();
+    await backend?.close().catch(() => undefined);
+    backend = undefined;
     channel.control({ closed: true });
   }
 }
 
 async function start(s: FrontEndStart): Promise<void> {
   const logger = createLogger({ level: s.logLevel, outputs: [], destination: { write: (line: string) => channel.control({ log: line }) } });
-  routes = workerRoutes(channel, logger.child({ component: 'front-end' }));
+  const log = logger.child({ component: 'front-end' });
+  routes = workerRoutes(channel, log, await localReads(s, log));
   try {
     let tls: ClientListenerOptions['tls'];
     if (s.tls !== undefined) {
@@ -66,4 +82,31 @@ async function start(s: FrontEndStart): Promise<void> {
     listeners = [];
     channel.control({ failed: (err as Error).message });
   }
+}
+
+/** The serializable-read side of the thread, on its own handle of the member's database (shared with the core's). */
+async function localReads(s: FrontEndStart, log: Logger): Promise<LocalReads | undefined> {
+  const o = s.localReads;
+  if (o === undefined) return undefined;
+  // The replica's index makes this heap as large as the core's: give a burst's garbage back when idle, as the core does.
+  try {
+    stopIdleGc = startIdleGc(fullGc(), (ms, bytes) => log.debug({ 'pause-ms': Math.round(ms), 'heap-bytes': bytes }, 'collected garbage while idle'));
+  } catch (err) {
+    log.warn({ err }, 'no idle garbage collection on the front-end thread (no in-process inspector)');
+  }
+  try {
+    backend = await openLevelBackend(o.location, { createIfMissing: false });
+  } catch (err) {
+    log.warn({ err, location: o.location }, 'cannot open the backend on the front-end thread; every read goes to the core');
+  }
+  local = new LocalReads({
+    backend,
+    maxRecvBytes: o.maxRecvBytes,
+    maxSendBytes: o.maxSendBytes,
+    onServed: (n) => channel.record(FromFront.LocalReads, 0, 0, n),
+    onBroken: (err) => log.error({ err }, 'read replica lost track of the store; reads go to the core until a new one'),
+    onWanted: () => channel.record(FromFront.ReplicaWanted, 0, 0, 0),
+    onIdle: () => channel.record(FromFront.ReplicaIdle, 0, 0, 0),
+  });
+  return local;
 }

@@ -22,6 +22,9 @@ import type { H2Serving } from '../transport/h2/h2-serving.js';
 import type { ClientListeners } from '../transport/listen-clients.js';
 import { coreConnections } from './core-connections.js';
 import type { FrontEndStart, ListeningAddress } from './front-end-thread.js';
+import { FromFront } from './records.js';
+import { startReplicaFeed, type ReplicaFeed, type ReplicaSource } from './replica-feed.js';
+import type { ReplicaContext } from './replica-records.js';
 import { TurnChannel } from './turn-channel.js';
 
 export interface FrontEndOptions {
@@ -33,6 +36,17 @@ export interface FrontEndOptions {
   readonly tls?: { readonly source: TlsSource; readonly requireClientCert: boolean };
   readonly logger: Logger;
   readonly closeGraceMs?: number;
+  /** Serializable Ranges answered on the thread from a read replica of `store` (local-reads.ts, replica-feed.ts). */
+  readonly localReads?: {
+    readonly store: ReplicaSource;
+    /** The store's backend database (opened by the thread too). */
+    readonly location: string;
+    readonly context: () => ReplicaContext;
+    readonly maxRecvBytes: number;
+    readonly maxSendBytes: number;
+    /** `n` Ranges were answered on the thread. */
+    readonly onServed: (n: number) => void;
+  };
   /** The thread failed or exited unexpectedly. Default: log fatal and exit the process with status 1. */
   readonly onFailure?: (err: Error) => void;
 }
@@ -54,9 +68,15 @@ export async function startFrontEnd(o: FrontEndOptions): Promise<ClientListeners
     });
 
   let onListening: ((c: Control) => void) | undefined;
+  let feed: ReplicaFeed | undefined = undefined;
   let onClosed: (() => void) | undefined;
   const channel: TurnChannel = new TurnChannel(worker, {
-    record: (r, extras) => connections.fromFront(r, extras),
+    record: (r, extras) => {
+      if (r.kind === FromFront.LocalReads) o.localReads?.onServed(r.arg);
+      else if (r.kind === FromFront.ReplicaWanted) feed?.want();
+      else if (r.kind === FromFront.ReplicaIdle) feed?.idle();
+      else connections.fromFront(r, extras);
+    },
     control: (m) => {
       const c = m as Control;
       if (c.log !== undefined) relayLogLine(o.logger, c.log);
@@ -80,6 +100,7 @@ export async function startFrontEnd(o: FrontEndOptions): Promise<ClientListeners
     logLevel: o.logger.level,
     tls: o.tls === undefined ? undefined : { spec: o.tls.source.spec, requireClientCert: o.tls.requireClientCert },
     listener: { closeGraceMs },
+    localReads: o.localReads === undefined ? undefined : { location: o.localReads.location, maxRecvBytes: o.localReads.maxRecvBytes, maxSendBytes: o.localReads.maxSendBytes },
   };
   const ready = await new Promise<Control>((resolve) => {
     onListening = resolve;
@@ -91,11 +112,14 @@ export async function startFrontEnd(o: FrontEndOptions): Promise<ClientListeners
     await worker.terminate();
     throw new Error(ready.failed);
   }
+  // From here every change of the store reaches the thread before any reply written after it.
+  feed = o.localReads === undefined ? undefined : startReplicaFeed(channel, o.localReads.store, o.localReads.context);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       stopping = true;
+      feed?.stop();
       const closed = new Promise<void>((resolve) => {
         onClosed = resolve;
         setTimeout(resolve, closeGraceMs + 1_000).unref();

@@ -37,6 +37,12 @@ export const FromFront = {
   PipedData: 9,
   /** A piped connection's client ended its side. */
   PipedEnd: 10,
+  /** arg serializable Ranges were answered by the front end itself (read replica). */
+  LocalReads: 11,
+  /** Serializable Ranges are asked for: send a read replica's image and feed it (replica-demand.ts). */
+  ReplicaWanted: 12,
+  /** None for a while: the replica is dropped, stop feeding it. */
+  ReplicaIdle: 13,
 } as const;
 
 /** Core → front end. */
@@ -61,6 +67,18 @@ export const FromCore = {
   PipedPause: 28,
   /** Read it again. */
   PipedResume: 29,
+  /** Read replica (replica-records.ts): a new image's key index; payload: the index bytes. */
+  ReplicaImage: 30,
+  /** A change of the image the backend does not hold yet; payload: the change. */
+  ReplicaHold: 31,
+  /** A write transaction ended; payload: the change. */
+  ReplicaChange: 32,
+  /** Every change up to a revision is in the backend; payload: the revision. */
+  ReplicaRelease: 33,
+  /** The store compacted; payload: the revision. */
+  ReplicaCompact: 34,
+  /** Header fields and the auth switch; payload: the context. */
+  ReplicaContext: 35,
 } as const;
 
 const HEAD = 17;

@@ -31,6 +31,8 @@ export class TurnChannel {
   readonly #port: PortLike;
   readonly #out = new RecordWriter();
   #scheduled = false;
+  /** Called before each post of records, while records may still be added to it. */
+  beforePost: (() => void) | undefined;
 
   constructor(port: PortLike, handlers: ChannelHandlers) {
     this.#port = port;
@@ -64,6 +66,7 @@ export class TurnChannel {
   /** Posts the records written so far now. */
   flush(): void {
     if (this.#out.empty) return;
+    this.beforePost?.();
     const { buffer, length, extras } = this.#out.take();
     this.#port.postMessage({ b: buffer, n: length, x: extras } satisfies TurnMessage, [buffer]);
   }

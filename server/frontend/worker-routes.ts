@@ -17,6 +17,7 @@ import type { H2Serving } from '../transport/h2/h2-serving.js';
 import type { H2Stream } from '../transport/h2/h2-stream.js';
 import { ownH2Connections } from '../transport/own-h2-connections.js';
 import { identityOf } from './client-identity.js';
+import type { LocalReads } from './local-reads.js';
 import { encodeHeaders, FromCore, FromFront, type RecordView } from './records.js';
 import type { TurnChannel } from './turn-channel.js';
 
@@ -42,7 +43,11 @@ export interface WorkerRoutes extends ConnectionRoutes {
   fromCore(r: RecordView): void;
 }
 
-export function workerRoutes(channel: TurnChannel, log: Logger): WorkerRoutes {
+/**
+ * `local`: serializable Ranges answered on this thread (local-reads.ts); without it every
+ * stream goes to the core.
+ */
+export function workerRoutes(channel: TurnChannel, log: Logger, local?: LocalReads): WorkerRoutes {
   let nextConn = 1;
   const grpcConns = new Map<number, GrpcConn>();
   const piped = new Map<number, PipedConn>();
@@ -53,24 +58,33 @@ export function workerRoutes(channel: TurnChannel, log: Logger): WorkerRoutes {
       const state: GrpcConn = { streams: new Map(), lastHeaders: [] };
       grpcConns.set(conn, state);
       channel.record(FromFront.OpenGrpc, conn, 0, channel.extra(identityOf(socket)));
-      return {
-        onStream(stream) {
-          const f: Forwarded = { stream, unacked: 0 };
-          state.streams.set(stream.id, f);
-          stream.autoGrant = false;
-          channel.record(FromFront.Stream, conn, stream.id, 0, encodeHeaders(stream.headers, state.lastHeaders));
-          state.lastHeaders = stream.headers;
+      /** Hands `stream` to the core, with the request bytes already read (and its end, if seen). */
+      const forward = (stream: H2Stream, read: readonly Buffer[], ended: boolean): void => {
+        const f: Forwarded = { stream, unacked: 0 };
+        state.streams.set(stream.id, f);
+        stream.autoGrant = false;
+        channel.record(FromFront.Stream, conn, stream.id, 0, encodeHeaders(stream.headers, state.lastHeaders));
+        state.lastHeaders = stream.headers;
+        for (const chunk of read) channel.record(FromFront.Data, conn, stream.id, 0, chunk);
+        if (ended) channel.record(FromFront.EndIn, conn, stream.id, 0);
+        else {
           stream.onData = (chunk) => channel.record(FromFront.Data, conn, stream.id, 0, chunk);
           stream.onEnd = () => channel.record(FromFront.EndIn, conn, stream.id, 0);
-          stream.onReset = (code) => {
-            state.streams.delete(stream.id);
-            channel.record(FromFront.ResetIn, conn, stream.id, code);
-          };
-          stream.onDrain = () => {
-            if (f.unacked === 0) return;
-            channel.record(FromFront.Ack, conn, stream.id, f.unacked);
-            f.unacked = 0;
-          };
+        }
+        stream.onReset = (code) => {
+          state.streams.delete(stream.id);
+          channel.record(FromFront.ResetIn, conn, stream.id, code);
+        };
+        stream.onDrain = () => {
+          if (f.unacked === 0) return;
+          channel.record(FromFront.Ack, conn, stream.id, f.unacked);
+          f.unacked = 0;
+        };
+      };
+      return {
+        onStream(stream) {
+          if (local?.takes(stream) === true) local.serve(stream, forward);
+          else forward(stream, [], false);
         },
         close() {
           grpcConns.delete(conn);
@@ -171,7 +185,8 @@ export function workerRoutes(channel: TurnChannel, log: Logger): WorkerRoutes {
       // Piped connections are closed by the core's HTTP servers (PipedEnd / PipedDestroy).
     },
     fromCore(r) {
-      if (r.kind >= FromCore.PipedWrite) onPipedRecord(r);
+      if (r.kind >= FromCore.ReplicaImage) local?.fromCore(r.kind, r.payload);
+      else if (r.kind >= FromCore.PipedWrite) onPipedRecord(r);
       else onStreamRecord(r);
     },
   };

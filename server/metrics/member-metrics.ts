@@ -86,6 +86,8 @@ export interface MemberMetrics {
   readonly leaseRenewed: CounterHandle;
   /** The auth store's revision (set after each applied batch). */
   readonly authRevision: GaugeHandle;
+  /** Serializable Ranges answered by the front-end thread (frontend/local-reads.ts). */
+  readonly frontEndLocalReads: CounterHandle;
 }
 
 export interface MemberMetricLabels {
@@ -141,6 +143,7 @@ const HELP: { readonly [K in MemberMetricRole]: string } = {
   leaseRevoked: 'The total number of revoked leases.',
   leaseRenewed: 'The number of renewed leases seen by the leader.',
   authRevision: 'The current revision of auth store.',
+  frontEndLocalReads: 'Serializable ranges answered by the client front-end thread from its read replica.',
 };
 
 const MS_BUCKETS = exponentialBuckets(0.001, 2, 14); // 0.001 … 8.192 s
@@ -218,6 +221,7 @@ export function createMemberMetrics(
     leaseRevoked: c('leaseRevoked'),
     leaseRenewed: c('leaseRenewed'),
     authRevision: lg('authRevision'),
+    frontEndLocalReads: tc('frontEndLocalReads'),
   };
   visibility.expose(names);
   return { ...handles, exposeNames: (table) => visibility.expose(table) };

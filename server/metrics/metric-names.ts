@@ -59,6 +59,8 @@ export const MEMBER_METRIC_NAMES = {
   leaseRenewed: 'kvstore_debugging_lease_renewed_total',
   // auth (etcd's auth/metrics.go)
   authRevision: 'kvstore_debugging_auth_revision',
+  // kvstore's own
+  frontEndLocalReads: 'kvstore_frontend_local_reads_total',
 } as const;
 
 export type MemberMetricRole = keyof typeof MEMBER_METRIC_NAMES;

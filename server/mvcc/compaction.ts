@@ -32,6 +32,7 @@ export function startCompaction(state: StoreState, rev: bigint): Promise<void> {
   state.compactRevision = rev;
   const keep = state.index.compact(rev);
   state.unflushed.purge(rev, keep);
+  state.feed?.compacted(rev);
   const done = state.compactionTail.then(() => removeCompacted(state, rev, keep));
   state.compactionTail = done.then(
     () => undefined,

@@ -52,6 +52,9 @@ export function flush(state: StoreState, consistentIndex: bigint, extra: readonl
     }
     noteKeyOps(state.ledger, ops);
     state.unflushed.release(batch);
+    // Everything below the lowest change still held is in the backend (a failed earlier batch
+    // may have been queued again below this one's revisions).
+    if (batch.length > 0) state.feed?.released((state.unflushed.lowest() ?? batch[batch.length - 1][0] + 1n) - 1n);
     if (scheduled > state.persistedScheduledCompact) state.persistedScheduledCompact = scheduled;
   });
 }

@@ -7,6 +7,7 @@ import type { Backend } from '../storage/backend.js';
 import { RecordCache } from './record-cache.js';
 import { RecordLedger } from './record-ledger.js';
 import { SerialQueue } from './serial-queue.js';
+import type { StoreFeed } from './store-feed.js';
 import { TreeIndex } from './tree-index.js';
 import { Unflushed } from './unflushed.js';
 
@@ -36,6 +37,8 @@ export interface StoreState {
   readonly historyIndexMaxKeys: number;
   /** The cache budget the state was made with (kept for reload). */
   readonly recordCacheBytes: number;
+  /** Who follows the store's changes (store-feed.ts), if anyone. */
+  feed: StoreFeed | undefined;
 }
 
 /** Tuning knobs of a store. */
@@ -64,5 +67,6 @@ export function newStoreState(backend: Backend, options: StoreOptions = {}, ledg
     writing: false,
     historyIndexMaxKeys: options.historyIndexMaxKeys ?? 32,
     recordCacheBytes: options.recordCacheBytes ?? DEFAULT_RECORD_CACHE_BYTES,
+    feed: undefined,
   };
 }

@@ -27,6 +27,8 @@ import { recoverState, type RecoveredFrom } from './recover.js';
 import type { StoreOptions, StoreState } from './state.js';
 import type { HashKVResult, MvccStore, Pinned, PinnedSnapshot, RangeParams, RangeResult, WriteTxn } from './types.js';
 import { StoreWriteTxn } from './write-txn.js';
+import type { StoreFeed } from './store-feed.js';
+import { replicaImageOf, type ReplicaImage } from './read-replica.js';
 
 export type { StoreOptions } from './state.js';
 
@@ -51,8 +53,23 @@ export class MvccStoreImpl implements MvccStore {
     await old.io.run(async () => {
       const { state, meta } = await recoverState(old.backend, { historyIndexMaxKeys: old.historyIndexMaxKeys, recordCacheBytes: old.recordCacheBytes });
       if (meta.finishedCompactRev > 0n) state.index.compactEach(meta.finishedCompactRev);
+      state.feed = old.feed;
       this.state = state;
     });
+    this.state.feed?.reloaded();
+  }
+
+  /** Who follows the store's changes from now on (store-feed.ts); undefined: nobody. */
+  setFeed(feed: StoreFeed | undefined): void {
+    this.state.feed = feed;
+  }
+
+  /**
+   * What a read replica starts from (read-replica.ts): the index as it is now, and the changes
+   * the backend does not hold yet. Changes after this reach the replica through the feed.
+   */
+  replicaImage(): ReplicaImage {
+    return replicaImageOf(this.state);
   }
 
   get currentRevision(): bigint {

@@ -66,6 +66,17 @@ export class Unflushed {
     for (const [main] of batch) this.groups.delete(main);
   }
 
+  /** Every group with main ≤ `main` is in the backend (a read replica's release). */
+  releaseThrough(main: bigint): void {
+    for (const m of this.groups.keys()) {
+      if (m > main) break;
+      this.groups.delete(m);
+    }
+    let n = 0;
+    while (n < this.pending.length && this.pending[n] <= main) n++;
+    if (n > 0) this.pending = this.pending.slice(n);
+  }
+
   /** The batch's write failed: its groups become pending again, ahead of newer ones. */
   requeue(batch: FlushBatch): void {
     this.pending = batch.map(([main]) => main).concat(this.pending);

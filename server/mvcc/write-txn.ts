@@ -214,6 +214,7 @@ export class StoreWriteTxn implements WriteTxn {
     }
     state.unflushed.add(main, events);
     state.currentRevision = main;
+    state.feed?.changed(main, events);
     return { revision: main, events };
   }
 }

@@ -33,6 +33,14 @@ export class MethodTally {
     const i = code >= 0 && code < this.handled.length ? code : 2;
     this.handled[i]! += 1;
   }
+
+  /** `n` unary calls answered OK elsewhere (a front-end thread), counted as if served here. */
+  servedOk(n: number): void {
+    this.started += n;
+    this.received += n;
+    this.sent += n;
+    this.handled[0]! += n;
+  }
 }
 
 export interface GrpcMetrics {

@@ -46,7 +46,7 @@ import { kvHandlers } from './kv.js';
 import { NoLeaderMonitor, type Scheduler } from './leader-monitor.js';
 import { leaseHandlers } from './lease.js';
 import { maintenanceHandlers, maintenanceService, maintenanceStreams } from './maintenance.js';
-import { createGrpcMetrics } from './metrics.js';
+import { createGrpcMetrics, type GrpcMetrics } from './metrics.js';
 import { replyFramers } from './framed-replies.js';
 import { rememberH2Serving } from './h2-serving.js';
 import { installUnaryFastPath, type FastPathOptions } from './unary-fast-path.js';
@@ -58,6 +58,8 @@ export interface GrpcServerOptions {
   readonly maxRecvBytes: number;
   /** Receives the grpc_server_* counters; one gRPC server per registry. */
   readonly registry: Registry;
+  /** The counters themselves, when the caller counts calls served elsewhere too (default: made on `registry`). */
+  readonly metrics?: GrpcMetrics;
   /** Whether this member currently knows a leader (for `hasleader: true` calls). */
   readonly hasLeader: () => boolean;
   /** Whether this member is a learner (default: never). */
@@ -111,7 +113,7 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
     isLearner: options.isLearner ?? (() => false),
     capable: options.capable ?? (() => true),
     logger: options.logger.child({ component: 'grpc' }),
-    metrics: createGrpcMetrics(options.registry),
+    metrics: options.metrics ?? createGrpcMetrics(options.registry),
     noLeader: new NoLeaderMonitor(options.hasLeader, options.electionTimeoutMs ?? DEFAULT_ELECTION_TIMEOUT_MS, options.scheduler),
     plainUnary: new Set(),
     auth: options.auth,

@@ -1,0 +1,49 @@
+/**
+ * When a front end keeps a read replica (local-reads.ts): only while serializable Ranges are
+ * asked for. Keeping one costs every write some work on both threads (the change encoded on
+ * the core, decoded and indexed on the front end) and the front end a second key index, so a
+ * member whose clients only write, or only read linearizably, should not pay for it.
+ *
+ * - No replica: the first serializable Range seen asks the core for one (`want`); the read
+ *   itself goes to the core. Until the image arrives nothing more is asked.
+ * - A replica: once no serializable Range has been seen for `idleMs`, it is dropped (`idle`)
+ *   and the core stops feeding it.
+ *
+ * Pure: the caller passes the time and acts on the answers.
+ */
+export const DEFAULT_REPLICA_IDLE_MS = 30_000;
+
+export class ReplicaDemand {
+  #lastAsked = -Infinity;
+  #requested = false;
+  #held = false;
+
+  constructor(private readonly idleMs: number = DEFAULT_REPLICA_IDLE_MS) {}
+
+  /** A serializable Range was seen at `now`; true when the core should be asked for a replica now. */
+  asked(now: number): boolean {
+    this.#lastAsked = now;
+    if (this.#held || this.#requested) return false;
+    this.#requested = true;
+    return true;
+  }
+
+  /** The replica's image arrived (asked for or not). */
+  imaged(): void {
+    this.#held = true;
+    this.#requested = false;
+  }
+
+  /** The replica was lost (it failed to follow): the next serializable Range asks again. */
+  lost(): void {
+    this.#held = false;
+    this.#requested = false;
+  }
+
+  /** Checked from time to time: true when the replica should be dropped now (it then is). */
+  idle(now: number): boolean {
+    if (!this.#held || now - this.#lastAsked < this.idleMs) return false;
+    this.#held = false;
+    return true;
+  }
+}
