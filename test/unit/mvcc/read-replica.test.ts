@@ -34,6 +34,7 @@ import { Bucket, type Backend } from '../../../server/storage/backend.js';
 import { createMemoryBackend } from '../../../server/storage/memory-backend.js';
 import { ALL, b, del, levelFixture, params, put, unwrap } from './helpers.js';
 import { slowBackend } from './slow-backend.js';
+import { mulberry32 } from '../../support/seeded-random.js';
 
 /** What the store's feed sends, as the bytes local-reads.ts would receive. */
 type Wire =
@@ -126,17 +127,7 @@ class Follower {
   }
 }
 
-/** A deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 const KEYS: readonly Buffer[] = [
   ...['a', 'b', 'c', 'd'],
