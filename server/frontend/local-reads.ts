@@ -23,7 +23,9 @@ import type { Event } from '../../proto/gen/etcd/kv.js';
 import { performance } from 'node:perf_hooks';
 import * as pb from '../../proto/gen/etcd/rpc.js';
 import { toRangeParams } from '../apply/range-params.js';
-import { OK_BLOCK, RESPONSE_BLOCK } from '../api/grpc/h2-call-blocks.js';
+import { requiresLeader } from '../api/grpc/context.js';
+import { decodeRequest, PREFIX_BYTES } from '../api/grpc/fast-path-request.js';
+import { fieldReader, OK_BLOCK, plainGrpcStream, RESPONSE_BLOCK } from '../api/grpc/h2-call-blocks.js';
 import { replyFramers } from '../api/grpc/framed-replies.js';
 import { ReadReplica } from '../mvcc/read-replica.js';
 import type { Backend } from '../storage/backend.js';
@@ -35,7 +37,6 @@ import { decodeChange, decodeContext, decodeRevision, type ReplicaContext } from
 const RANGE = pb.KVService.range.path;
 /** Requests larger than this are forwarded as they arrive (a Range is a few dozen bytes). */
 const SMALL = 16 * 1024;
-const PREFIX = 5;
 
 export interface LocalReadsOptions {
   /** The front end's handle on the member's backend, if it could open one. */
@@ -135,11 +136,7 @@ export class LocalReads {
   /** Whether `stream` is one this thread may answer (it then owns the stream until it forwards it). */
   takes(stream: H2Stream): boolean {
     if (this.o.backend === undefined || this.#context === undefined || this.#context.authEnabled) return false;
-    if (stream.header(':path') !== RANGE || stream.header('hasleader') !== undefined) return false;
-    const type = stream.header('content-type');
-    if (type === undefined || !type.startsWith('application/grpc')) return false;
-    const encoding = stream.header('grpc-encoding');
-    return encoding === undefined || encoding === 'identity';
+    return stream.header(':path') === RANGE && plainGrpcStream(stream) && !requiresLeader(fieldReader(stream.headers));
   }
 
   /** Reads the request of a stream `takes` accepted, then answers it or forwards it. */
@@ -178,8 +175,9 @@ export class LocalReads {
 
   /** Answers the call from the replica; false when the core should. */
   async #answer(stream: H2Stream, body: Buffer): Promise<boolean> {
-    if (body.length < PREFIX || body[0] !== 0 || body.readUInt32BE(1) !== body.length - PREFIX) return false;
-    const req = pb.RangeRequest.decode(body.subarray(PREFIX));
+    const decoded = decodeRequest(body, RANGE, pb.KVService.range.requestDeserialize);
+    if ('code' in decoded) return false;
+    const req = decoded.request as pb.RangeRequest;
     if (!req.serializable) return false;
     if (this.#demand.asked(performance.now())) this.o.onWanted();
     const replica = this.#replica;
@@ -190,7 +188,7 @@ export class LocalReads {
     if (!res.ok || stream.closed || replica !== this.#replica || context === undefined || context.authEnabled) return false;
     const header = { clusterId: context.clusterId, memberId: context.memberId, revision: replica.currentRevision, raftTerm: context.raftTerm };
     const frame = this.#frame({ header, kvs: res.value.kvs, more: res.value.more, count: res.value.count } satisfies pb.RangeResponse);
-    if (frame.length - PREFIX > this.o.maxSendBytes) return false;
+    if (frame.length - PREFIX_BYTES > this.o.maxSendBytes) return false;
     stream.consumed(body.length);
     stream.respond(RESPONSE_BLOCK);
     stream.write(frame);

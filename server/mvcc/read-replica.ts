@@ -15,9 +15,9 @@
  * of the compaction) throws or fails; the caller asks the owner instead.
  */
 import type { Event } from '../../proto/gen/etcd/kv.js';
-import { Event_EventType } from '../../proto/gen/etcd/kv.js';
 import type { Result } from '../errors/domain-error.js';
 import type { Backend } from '../storage/backend.js';
+import { takeEndedChange } from './ended-change.js';
 import { decodeIndexCheckpoint, encodeIndexCheckpoint } from './index-checkpoint.js';
 import { storeRange } from './read.js';
 import type { StoreState } from './state.js';
@@ -73,21 +73,7 @@ export class ReadReplica {
 
   /** A write transaction ended on the owner at `main` (newer than every change seen). */
   applyChange(main: bigint, events: Event[]): void {
-    const state = this.state;
-    const m = Number(main);
-    for (let sub = 0; sub < events.length; sub++) {
-      const kv = events[sub].kv!;
-      const name = keyName(kv.key);
-      if (events[sub].type === Event_EventType.DELETE) {
-        state.index.tombstone(name, m, sub);
-        state.cache.delete(name);
-      } else {
-        state.index.put(name, m, sub, Number(kv.createRevision), Number(kv.version), kv.lease);
-        state.cache.set(name, kv);
-      }
-    }
-    state.unflushed.add(main, events);
-    state.currentRevision = main;
+    takeEndedChange(this.state, main, events, events.map((e) => keyName(e.kv!.key)));
   }
 
   /** Every change with main ≤ `main` is in the backend. */

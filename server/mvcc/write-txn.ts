@@ -23,6 +23,7 @@ import { liveMeta, liveRecordAtHand, liveRecordSync, rangeAt, resolveRevision } 
 import { unreadPrev } from './unread-prev.js';
 import type { StoreState } from './state.js';
 import { keyName } from './tree-index.js';
+import { takeEndedChange } from './ended-change.js';
 import type { RangeParams, RangeResult, WriteTxn } from './types.js';
 
 type Overlay = SortedMap<string, KeyValue | null>;
@@ -200,20 +201,7 @@ export class StoreWriteTxn implements WriteTxn {
     const events = this.events;
     if (events.length === 0) return { revision: state.currentRevision, events };
     const main = this.revision;
-    const m = Number(main);
-    for (let sub = 0; sub < events.length; sub++) {
-      const e = events[sub];
-      const kv = e.kv!;
-      if (e.type === Event_EventType.PUT) {
-        state.index.put(this.names[sub], m, sub, Number(kv.createRevision), Number(kv.version), kv.lease, this.entries[sub]);
-        state.cache.set(this.names[sub], kv);
-      } else {
-        state.index.tombstone(this.names[sub], m, sub);
-        state.cache.delete(this.names[sub]);
-      }
-    }
-    state.unflushed.add(main, events);
-    state.currentRevision = main;
+    takeEndedChange(state, main, events, this.names, this.entries);
     state.feed?.changed(main, events);
     return { revision: main, events };
   }

@@ -26,6 +26,14 @@ export function trailerBlock(code: number, details: string): Buffer {
   return encodeFields(fieldsOf(statusTrailers(code, details)));
 }
 
+/** A gRPC call with an uncompressed request (what our own calls serve; the rest is relayed to grpc-js). */
+export function plainGrpcStream(stream: H2Stream): boolean {
+  const type = stream.header('content-type');
+  if (type === undefined || !type.startsWith('application/grpc')) return false;
+  const encoding = stream.header('grpc-encoding');
+  return encoding === undefined || encoding === 'identity';
+}
+
 /** Answers the call with a trailers-only status. */
 export function sendStatus(stream: H2Stream, code: number, details: string): void {
   stream.respond(statusBlock(code, details), true);

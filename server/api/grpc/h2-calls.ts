@@ -18,7 +18,7 @@ import type { PeerCertificate } from 'node:tls';
 import type { Socket } from 'node:net';
 import type { H2Stream } from '../../transport/h2/h2-stream.js';
 import { H2BidiCall } from './h2-bidi-call.js';
-import { fieldReader, OK_BLOCK, RESPONSE_BLOCK, sendStatus, tlsAuthContext, trailerBlock } from './h2-call-blocks.js';
+import { fieldReader, OK_BLOCK, plainGrpcStream as plainGrpc, RESPONSE_BLOCK, sendStatus, tlsAuthContext, trailerBlock } from './h2-call-blocks.js';
 import { GrpcCode } from './codes.js';
 import { decodeRequest, RequestMessage, type FastUnaryCall } from './fast-path-request.js';
 import type { FramedStatus, FramedStreamFunc, FramedStreamOut } from './fast-path-stream.js';
@@ -47,12 +47,6 @@ export function h2CallServer(handlers: ReadonlyMap<string, RegisteredHandler>, o
   };
 }
 
-function plainGrpc(stream: H2Stream): boolean {
-  const type = stream.header('content-type');
-  if (type === undefined || !type.startsWith('application/grpc')) return false;
-  const encoding = stream.header('grpc-encoding');
-  return encoding === undefined || encoding === 'identity';
-}
 
 
 /** Reads the call's one request message and calls `onCall` with it decoded; answers framing errors itself. */
