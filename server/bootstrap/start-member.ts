@@ -14,7 +14,7 @@ import { clientThreads } from '../config/client-threads.js';
 import { grpcHttp2 } from '../config/grpc-http2.js';
 import { createGrpcServer } from '../api/grpc/server.js';
 import { createGrpcMetrics } from '../api/grpc/metrics.js';
-import { KVService } from '../../proto/gen/etcd/rpc.js';
+import { KVService, WatchService } from '../../proto/gen/etcd/rpc.js';
 import { toStatus } from '../api/grpc/error-table.js';
 import { createHttpApp } from '../api/http/app.js';
 import { createClusterService } from '../api/service/cluster-service.js';
@@ -53,6 +53,7 @@ import { healthBodyFor, metricNamesFor, metricNamesForCluster } from './profile-
 import { createMetricsApp } from '../api/http/metrics-app.js';
 import { listenMetrics } from '../transport/listen-metrics.js';
 import { openWal, walExists } from '../wal/index.js';
+import type { WatchStats } from '../watch/types.js';
 import { WatchHub } from '../watch/watch-hub.js';
 import { dataDirLayout, decodeWalMetadata, encodeWalMetadata } from './data-dir.js';
 import { startHousekeeping } from './housekeeping.js';
@@ -479,6 +480,8 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   };
   const httpHandler = gatewayGate.wrapHandler((req, res) => http.handler(req, res));
   const h2Serving = ownHttp2() ? h2ServingOf(grpcServer) : undefined;
+  /** The gauges of the watch streams a front-end thread serves itself (frontend/local-watches.ts). */
+  let frontEndWatches: WatchStats = { streams: 0, watchers: 0, slowWatchers: 0, pendingEvents: 0 };
   const listeners =
     h2Serving !== undefined && frontEndThreads() > 0
       ? await startFrontEnd({
@@ -487,19 +490,32 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
           http: inProcessRoutes(grpcServer, httpHandler, log),
           tls: tls.client,
           logger: log,
-          localReads:
+          local:
             backend.sharedLocation === undefined
               ? undefined
               : {
                   store,
                   location: backend.sharedLocation,
-                  context: () => ({ ...member.header(0n), authEnabled: auth.store.enabled }),
+                  context: () => ({
+                    ...member.header(0n),
+                    authEnabled: auth.store.enabled,
+                    hasLeader: member.leaderId !== 0n,
+                    learner: membership.get(memberId)?.isLearner ?? false,
+                  }),
                   maxRecvBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
                   maxSendBytes: responseLimitBytes(config.serverVersion),
+                  maxEventBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
+                  progressIntervalMs: config.experimentalWatchProgressNotifyIntervalMs,
+                  electionTimeoutMs: config.electionTimeoutMs,
                   onServed: (n) => {
                     grpcMetrics.method(KVService.range).servedOk(n);
                     metrics.range.inc(n);
                     metrics.frontEndLocalReads.inc(n);
+                  },
+                  onWatchReport: (r) => {
+                    grpcMetrics.method(WatchService.watch).add(r.started, r.received, r.sent, r.handled);
+                    metrics.frontEndLocalWatchStreams.inc(r.started);
+                    frontEndWatches = r.stats;
                   },
                 },
         })
@@ -533,10 +549,11 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       metrics.dbTotalSize.set(bytes);
       metrics.dbTotalSizeInUse.set(bytes);
       const s = hub.stats();
-      metrics.watchStreams.set(s.streams);
-      metrics.watchers.set(s.watchers);
-      metrics.slowWatchers.set(s.slowWatchers);
-      metrics.pendingEvents.set(s.pendingEvents);
+      const f = frontEndWatches;
+      metrics.watchStreams.set(s.streams + f.streams);
+      metrics.watchers.set(s.watchers + f.watchers);
+      metrics.slowWatchers.set(s.slowWatchers + f.slowWatchers);
+      metrics.pendingEvents.set(s.pendingEvents + f.pendingEvents);
       metrics.proposalsPending.set(member.pendingProposals);
     },
     onLeaseExpired: (n) => metrics.leaseExpired.inc(n),

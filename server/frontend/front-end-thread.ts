@@ -20,9 +20,10 @@ import { openLevelBackend, type LevelBackend } from '../storage/level-backend.js
 import { fullGc } from '../bootstrap/full-gc.js';
 import { startIdleGc } from '../bootstrap/idle-gc.js';
 import { LocalReads } from './local-reads.js';
+import { LocalWatches } from './local-watches.js';
 import { FromFront } from './records.js';
 import { TurnChannel } from './turn-channel.js';
-import { workerRoutes, type WorkerRoutes } from './worker-routes.js';
+import { workerRoutes, type LocalServing, type WorkerRoutes } from './worker-routes.js';
 
 /** What the core sends to start a front end (structured-clone safe). */
 export interface FrontEndStart {
@@ -30,8 +31,18 @@ export interface FrontEndStart {
   readonly logLevel: string;
   readonly tls?: { readonly spec: TlsSpec; readonly requireClientCert: boolean };
   readonly listener: Pick<ClientListenerOptions, 'sniffTimeoutMs' | 'closeGraceMs' | 'h2OpeningTimeoutMs'>;
-  /** Serializable Ranges answered here (local-reads.ts), from the member's backend at `location`. */
-  readonly localReads?: { readonly location: string; readonly maxRecvBytes: number; readonly maxSendBytes: number };
+  /**
+   * Serializable Ranges (local-reads.ts) and Watch streams (local-watches.ts) served here, from
+   * the member's backend at `location`.
+   */
+  readonly local?: {
+    readonly location: string;
+    readonly maxRecvBytes: number;
+    readonly maxSendBytes: number;
+    readonly maxEventBytes: number;
+    readonly progressIntervalMs: number;
+    readonly electionTimeoutMs: number;
+  };
 }
 
 export interface ListeningAddress {
@@ -50,14 +61,15 @@ const channel = new TurnChannel(port, {
 let listeners: ClientListener[] = [];
 let backend: LevelBackend | undefined;
 let stopIdleGc = (): void => undefined;
-let local: LocalReads | undefined;
+let local: LocalServing | undefined;
 
 async function onControl(message: { start?: FrontEndStart; close?: true }): Promise<void> {
   if (message.start !== undefined) await start(message.start);
   if (message.close === true) {
     await Promise.all(listeners.map((l) => l.close()));
     stopIdleGc();
-    local?.close();
+    local?.watches.close();
+    local?.reads.close();
     await backend?.close().catch(() => undefined);
     backend = undefined;
     channel.control({ closed: true });
@@ -67,7 +79,7 @@ async function onControl(message: { start?: FrontEndStart; close?: true }): Prom
 async function start(s: FrontEndStart): Promise<void> {
   const logger = createLogger({ level: s.logLevel, outputs: [], destination: { write: (line: string) => channel.control({ log: line }) } });
   const log = logger.child({ component: 'front-end' });
-  routes = workerRoutes(channel, log, await localReads(s, log));
+  routes = workerRoutes(channel, log, await localServing(s, log));
   try {
     let tls: ClientListenerOptions['tls'];
     if (s.tls !== undefined) {
@@ -84,9 +96,9 @@ async function start(s: FrontEndStart): Promise<void> {
   }
 }
 
-/** The serializable-read side of the thread, on its own handle of the member's database (shared with the core's). */
-async function localReads(s: FrontEndStart, log: Logger): Promise<LocalReads | undefined> {
-  const o = s.localReads;
+/** What the thread serves itself, on its own handle of the member's database (shared with the core's). */
+async function localServing(s: FrontEndStart, log: Logger): Promise<LocalServing | undefined> {
+  const o = s.local;
   if (o === undefined) return undefined;
   // The replica's index makes this heap as large as the core's: give a burst's garbage back when idle, as the core does.
   try {
@@ -99,7 +111,7 @@ async function localReads(s: FrontEndStart, log: Logger): Promise<LocalReads | u
   } catch (err) {
     log.warn({ err, location: o.location }, 'cannot open the backend on the front-end thread; every read goes to the core');
   }
-  local = new LocalReads({
+  const reads = new LocalReads({
     backend,
     maxRecvBytes: o.maxRecvBytes,
     maxSendBytes: o.maxSendBytes,
@@ -108,5 +120,15 @@ async function localReads(s: FrontEndStart, log: Logger): Promise<LocalReads | u
     onWanted: () => channel.record(FromFront.ReplicaWanted, 0, 0, 0),
     onIdle: () => channel.record(FromFront.ReplicaIdle, 0, 0, 0),
   });
+  const watches = new LocalWatches(reads, {
+    maxRecvBytes: o.maxRecvBytes,
+    maxSendBytes: o.maxSendBytes,
+    maxEventBytes: o.maxEventBytes,
+    progressIntervalMs: o.progressIntervalMs,
+    electionTimeoutMs: o.electionTimeoutMs,
+    logger: log,
+    onReport: (payload) => channel.record(FromFront.WatchReport, 0, 0, 0, payload),
+  });
+  local = { reads, watches };
   return local;
 }

@@ -25,6 +25,7 @@ import type { FrontEndStart, ListeningAddress } from './front-end-thread.js';
 import { FromFront } from './records.js';
 import { startReplicaFeed, type ReplicaFeed, type ReplicaSource } from './replica-feed.js';
 import type { ReplicaContext } from './replica-records.js';
+import { decodeWatchReport, type WatchReport } from './watch-report.js';
 import { TurnChannel } from './turn-channel.js';
 
 export interface FrontEndOptions {
@@ -36,16 +37,25 @@ export interface FrontEndOptions {
   readonly tls?: { readonly source: TlsSource; readonly requireClientCert: boolean };
   readonly logger: Logger;
   readonly closeGraceMs?: number;
-  /** Serializable Ranges answered on the thread from a read replica of `store` (local-reads.ts, replica-feed.ts). */
-  readonly localReads?: {
+  /**
+   * Serializable Ranges and Watch streams served on the thread from a read replica of `store`
+   * (local-reads.ts, local-watches.ts, replica-feed.ts).
+   */
+  readonly local?: {
     readonly store: ReplicaSource;
     /** The store's backend database (opened by the thread too). */
     readonly location: string;
     readonly context: () => ReplicaContext;
     readonly maxRecvBytes: number;
     readonly maxSendBytes: number;
+    /** The watch hub's fragmenting threshold. */
+    readonly maxEventBytes: number;
+    readonly progressIntervalMs: number;
+    readonly electionTimeoutMs: number;
     /** `n` Ranges were answered on the thread. */
     readonly onServed: (n: number) => void;
+    /** The thread's watch streams: counts since the last report, gauges now. */
+    readonly onWatchReport: (report: WatchReport) => void;
   };
   /** The thread failed or exited unexpectedly. Default: log fatal and exit the process with status 1. */
   readonly onFailure?: (err: Error) => void;
@@ -72,7 +82,8 @@ export async function startFrontEnd(o: FrontEndOptions): Promise<ClientListeners
   let onClosed: (() => void) | undefined;
   const channel: TurnChannel = new TurnChannel(worker, {
     record: (r, extras) => {
-      if (r.kind === FromFront.LocalReads) o.localReads?.onServed(r.arg);
+      if (r.kind === FromFront.LocalReads) o.local?.onServed(r.arg);
+      else if (r.kind === FromFront.WatchReport) o.local?.onWatchReport(decodeWatchReport(r.payload));
       else if (r.kind === FromFront.ReplicaWanted) feed?.want();
       else if (r.kind === FromFront.ReplicaIdle) feed?.idle();
       else connections.fromFront(r, extras);
@@ -100,7 +111,7 @@ export async function startFrontEnd(o: FrontEndOptions): Promise<ClientListeners
     logLevel: o.logger.level,
     tls: o.tls === undefined ? undefined : { spec: o.tls.source.spec, requireClientCert: o.tls.requireClientCert },
     listener: { closeGraceMs },
-    localReads: o.localReads === undefined ? undefined : { location: o.localReads.location, maxRecvBytes: o.localReads.maxRecvBytes, maxSendBytes: o.localReads.maxSendBytes },
+    local: o.local === undefined ? undefined : (({ store: _store, context: _context, onServed: _served, onWatchReport: _report, ...plain }) => plain)(o.local),
   };
   const ready = await new Promise<Control>((resolve) => {
     onListening = resolve;
@@ -113,7 +124,7 @@ export async function startFrontEnd(o: FrontEndOptions): Promise<ClientListeners
     throw new Error(ready.failed);
   }
   // From here every change of the store reaches the thread before any reply written after it.
-  feed = o.localReads === undefined ? undefined : startReplicaFeed(channel, o.localReads.store, o.localReads.context);
+  feed = o.local === undefined ? undefined : startReplicaFeed(channel, o.local.store, o.local.context);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

@@ -7,7 +7,7 @@
  * first one asks the core for it and is itself answered by the core.
  *
  * A stream is taken here only when it is a plain gRPC call to KV/Range without `hasleader`
- * and auth is off. Its request is read whole (up to `SMALL` bytes); the front end answers it
+ * or credentials (a token is checked by the core even while auth is off), and auth is off. Its request is read whole (up to `SMALL` bytes); the front end answers it
  * itself only when everything is ordinary: one uncompressed message that decodes,
  * `serializable` set, a key, a replica holding the revision asked for, a read that succeeds and
  * a reply within the send limit. Anything else — errors included — is forwarded to the core as
@@ -23,7 +23,7 @@ import type { Event } from '../../proto/gen/etcd/kv.js';
 import { performance } from 'node:perf_hooks';
 import * as pb from '../../proto/gen/etcd/rpc.js';
 import { toRangeParams } from '../apply/range-params.js';
-import { requiresLeader } from '../api/grpc/context.js';
+import { requiresLeader, type MetadataReader } from '../api/grpc/context.js';
 import { decodeRequest, PREFIX_BYTES } from '../api/grpc/fast-path-request.js';
 import { fieldReader, OK_BLOCK, plainGrpcStream, RESPONSE_BLOCK } from '../api/grpc/h2-call-blocks.js';
 import { replyFramers } from '../api/grpc/framed-replies.js';
@@ -58,6 +58,27 @@ export interface LocalReadsOptions {
 /** How often the replica's use is checked. */
 const IDLE_CHECK_MS = 1_000;
 
+/**
+ * The replica's changes, as a front end's watch hub follows them (local-watches.ts), in the
+ * order the core made them.
+ */
+export interface ReplicaFollower {
+  /** Whether the changes' events should carry their previous records (open watch streams). */
+  readonly wantsPrev: boolean;
+  /** A replica from a new image: whatever was built on the previous one is stale. */
+  imaged(replica: ReadReplica): void;
+  /** A write transaction ended at `main` with these events (the replica already holds them). */
+  changed(main: bigint, events: Event[]): void;
+  compacted(revision: bigint): void;
+  /** The replica is gone (dropped while unused, or it failed to follow). */
+  dropped(): void;
+}
+
+/** Whether a call carries credentials (a token, or the gateway's `authorization`). */
+export function carriesCredentials(metadata: MetadataReader): boolean {
+  return metadata.get('token').length > 0 || metadata.get('authorization').length > 0;
+}
+
 /** Hands a stream to the core, with the request bytes read so far (and whether it ended). */
 export type Forward = (stream: H2Stream, read: readonly Buffer[], ended: boolean) => void;
 
@@ -66,6 +87,7 @@ export class LocalReads {
   #context: ReplicaContext | undefined;
   #broken = false;
   #served = 0;
+  #follower: ReplicaFollower | undefined;
   readonly #frame = replyFramers().get(RANGE)!;
   readonly #demand: ReplicaDemand;
   readonly #timer: NodeJS.Timeout;
@@ -75,9 +97,36 @@ export class LocalReads {
     this.#timer = setInterval(() => {
       if (this.#replica === undefined || !this.#demand.idle(performance.now())) return;
       this.#replica = undefined;
+      this.#follower?.dropped();
       this.o.onIdle();
     }, IDLE_CHECK_MS);
     this.#timer.unref();
+  }
+
+  /** Also feeds the replica's changes to `follower`. */
+  follow(follower: ReplicaFollower): void {
+    this.#follower = follower;
+  }
+
+  /** The core's context, once it sent one. */
+  get context(): ReplicaContext | undefined {
+    return this.#context;
+  }
+
+  /** Whether the thread can hold a replica at all (it opened the member's database). */
+  get possible(): boolean {
+    return this.o.backend !== undefined;
+  }
+
+  /** The demand of replica-demand.ts, shared with the watch streams. */
+  get demand(): ReplicaDemand {
+    return this.#demand;
+  }
+
+  /** A call that could use the replica was seen now: asks the core for one if needed; the replica, if held. */
+  wanted(): ReadReplica | undefined {
+    if (this.#demand.asked(performance.now())) this.o.onWanted();
+    return this.#replica;
   }
 
   /** Stops checking the replica's use. */
@@ -97,6 +146,7 @@ export class LocalReads {
       this.#broken = true;
       this.#replica = undefined;
       this.#demand.lost();
+      this.#follower?.dropped();
       this.o.onBroken(err as Error);
     }
   }
@@ -106,6 +156,7 @@ export class LocalReads {
       case FromCore.ReplicaImage:
         this.#replica = ReadReplica.fromImage(this.o.backend!, payload);
         this.#demand.imaged();
+        this.#follower?.imaged(this.#replica);
         return;
       case FromCore.ReplicaContext:
         this.#context = decodeContext(payload);
@@ -121,22 +172,29 @@ export class LocalReads {
       }
       case FromCore.ReplicaChange: {
         const { main, events } = decodeChange(payload);
-        replica.applyChange(main, events as Event[]);
+        const follower = this.#follower;
+        replica.applyChange(main, events as Event[], follower?.wantsPrev === true);
+        follower?.changed(main, events as Event[]);
         return;
       }
       case FromCore.ReplicaRelease:
         replica.release(decodeRevision(payload));
         return;
-      case FromCore.ReplicaCompact:
-        replica.compact(decodeRevision(payload));
+      case FromCore.ReplicaCompact: {
+        const revision = decodeRevision(payload);
+        replica.compact(revision);
+        this.#follower?.compacted(revision);
         return;
+      }
     }
   }
 
   /** Whether `stream` is one this thread may answer (it then owns the stream until it forwards it). */
   takes(stream: H2Stream): boolean {
     if (this.o.backend === undefined || this.#context === undefined || this.#context.authEnabled) return false;
-    return stream.header(':path') === RANGE && plainGrpcStream(stream) && !requiresLeader(fieldReader(stream.headers));
+    if (stream.header(':path') !== RANGE || !plainGrpcStream(stream)) return false;
+    const metadata = fieldReader(stream.headers);
+    return !requiresLeader(metadata) && !carriesCredentials(metadata);
   }
 
   /** Reads the request of a stream `takes` accepted, then answers it or forwards it. */
@@ -179,8 +237,7 @@ export class LocalReads {
     if ('code' in decoded) return false;
     const req = decoded.request as pb.RangeRequest;
     if (!req.serializable) return false;
-    if (this.#demand.asked(performance.now())) this.o.onWanted();
-    const replica = this.#replica;
+    const replica = this.wanted();
     if (req.key.length === 0 || replica === undefined || req.revision > replica.currentRevision) return false;
     const res = await replica.range(toRangeParams(req));
     const context = this.#context;

@@ -43,6 +43,8 @@ export const FromFront = {
   ReplicaWanted: 12,
   /** None for a while: the replica is dropped, stop feeding it. */
   ReplicaIdle: 13,
+  /** Counts and gauges of the watch streams the front end serves itself; payload: watch-report.ts. */
+  WatchReport: 14,
 } as const;
 
 /** Core → front end. */

@@ -5,7 +5,8 @@
  *   change   main f64 · events u32 · per event: type u8 (0 put, 1 delete, 2 gone: a change a
  *            compaction made useless) · length u32 · the record as stored (kv-codec.ts)
  *   revision f64
- *   context  cluster id u64 · member id u64 · raft term u64 · flags u8 (1: auth enabled)
+ *   context  cluster id u64 · member id u64 · raft term u64 · flags u8 (1: auth enabled,
+ *            2: a leader is known, 4: this member is a learner)
  *
  * Decoded records are copies: nothing refers to the turn's buffer afterwards.
  */
@@ -14,13 +15,17 @@ import { decodeKeyValue, encodeKeyValue } from '../mvcc/kv-codec.js';
 
 const GONE = 2;
 
-/** What a front end needs besides the store to answer a Range as the core would. */
+/** What a front end needs besides the store to answer a Range or serve a Watch as the core would. */
 export interface ReplicaContext {
   readonly clusterId: bigint;
   readonly memberId: bigint;
   readonly raftTerm: bigint;
   /** While auth is enabled every Range goes to the core (permissions live there). */
   readonly authEnabled: boolean;
+  /** The member knows a leader (`hasleader` streams need one). */
+  readonly hasLeader: boolean;
+  /** The member is a learner (it serves no Watch). */
+  readonly learner: boolean;
 }
 
 export function encodeChange(main: bigint, events: readonly (Event | undefined)[]): Buffer {
@@ -81,15 +86,31 @@ export function encodeContext(c: ReplicaContext): Buffer {
   b.writeBigUInt64LE(c.clusterId, 0);
   b.writeBigUInt64LE(c.memberId, 8);
   b.writeBigUInt64LE(c.raftTerm, 16);
-  b[24] = c.authEnabled ? 1 : 0;
+  b[24] = (c.authEnabled ? 1 : 0) | (c.hasLeader ? 2 : 0) | (c.learner ? 4 : 0);
   return b;
 }
 
 export function decodeContext(payload: Buffer): ReplicaContext {
-  return { clusterId: payload.readBigUInt64LE(0), memberId: payload.readBigUInt64LE(8), raftTerm: payload.readBigUInt64LE(16), authEnabled: payload[24] === 1 };
+  const flags = payload[24]!;
+  return {
+    clusterId: payload.readBigUInt64LE(0),
+    memberId: payload.readBigUInt64LE(8),
+    raftTerm: payload.readBigUInt64LE(16),
+    authEnabled: (flags & 1) !== 0,
+    hasLeader: (flags & 2) !== 0,
+    learner: (flags & 4) !== 0,
+  };
 }
 
 /** Whether two contexts are the same. */
 export function sameContext(a: ReplicaContext | undefined, b: ReplicaContext): boolean {
-  return a !== undefined && a.clusterId === b.clusterId && a.memberId === b.memberId && a.raftTerm === b.raftTerm && a.authEnabled === b.authEnabled;
+  return (
+    a !== undefined &&
+    a.clusterId === b.clusterId &&
+    a.memberId === b.memberId &&
+    a.raftTerm === b.raftTerm &&
+    a.authEnabled === b.authEnabled &&
+    a.hasLeader === b.hasLeader &&
+    a.learner === b.learner
+  );
 }

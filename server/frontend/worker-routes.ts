@@ -18,6 +18,7 @@ import type { H2Stream } from '../transport/h2/h2-stream.js';
 import { ownH2Connections } from '../transport/own-h2-connections.js';
 import { identityOf } from './client-identity.js';
 import type { LocalReads } from './local-reads.js';
+import type { LocalWatches } from './local-watches.js';
 import { encodeHeaders, FromCore, FromFront, type RecordView } from './records.js';
 import type { TurnChannel } from './turn-channel.js';
 
@@ -43,11 +44,15 @@ export interface WorkerRoutes extends ConnectionRoutes {
   fromCore(r: RecordView): void;
 }
 
-/**
- * `local`: serializable Ranges answered on this thread (local-reads.ts); without it every
- * stream goes to the core.
- */
-export function workerRoutes(channel: TurnChannel, log: Logger, local?: LocalReads): WorkerRoutes {
+/** What this thread serves itself; without it every stream goes to the core. */
+export interface LocalServing {
+  /** Serializable Ranges (local-reads.ts). */
+  readonly reads: LocalReads;
+  /** Watch streams (local-watches.ts). */
+  readonly watches: LocalWatches;
+}
+
+export function workerRoutes(channel: TurnChannel, log: Logger, local?: LocalServing): WorkerRoutes {
   let nextConn = 1;
   const grpcConns = new Map<number, GrpcConn>();
   const piped = new Map<number, PipedConn>();
@@ -83,7 +88,8 @@ export function workerRoutes(channel: TurnChannel, log: Logger, local?: LocalRea
       };
       return {
         onStream(stream) {
-          if (local?.takes(stream) === true) local.serve(stream, forward);
+          if (local?.reads.takes(stream) === true) local.reads.serve(stream, forward);
+          else if (local?.watches.takes(stream, socket) === true) local.watches.serve(stream, socket);
           else forward(stream, [], false);
         },
         close() {
@@ -185,7 +191,7 @@ export function workerRoutes(channel: TurnChannel, log: Logger, local?: LocalRea
       // Piped connections are closed by the core's HTTP servers (PipedEnd / PipedDestroy).
     },
     fromCore(r) {
-      if (r.kind >= FromCore.ReplicaImage) local?.fromCore(r.kind, r.payload);
+      if (r.kind >= FromCore.ReplicaImage) local?.reads.fromCore(r.kind, r.payload);
       else if (r.kind >= FromCore.PipedWrite) onPipedRecord(r);
       else onStreamRecord(r);
     },

@@ -88,6 +88,8 @@ export interface MemberMetrics {
   readonly authRevision: GaugeHandle;
   /** Serializable Ranges answered by the front-end thread (frontend/local-reads.ts). */
   readonly frontEndLocalReads: CounterHandle;
+  /** Watch streams served by the front-end thread (frontend/local-watches.ts). */
+  readonly frontEndLocalWatchStreams: CounterHandle;
 }
 
 export interface MemberMetricLabels {
@@ -144,6 +146,7 @@ const HELP: { readonly [K in MemberMetricRole]: string } = {
   leaseRenewed: 'The number of renewed leases seen by the leader.',
   authRevision: 'The current revision of auth store.',
   frontEndLocalReads: 'Serializable ranges answered by the client front-end thread from its read replica.',
+  frontEndLocalWatchStreams: 'Watch streams served by the client front-end thread from its read replica.',
 };
 
 const MS_BUCKETS = exponentialBuckets(0.001, 2, 14); // 0.001 … 8.192 s
@@ -222,6 +225,7 @@ export function createMemberMetrics(
     leaseRenewed: c('leaseRenewed'),
     authRevision: lg('authRevision'),
     frontEndLocalReads: tc('frontEndLocalReads'),
+    frontEndLocalWatchStreams: tc('frontEndLocalWatchStreams'),
   };
   visibility.expose(names);
   return { ...handles, exposeNames: (table) => visibility.expose(table) };

@@ -61,6 +61,7 @@ export const MEMBER_METRIC_NAMES = {
   authRevision: 'kvstore_debugging_auth_revision',
   // kvstore's own
   frontEndLocalReads: 'kvstore_frontend_local_reads_total',
+  frontEndLocalWatchStreams: 'kvstore_frontend_local_watch_streams_total',
 } as const;
 
 export type MemberMetricRole = keyof typeof MEMBER_METRIC_NAMES;

@@ -14,17 +14,19 @@
  * A read that finds a record gone (the owner's compaction removed it before the replica heard
  * of the compaction) throws or fails; the caller asks the owner instead.
  */
-import type { Event } from '../../proto/gen/etcd/kv.js';
+import { Event_EventType, type Event } from '../../proto/gen/etcd/kv.js';
 import type { Result } from '../errors/domain-error.js';
 import type { Backend } from '../storage/backend.js';
 import { takeEndedChange } from './ended-change.js';
+import { history } from './history.js';
 import { decodeIndexCheckpoint, encodeIndexCheckpoint } from './index-checkpoint.js';
-import { storeRange } from './read.js';
+import { liveRecordAtHand, storeRange } from './read.js';
 import type { StoreState } from './state.js';
 import { newStoreState } from './state.js';
 import { keyName } from './tree-index.js';
 import type { RangeParams, RangeResult } from './types.js';
 import type { FlushBatch } from './unflushed.js';
+import { readPrevSync, unreadPrev } from './unread-prev.js';
 
 export interface ReplicaImage {
   /** The key index, revisions and compact revision (an index checkpoint with no records). */
@@ -71,9 +73,28 @@ export class ReadReplica {
     this.state.unflushed.add(main, events as Event[]);
   }
 
-  /** A write transaction ended on the owner at `main` (newer than every change seen). */
-  applyChange(main: bigint, events: Event[]): void {
-    takeEndedChange(this.state, main, events, events.map((e) => keyName(e.kv!.key)));
+  /**
+   * A write transaction ended on the owner at `main` (newer than every change seen). With
+   * `withPrev`, each event gets the key's record before the change as its prevKv, unread
+   * (unread-prev.ts; `readPrev` reads it), as the owner's own events carry it for watchers.
+   */
+  applyChange(main: bigint, events: Event[], withPrev = false): void {
+    const names = events.map((e) => keyName(e.kv!.key));
+    if (withPrev) {
+      // A key changed twice in one transaction: the second change's previous record is the first's.
+      const earlier = events.length > 1 ? new Map<string, Event>() : undefined;
+      for (let i = 0; i < events.length; i++) {
+        const ev = events[i]!;
+        const before = earlier?.get(names[i]!);
+        if (before !== undefined) ev.prevKv = before.type === Event_EventType.PUT ? before.kv : undefined;
+        else {
+          const ki = this.state.index.getByName(names[i]!);
+          ev.prevKv = ki?.isLive === true ? (liveRecordAtHand(this.state, ki) ?? unreadPrev(ki)) : undefined;
+        }
+        earlier?.set(names[i]!, ev);
+      }
+    }
+    takeEndedChange(this.state, main, events, names);
   }
 
   /** Every change with main ≤ `main` is in the backend. */
@@ -90,6 +111,16 @@ export class ReadReplica {
 
   range(params: RangeParams): Promise<Result<RangeResult>> {
     return storeRange(this.state, params);
+  }
+
+  /** The events of revisions [from, to] on a key range, as the owner's `history` gives them. */
+  history(from: bigint, to: bigint, key: Buffer, rangeEnd: Buffer): Promise<Result<Event[]>> {
+    return history(this.state, from, to, key, rangeEnd);
+  }
+
+  /** `events` (from `applyChange` with `withPrev`) with their previous records read. */
+  readPrev(events: readonly Event[]): readonly Event[] {
+    return readPrevSync(this.state, events);
   }
 
   /** Keys with a live record. */

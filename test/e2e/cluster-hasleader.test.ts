@@ -6,13 +6,16 @@
  *   (printed as the reference etcdctl prints it, same exit code);
  * - the raw watch without the metadata stays open and still answers a new create request.
  * Runs against every server kind of serverKinds() with the same expectations (the real etcd
- * 3.4 is the reference); all waits are bounded by GENEROUS_MS.
+ * 3.4 is the reference), and once more against kvstore with both watches served by the
+ * follower's front-end thread (`KVSTORE_CLIENT_THREADS=1`, server/frontend/local-watches.ts);
+ * all waits are bounded by GENEROUS_MS.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import * as pb from '../../proto/gen/etcd/rpc.js';
-import { ctlFor, GENEROUS_MS, serverKinds, spawnEtcdctl, startCluster, waitForLeader } from '../support/processes.js';
+import { FRONT_END_WATCHES, keepFrontEndWatches, LOCAL_WATCH_STREAMS, metricValue, type KeptWatch } from '../support/front-end-watches.js';
+import { ctlFor, eventually, GENEROUS_MS, serverKinds, spawnEtcdctl, startCluster, waitForLeader, type ServerKind } from '../support/processes.js';
 
 const createReq = (key: string): pb.WatchRequest => ({
   requestUnion: {
@@ -32,12 +35,17 @@ function nextResponse(stream: grpc.ClientDuplexStream<pb.WatchRequest, pb.WatchR
   });
 }
 
-for (const kind of serverKinds()) {
-  void describe(`require-leader streams of a ${kind} member that loses its leader`, () => {
+const variants: Array<{ readonly kind: ServerKind; readonly title: string; readonly frontEnd: boolean }> = serverKinds().map((kind) => ({ kind, title: kind, frontEnd: false }));
+if (serverKinds().includes('kvstore')) variants.push({ kind: 'kvstore', title: 'kvstore (watches on the front-end thread)', frontEnd: true });
+
+for (const { kind, title, frontEnd } of variants) {
+  void describe(`require-leader streams of a ${title} member that loses its leader`, () => {
     void it('cancels the hasleader watch with no leader; a watch without the metadata stays open', async (t) => {
-      const members = await startCluster(kind, 3);
+      const members = await startCluster(kind, 3, { env: frontEnd ? FRONT_END_WATCHES : {} });
       const { leader, followers } = await waitForLeader(members);
       const [survivor, otherFollower] = [followers[0]!, followers[1]!];
+      const keeper: KeptWatch | undefined = frontEnd ? await keepFrontEndWatches(survivor) : undefined;
+      const local = frontEnd ? await metricValue(survivor, LOCAL_WATCH_STREAMS) : 0;
 
       // From revision 1, so the put below shows up however late the watch is created.
       const watcher = spawnEtcdctl(survivor.endpoint, ['watch', 'hl/key', '--rev=1']);
@@ -53,6 +61,9 @@ for (const kind of serverKinds()) {
         // etcdctl's watch is open once the put shows up in it.
         await ctlFor(survivor).ok(['put', 'hl/key', 'v1']);
         await watcher.waitFor('v1');
+        if (frontEnd) {
+          await eventually('both watches are served by the thread', async () => ((await metricValue(survivor, LOCAL_WATCH_STREAMS)) === local + 2 ? true : undefined));
+        }
 
         await Promise.all([leader.kill9(), otherFollower.kill9()]);
         const ended = await Promise.race([
@@ -74,6 +85,7 @@ for (const kind of serverKinds()) {
         assert.equal((await again).created, true);
         assert.equal(plainStatus, undefined);
       } finally {
+        keeper?.close();
         plain.cancel();
         client.close();
         if (watcher.pid > 0) await watcher.stop('SIGKILL').catch(() => undefined);

@@ -3,23 +3,34 @@
  * --prev-kv, -w json event shapes, new events only without --rev (in order, none skipped),
  * a compacted start revision, and interactive progress.
  * Watches that must see given writes start from an explicit revision, so no test depends on
- * when the watch is established. Runs against every server in E2E_SERVERS (default kvstore,etcd).
+ * when the watch is established. Runs against every server in E2E_SERVERS (default kvstore,etcd),
+ * and once more against kvstore with its watches served by the front-end thread
+ * (`KVSTORE_CLIENT_THREADS=1`, server/frontend/local-watches.ts): same expectations, and the
+ * last test checks that the thread served them.
  */
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ctlFor, serverKinds, spawnEtcdctl, startMember, type BoundCtl, type Member } from '../support/processes.js';
+import { FRONT_END_WATCHES, keepFrontEndWatches, LOCAL_WATCH_STREAMS, metricValue, type KeptWatch } from '../support/front-end-watches.js';
+import { ctlFor, eventually, serverKinds, spawnEtcdctl, startMember, type BoundCtl, type Member, type ServerKind } from '../support/processes.js';
 
 const lines = (...xs: string[]) => xs.map((x) => `${x}\n`).join('');
 
-for (const kind of serverKinds()) {
-  void describe(`etcdctl watch against ${kind}`, () => {
+const variants: Array<{ readonly kind: ServerKind; readonly title: string; readonly frontEnd: boolean }> = serverKinds().map((kind) => ({ kind, title: kind, frontEnd: false }));
+if (serverKinds().includes('kvstore')) variants.push({ kind: 'kvstore', title: 'kvstore, watches served by the front-end thread', frontEnd: true });
+
+for (const { kind, title, frontEnd } of variants) {
+  void describe(`etcdctl watch against ${title}`, () => {
     let member: Member;
     let ctl: BoundCtl;
+    /** With the front end: the stream that keeps its replica, and the etcdctl watches since (re)start. */
+    let keeper: KeptWatch | undefined;
+    let watches = 0;
 
     /** Runs `watch <args>` until its stdout is at least as long as `expected`, then interrupts it. */
     async function watchOutput(args: string[], expected: string, writes: () => Promise<void>): Promise<string> {
       const w = spawnEtcdctl(member.endpoint, ['watch', ...args]);
+      watches++;
       await writes();
       await w.waitFor((s) => s.length >= expected.length);
       await w.stop('SIGINT');
@@ -27,9 +38,11 @@ for (const kind of serverKinds()) {
     }
 
     before(async () => {
-      member = await startMember(kind, { name: 'watch' });
+      member = await startMember(kind, { name: 'watch', env: frontEnd ? FRONT_END_WATCHES : {} });
       ctl = ctlFor(member);
+      if (frontEnd) keeper = await keepFrontEndWatches(member);
     });
+    after(() => keeper?.close());
 
     void it('watch --rev replays history and continues with live events', async () => {
       await ctl.ok(['put', 'h/a', '1']);
@@ -63,7 +76,10 @@ for (const kind of serverKinds()) {
 
     void it('after a restart (values only on disk) --prev-kv watches and put --prev-kv show the previous value', async () => {
       await ctl.ok(['put', 'rs/a', 'before']);
+      keeper?.close();
       await member.restart();
+      watches = 0;
+      if (frontEnd) keeper = await keepFrontEndWatches(member);
       const from = (await ctl.revision()) + 1;
       const expected = lines('PUT', 'rs/a', 'before', 'rs/a', 'after', 'PUT', 'rs/a', 'after', 'rs/a', 'again');
       let putOut = '';
@@ -87,6 +103,7 @@ for (const kind of serverKinds()) {
     void it('watch -w json shows event types, revisions and bare delete events', async () => {
       const from = (await ctl.revision()) + 1;
       const w = spawnEtcdctl(member.endpoint, ['watch', 'j/a', `--rev=${from}`, '-w', 'json']);
+      watches++;
       await ctl.ok(['put', 'j/a', 'v']);
       await ctl.ok(['del', 'j/a']);
       type Response = { Header: { revision: number }; Events: unknown[]; Canceled: boolean };
@@ -107,6 +124,7 @@ for (const kind of serverKinds()) {
 
     void it('watch without --rev sees new events only, in order, none skipped or repeated', async () => {
       const w = spawnEtcdctl(member.endpoint, ['watch', 'live/a']);
+      watches++;
       await ctl.ok(['put', 'live/a', 'before']);
       let i = 0;
       // The watch is established at some unknown point: keep writing until it reports.
@@ -130,6 +148,7 @@ for (const kind of serverKinds()) {
       await ctl.ok(['put', 'c/a', '2']);
       await ctl.ok(['compaction', '--physical', String(await ctl.revision())]);
       const w = spawnEtcdctl(member.endpoint, ['watch', 'c/a', `--rev=${old}`]);
+      watches++;
       const r = await w.result();
       assert.equal(r.code, 5);
       assert.equal(r.stdout, '');
@@ -138,6 +157,7 @@ for (const kind of serverKinds()) {
 
     void it('watch -i: progress prints the current revision', async () => {
       const w = spawnEtcdctl(member.endpoint, ['watch', '-i'], { stdin: true });
+      watches++;
       const from = (await ctl.revision()) + 1;
       w.write(`watch i/a --rev=${from}\n`);
       await ctl.ok(['put', 'i/a', '1']);
@@ -148,5 +168,14 @@ for (const kind of serverKinds()) {
       await w.stop('SIGINT');
       assert.equal(w.stdout(), lines('PUT', 'i/a', '1', `progress notify: ${rev}`));
     });
+
+    if (frontEnd) {
+      void it('the watches above were served by the front-end thread', async () => {
+        // The keeper, and each etcdctl watch since the restart (the thread reports about once a second).
+        await eventually('the thread reports its streams', async () => ((await metricValue(member, LOCAL_WATCH_STREAMS)) >= watches + 1 ? true : undefined), {
+          describe: () => `${watches} watches`,
+        });
+      });
+    }
   });
 }

@@ -16,6 +16,8 @@
  *   keys, values, revisions, count and `more`;
  * - compaction: below the compact revision the answer is etcd's compacted error; at it, the
  *   data as it was;
+ * - a serializable get with a token goes to the core, which checks the token even while auth
+ *   is off (etcd's `invalid auth token`);
  * - auth on: serializable gets go to the core, which refuses a request without a user with
  *   etcd's text and serves root; auth off again: the thread answers again;
  * - a follower that caught up by a state image from the leader answers, from the thread, every
@@ -42,12 +44,17 @@ async function metric(m: Member, name: string): Promise<number> {
   return line === undefined ? 0 : Number(line.slice(name.length + 1));
 }
 
-/** A serializable get of one key through the gRPC client: its value, or undefined. */
-function serializableGet(kv: KVClient, key: string): Promise<string | undefined> {
-  const req = {
-    key: Buffer.from(key), rangeEnd: Buffer.alloc(0), limit: 0n, revision: 0n, sortOrder: 0, sortTarget: 0, serializable: true, keysOnly: false, countOnly: false,
+/** A Range request for one key (linearizable). */
+function rangeRequest(key: string) {
+  return {
+    key: Buffer.from(key), rangeEnd: Buffer.alloc(0), limit: 0n, revision: 0n, sortOrder: 0, sortTarget: 0, serializable: false, keysOnly: false, countOnly: false,
     minModRevision: 0n, maxModRevision: 0n, minCreateRevision: 0n, maxCreateRevision: 0n,
   };
+}
+
+/** A serializable get of one key through the gRPC client: its value, or undefined. */
+function serializableGet(kv: KVClient, key: string): Promise<string | undefined> {
+  const req = { ...rangeRequest(key), serializable: true };
   return new Promise((resolve, reject) => {
     kv.range(req, new Metadata(), { deadline: Date.now() + 10_000 }, (err, res?: RangeResponse) => (err ? reject(err) : resolve(res?.kvs[0]?.value.toString())));
   });
@@ -146,6 +153,25 @@ void describe('KVSTORE_CLIENT_THREADS=1: serializable reads answered on the fron
     assert.match(below.stderr, /etcdserver: mvcc: required revision has been compacted/);
     assert.equal(await ctl.ok(['get', 'compact/k', '--consistency=s', '--rev', String(kept), '--print-value-only']), 'old\n');
     assert.equal(await ctl.ok(['get', 'compact/k', '--consistency=s', '--print-value-only']), 'new\n');
+  });
+
+  void it('a serializable get with a token goes to the core, which checks the token even while auth is off', async () => {
+    const kv = openKv(m.endpoint);
+    try {
+      await ctl.ok(['put', 'token/k', 'v']);
+      assert.equal(await serializableGet(kv, 'token/k'), 'v');
+      const local0 = await metric(m, LOCAL);
+      const md = new Metadata();
+      md.set('token', 'no-such-token');
+      const req = { ...rangeRequest('token/k'), serializable: true };
+      const err = await new Promise<Error & { code?: number; details?: string }>((resolve, reject) =>
+        kv.range(req, md, { deadline: Date.now() + 10_000 }, (e) => (e ? resolve(e) : reject(new Error('answered')))),
+      );
+      assert.deepEqual({ code: err.code, details: err.details }, { code: 16, details: 'etcdserver: invalid auth token' });
+      assert.equal(await metric(m, LOCAL), local0, 'not answered on the thread');
+    } finally {
+      kv.close();
+    }
   });
 
   void it('auth on: serializable gets go to the core, which checks the user; auth off: the thread answers again', async () => {

@@ -34,6 +34,14 @@ export class MethodTally {
     this.handled[i]! += 1;
   }
 
+  /** Counts of calls served elsewhere (a front-end thread), added as if served here. */
+  add(started: number, received: number, sent: number, handled: readonly number[]): void {
+    this.started += started;
+    this.received += received;
+    this.sent += sent;
+    handled.forEach((n, code) => (this.handled[code]! += n));
+  }
+
   /** `n` unary calls answered OK elsewhere (a front-end thread), counted as if served here. */
   servedOk(n: number): void {
     this.started += n;

@@ -19,31 +19,14 @@
 import type { handleBidiStreamingCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { WatchService as WatchDef, type WatchRequest, type WatchResponse } from '../../../proto/gen/etcd/rpc.js';
 import type { WatchService } from '../services.js';
-import { codeName, GrpcCode } from './codes.js';
+import { GrpcCode } from './codes.js';
 import { lacksRequiredLeader, messageOf, requiresLeader, refusedOnLearner, type EdgeContext } from './context.js';
 import { MalformedRequest, malformedStatus, type Incoming } from './decode-guard.js';
 import { toStatus } from './error-table.js';
 import { drainedOrClosed } from '../../transport/drained.js';
 import { StreamCall } from './stream-call.js';
 import { callerOf, gateOf } from './auth-gate.js';
-import type { DomainError } from '../../errors/domain-error.js';
-
-/** etcd's answer to a create refused by auth: created and canceled at once, watch id -1. */
-function deniedCreate(ctx: EdgeContext, e: DomainError): WatchResponse {
-  const reason = e.kind === 'InvalidAuthToken' || e.kind === 'AuthOldRevision' || e.kind === 'UserEmpty' ? e : ({ kind: 'PermissionDenied' } as const);
-  const status = toStatus(reason);
-  return {
-    header: ctx.auth!.header(),
-    watchId: -1n,
-    created: true,
-    canceled: true,
-    compactRevision: 0n,
-    // etcd sends the text of the gRPC status error: `rpc error: code = <Code> desc = <message>`.
-    cancelReason: `rpc error: code = ${codeName(status.code)} desc = ${status.message}`,
-    fragment: false,
-    events: [],
-  };
-}
+import { deniedWatchCreate } from './watch-denied.js';
 
 export function watchHandlers(ctx: EdgeContext, watch: WatchService): UntypedServiceImplementation {
   const tally = ctx.metrics.method(WatchDef.watch);
@@ -76,7 +59,7 @@ export function watchHandlers(ctx: EdgeContext, watch: WatchService): UntypedSer
         const create = req.requestUnion?.$case === 'createRequest' ? req.requestUnion.value : undefined;
         const denied = create && gate ? await gate.checkWatch(create, callerOf(call)) : undefined;
         if (denied === undefined) return forward();
-        if (stream.open) stream.write(deniedCreate(ctx, denied));
+        if (stream.open) stream.write(deniedWatchCreate(ctx.auth!.header(), denied));
       });
     });
   };

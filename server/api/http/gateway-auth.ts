@@ -13,21 +13,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthGate, Caller } from '../../auth/gate.js';
-import { fail, type DomainError, type Result } from '../../errors/domain-error.js';
-import { codeName } from '../grpc/codes.js';
+import { fail, type Result } from '../../errors/domain-error.js';
 import { toStatus } from '../grpc/error-table.js';
+import { deniedWatchCreate } from '../grpc/watch-denied.js';
 import type * as pb from '../../../proto/gen/etcd/rpc.js';
 import type { Services, WatchService } from '../services.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
-
-/** etcd's answer to a refused watch create (as on gRPC): created + canceled, id -1, the status text. */
-function deniedCreate(gate: AuthGate, e: DomainError): pb.WatchResponse {
-  const kept = e.kind === 'InvalidAuthToken' || e.kind === 'AuthOldRevision' || e.kind === 'UserEmpty';
-  const status = toStatus(kept ? e : { kind: 'PermissionDenied' });
-  const cancelReason = `rpc error: code = ${codeName(status.code)} desc = ${status.message}`;
-  return { header: gate.header(), watchId: -1n, created: true, canceled: true, compactRevision: 0n, cancelReason, fragment: false, events: [] };
-}
 
 export interface GatewayAuth {
   wrapHandler(handler: Handler): Handler;
@@ -58,7 +50,7 @@ export function gatewayAuth(gate: AuthGate): GatewayAuth {
           queue = queue.then(async () => {
             const e = await gate.checkWatch(create, caller);
             if (e === undefined) return session.request(req);
-            send(deniedCreate(gate, e));
+            send(deniedWatchCreate(gate.header(), e));
           });
         },
         close: () => session.close(),

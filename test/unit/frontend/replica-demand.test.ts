@@ -44,6 +44,20 @@ void describe('ReplicaDemand', () => {
     assert.equal(d.idle(5000), false, 'nothing held after a loss');
   });
 
+  void it('is kept while a watch stream served from it is open, then for the idle time after the last one ends', () => {
+    const d = new ReplicaDemand(1000);
+    assert.equal(d.asked(0), true, 'a Watch asks like a serializable read');
+    d.imaged();
+    d.pin();
+    d.pin();
+    assert.equal(d.idle(5000), false, 'two streams open');
+    d.unpin(6000);
+    assert.equal(d.idle(9000), false, 'one still open');
+    d.unpin(10_000);
+    assert.equal(d.idle(10_999), false, 'the idle time counts from the last end');
+    assert.equal(d.idle(11_000), true);
+  });
+
   void it('defaults to a long idle time', () => {
     const d = new ReplicaDemand();
     d.asked(0);

@@ -139,11 +139,12 @@ void describe('replica records', () => {
     }
   });
 
-  void it('a context comes back exactly, with 64-bit ids and the auth flag', () => {
+  void it('a context comes back exactly, with 64-bit ids and the auth, leader and learner flags', () => {
     const contexts: ReplicaContext[] = [
-      { clusterId: 0n, memberId: 0n, raftTerm: 0n, authEnabled: false },
-      { clusterId: 2n ** 64n - 1n, memberId: 0x8000_0000_0000_0001n, raftTerm: 2n ** 53n + 1n, authEnabled: true },
-      { clusterId: 0xcdef_0123_4567_89abn, memberId: 0x1234_5678_9abc_def0n, raftTerm: 7n, authEnabled: false },
+      { clusterId: 0n, memberId: 0n, raftTerm: 0n, authEnabled: false, hasLeader: false, learner: false },
+      { clusterId: 2n ** 64n - 1n, memberId: 0x8000_0000_0000_0001n, raftTerm: 2n ** 53n + 1n, authEnabled: true, hasLeader: true, learner: true },
+      { clusterId: 0xcdef_0123_4567_89abn, memberId: 0x1234_5678_9abc_def0n, raftTerm: 7n, authEnabled: false, hasLeader: true, learner: false },
+      { clusterId: 5n, memberId: 6n, raftTerm: 7n, authEnabled: true, hasLeader: false, learner: true },
     ];
     for (const c of contexts) {
       const payload = encodeContext(c);
@@ -157,14 +158,16 @@ void describe('replica records', () => {
   });
 
   void it('sameContext tells every field apart, and an unknown context from any', () => {
-    const c: ReplicaContext = { clusterId: 1n, memberId: 2n, raftTerm: 3n, authEnabled: false };
+    const c: ReplicaContext = { clusterId: 1n, memberId: 2n, raftTerm: 3n, authEnabled: false, hasLeader: true, learner: false };
     assert.equal(sameContext(c, { ...c }), true);
     assert.equal(sameContext(undefined, c), false);
     assert.equal(sameContext({ ...c, clusterId: 9n }, c), false);
     assert.equal(sameContext({ ...c, memberId: 9n }, c), false);
     assert.equal(sameContext({ ...c, raftTerm: 4n }, c), false);
     assert.equal(sameContext({ ...c, authEnabled: true }, c), false);
-    const high = { clusterId: 2n ** 64n - 1n, memberId: 2n ** 63n, raftTerm: 2n ** 64n - 2n, authEnabled: true };
+    assert.equal(sameContext({ ...c, hasLeader: false }, c), false);
+    assert.equal(sameContext({ ...c, learner: true }, c), false);
+    const high = { clusterId: 2n ** 64n - 1n, memberId: 2n ** 63n, raftTerm: 2n ** 64n - 2n, authEnabled: true, hasLeader: false, learner: false };
     assert.equal(sameContext(decodeContext(encodeContext(high)), high), true);
     assert.equal(sameContext(decodeContext(encodeContext(high)), { ...high, raftTerm: 2n ** 64n - 1n }), false);
   });

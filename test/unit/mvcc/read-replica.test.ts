@@ -13,7 +13,9 @@
  * White box, they must also hold the same key index and the same unflushed changes (a replica
  * that never let go of a released change, or never compacted its index, would answer right
  * but grow without bound). While the replica lags (records still queued), its answer at its
- * own revision must be the store's answer at that revision. Over the memory backend, a slow one (slow-backend.ts), and
+ * own revision must be the store's answer at that revision. For watchers: each change's
+ * events with the previous records the replica reads for them, and the history of revision
+ * windows, must be the store's. Over the memory backend, a slow one (slow-backend.ts), and
  * LevelDB; plus an image taken with changes pending, in flight and blanked by a compaction,
  * and a reload after the backend was replaced behind the store.
  */
@@ -45,10 +47,15 @@ type Wire =
 class Follower {
   replica!: ReadReplica;
   private readonly queue: Wire[] = [];
-  readonly seen = { images: 0, holds: 0, goneHeld: 0, changes: 0, releases: 0, compactions: 0 };
+  readonly seen = { images: 0, holds: 0, goneHeld: 0, changes: 0, releases: 0, compactions: 0, prevCompared: 0 };
+  /** Each change's events with their previous records, as the store's watch hub reads them when the change ends. */
+  private readonly storeEvents = new Map<bigint, string>();
 
   readonly feed: StoreFeed = {
-    changed: (main, events) => this.queue.push({ kind: 'change', payload: encodeChange(main, events) }),
+    changed: (main, events) => {
+      this.storeEvents.set(main, showEvents(this.store.readPrev(events)));
+      this.queue.push({ kind: 'change', payload: encodeChange(main, events) });
+    },
     released: (main) => this.queue.push({ kind: 'release', payload: encodeRevision(main) }),
     compacted: (revision) => this.queue.push({ kind: 'compact', payload: encodeRevision(revision) }),
     reloaded: () => this.queue.push(this.image()),
@@ -83,9 +90,17 @@ class Follower {
     return this.queue.some((w) => w.kind === 'compact' || w.kind === 'image');
   }
 
-  /** Applies every queued record in order, then overwrites its bytes (the turn buffer is reused). */
+  /**
+   * Applies every queued record in order, then overwrites its bytes (the turn buffer is reused).
+   * Each change's events, with the previous records the replica reads for them, must be the
+   * store's — unless a compaction is delivered in the same batch: its backend pass may have
+   * removed a previous record before the replica read it (it then leaves prevKv out, as etcd
+   * does when it reads a compacted previous value at send time).
+   */
   deliver(): void {
-    for (const w of this.queue.splice(0)) {
+    const batch = this.queue.splice(0);
+    const comparePrev = !batch.some((w) => w.kind === 'compact');
+    for (const w of batch) {
       switch (w.kind) {
         case 'image': {
           this.seen.images++;
@@ -110,7 +125,13 @@ class Follower {
             `a change of the feed has no gone event (${main})`,
           );
           this.seen.changes++;
-          this.replica.applyChange(main, events as Event[]);
+          this.replica.applyChange(main, events as Event[], true);
+          const theirs = this.storeEvents.get(main);
+          this.storeEvents.delete(main);
+          if (comparePrev) {
+            assert.equal(showEvents(this.replica.readPrev(events as Event[])), theirs, `events of change ${main} with their previous records`);
+            this.seen.prevCompared++;
+          }
           break;
         }
         case 'release':
@@ -168,6 +189,20 @@ async function answerWithValues(read: () => Promise<Result<RangeResult>>): Promi
   }
   if (!r.ok) return { lines: [`error ${JSON.stringify(r.error, bigintJson)}`], values: [] };
   return { lines: [`count=${r.value.count} more=${r.value.more}`, ...r.value.kvs.map(showKv)], values: r.value.kvs.map((kv) => kv.value) };
+}
+
+/** Events as text, previous records included. */
+function showEvents(events: readonly Event[]): string {
+  return events.map((e) => `${e.type}:${showKv(e.kv!)}<${e.prevKv === undefined ? '-' : showKv(e.prevKv)}`).join(' ');
+}
+
+/** The history both give over every key from `from` to the current revision. */
+async function sameHistory(store: MvccStoreImpl, replica: ReadReplica, from: bigint, context: string): Promise<void> {
+  const show = (r: Result<Event[]>): string => (r.ok ? showEvents(r.value) : `error ${r.error.kind}`);
+  const to = store.currentRevision;
+  for (const [key, end] of [[ALL.key, ALL.rangeEnd!], [b('k/'), b('k0')], [b('a'), Buffer.alloc(0)]] as const) {
+    assert.equal(show(await replica.history(from, to, key, end)), show(await store.history(from, to, key, end)), `${context}: history from ${from} on ${key.toString('hex')}`);
+  }
 }
 
 async function answer(read: () => Promise<Result<RangeResult>>): Promise<string[]> {
@@ -297,6 +332,8 @@ async function agree(store: MvccStoreImpl, f: Follower, list: readonly Case[], c
   const memory = sameMemory(store, f.replica, context);
   await sameAnswers(store, f.replica, list, context);
   memory();
+  const from = store.compactRevision + 1n;
+  if (from <= store.currentRevision) await sameHistory(store, f.replica, store.currentRevision - from > 30n ? store.currentRevision - 30n : from, context);
 }
 
 async function sameAnswers(store: MvccStoreImpl, replica: ReadReplica, list: readonly Case[], context: string): Promise<void> {
@@ -436,7 +473,7 @@ async function randomRun(store: MvccStoreImpl, backend: Backend, o: RunOptions):
   // The run did what it is meant to exercise.
   assert.ok(done.inFlight > 0 && done.awaitedCompactions > 0 && done.compactions > done.awaitedCompactions, JSON.stringify(done));
   assert.ok(done.reloads > 0 && done.restarts > 0 && done.lagChecks > 0, JSON.stringify(done));
-  assert.ok(f.seen.releases > 0 && f.seen.holds > 0 && f.seen.compactions > 0, JSON.stringify(f.seen));
+  assert.ok(f.seen.releases > 0 && f.seen.holds > 0 && f.seen.compactions > 0 && f.seen.prevCompared > f.seen.changes / 2, JSON.stringify(f.seen));
   assert.ok(store.compactRevision > 1n && store.keyCount > 0, `compact ${store.compactRevision}, ${store.keyCount} keys`);
   return f;
 }
