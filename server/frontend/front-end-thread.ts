@@ -56,6 +56,7 @@ if (port === null) throw new Error('front-end-thread.js runs as a worker thread'
 let routes: WorkerRoutes | undefined;
 const channel = new TurnChannel(port, {
   record: (r) => routes?.fromCore(r),
+  turnEnd: () => routes?.turnEnd(),
   control: (message) => void onControl(message as { start?: FrontEndStart; close?: true }),
 });
 let listeners: ClientListener[] = [];

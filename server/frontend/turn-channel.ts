@@ -24,6 +24,8 @@ interface TurnMessage {
 export interface ChannelHandlers {
   /** Each record of a received turn, in order; `extras` are the turn's structured values. */
   readonly record: (r: RecordView, extras: readonly unknown[]) => void;
+  /** After the last record of a received turn. */
+  readonly turnEnd?: () => void;
   readonly control: (message: unknown) => void;
 }
 
@@ -41,6 +43,7 @@ export class TurnChannel {
       if (message.b !== undefined) {
         const extras = message.x ?? [];
         readRecords(message.b, message.n ?? 0, (r) => handlers.record(r, extras));
+        handlers.turnEnd?.();
       } else handlers.control(message.c);
     });
   }

@@ -24,8 +24,11 @@ import type { TurnChannel } from './turn-channel.js';
 
 /** A stream as the front end tracks it: DATA written but not yet acknowledged. */
 interface Forwarded {
+  readonly conn: number;
   readonly stream: H2Stream;
   unacked: number;
+  /** DATA of this turn taken into the client's window: acknowledged at the turn's end if the stream is still open. */
+  taken: number;
 }
 
 interface GrpcConn {
@@ -42,6 +45,8 @@ interface PipedConn {
 export interface WorkerRoutes extends ConnectionRoutes {
   /** A record from the core. */
   fromCore(r: RecordView): void;
+  /** The last record of a turn from the core was handled. */
+  turnEnd(): void;
 }
 
 /** What this thread serves itself; without it every stream goes to the core. */
@@ -55,6 +60,12 @@ export interface LocalServing {
 export function workerRoutes(channel: TurnChannel, log: Logger, local?: LocalServing): WorkerRoutes {
   let nextConn = 1;
   const grpcConns = new Map<number, GrpcConn>();
+  /**
+   * Streams with DATA taken this turn. Their acknowledgements go at the turn's end, and only
+   * for streams still open: a reply's DATA and its trailers usually come in one turn, and an
+   * acknowledgement of a finished stream would only wake the core for nothing.
+   */
+  const taken: Forwarded[] = [];
   const piped = new Map<number, PipedConn>();
 
   const serving: H2Serving = {
@@ -65,7 +76,7 @@ export function workerRoutes(channel: TurnChannel, log: Logger, local?: LocalSer
       channel.record(FromFront.OpenGrpc, conn, 0, channel.extra(identityOf(socket)));
       /** Hands `stream` to the core, with the request bytes already read (and its end, if seen). */
       const forward = (stream: H2Stream, read: readonly Buffer[], ended: boolean): void => {
-        const f: Forwarded = { stream, unacked: 0 };
+        const f: Forwarded = { conn, stream, unacked: 0, taken: 0 };
         state.streams.set(stream.id, f);
         stream.autoGrant = false;
         channel.record(FromFront.Stream, conn, stream.id, 0, encodeHeaders(stream.headers, state.lastHeaders));
@@ -133,8 +144,8 @@ export function workerRoutes(channel: TurnChannel, log: Logger, local?: LocalSer
       case FromCore.Write: {
         // A view of the turn's buffer, which this thread now owns: written without a copy.
         const data = r.payload;
-        if (stream.write(data)) channel.record(FromFront.Ack, r.conn, r.stream, data.length);
-        else f.unacked += data.length;
+        if (!stream.write(data)) f.unacked += data.length;
+        else if ((f.taken += data.length) === data.length) taken.push(f);
         return;
       }
       case FromCore.Trailers:
@@ -189,6 +200,13 @@ export function workerRoutes(channel: TurnChannel, log: Logger, local?: LocalSer
     },
     closed() {
       // Piped connections are closed by the core's HTTP servers (PipedEnd / PipedDestroy).
+    },
+    turnEnd() {
+      for (const f of taken) {
+        if (grpcConns.get(f.conn)?.streams.get(f.stream.id) === f) channel.record(FromFront.Ack, f.conn, f.stream.id, f.taken);
+        f.taken = 0;
+      }
+      taken.length = 0;
     },
     fromCore(r) {
       if (r.kind >= FromCore.ReplicaImage) local?.reads.fromCore(r.kind, r.payload);
