@@ -14,7 +14,6 @@ import { clientThreads } from '../config/client-threads.js';
 import { grpcHttp2 } from '../config/grpc-http2.js';
 import { createGrpcServer } from '../api/grpc/server.js';
 import { createGrpcMetrics } from '../api/grpc/metrics.js';
-import { KVService, WatchService } from '../../proto/gen/etcd/rpc.js';
 import { toStatus } from '../api/grpc/error-table.js';
 import { createHttpApp } from '../api/http/app.js';
 import { createClusterService } from '../api/service/cluster-service.js';
@@ -53,9 +52,9 @@ import { healthBodyFor, metricNamesFor, metricNamesForCluster } from './profile-
 import { createMetricsApp } from '../api/http/metrics-app.js';
 import { listenMetrics } from '../transport/listen-metrics.js';
 import { openWal, walExists } from '../wal/index.js';
-import type { WatchStats } from '../watch/types.js';
 import { WatchHub } from '../watch/watch-hub.js';
 import { dataDirLayout, decodeWalMetadata, encodeWalMetadata } from './data-dir.js';
+import { frontEndLocal } from './front-end-local.js';
 import { startHousekeeping } from './housekeeping.js';
 import { leasePort, restoreLeases } from './lease-port.js';
 import { loadMembership } from './membership-store.js';
@@ -480,8 +479,26 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   };
   const httpHandler = gatewayGate.wrapHandler((req, res) => http.handler(req, res));
   const h2Serving = ownHttp2() ? h2ServingOf(grpcServer) : undefined;
-  /** The gauges of the watch streams a front-end thread serves itself (frontend/local-watches.ts). */
-  let frontEndWatches: WatchStats = { streams: 0, watchers: 0, slowWatchers: 0, pendingEvents: 0 };
+  const local =
+    backend.sharedLocation === undefined
+      ? undefined
+      : frontEndLocal({
+          store,
+          location: backend.sharedLocation,
+          context: () => ({
+            ...member.header(0n),
+            authEnabled: auth.store.enabled,
+            hasLeader: member.leaderId !== 0n,
+            learner: membership.get(memberId)?.isLearner ?? false,
+          }),
+          maxRecvBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
+          maxSendBytes: responseLimitBytes(config.serverVersion),
+          maxEventBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
+          progressIntervalMs: config.experimentalWatchProgressNotifyIntervalMs,
+          electionTimeoutMs: config.electionTimeoutMs,
+          grpcMetrics,
+          metrics,
+        });
   const listeners =
     h2Serving !== undefined && frontEndThreads() > 0
       ? await startFrontEnd({
@@ -490,34 +507,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
           http: inProcessRoutes(grpcServer, httpHandler, log),
           tls: tls.client,
           logger: log,
-          local:
-            backend.sharedLocation === undefined
-              ? undefined
-              : {
-                  store,
-                  location: backend.sharedLocation,
-                  context: () => ({
-                    ...member.header(0n),
-                    authEnabled: auth.store.enabled,
-                    hasLeader: member.leaderId !== 0n,
-                    learner: membership.get(memberId)?.isLearner ?? false,
-                  }),
-                  maxRecvBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
-                  maxSendBytes: responseLimitBytes(config.serverVersion),
-                  maxEventBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
-                  progressIntervalMs: config.experimentalWatchProgressNotifyIntervalMs,
-                  electionTimeoutMs: config.electionTimeoutMs,
-                  onServed: (n) => {
-                    grpcMetrics.method(KVService.range).servedOk(n);
-                    metrics.range.inc(n);
-                    metrics.frontEndLocalReads.inc(n);
-                  },
-                  onWatchReport: (r) => {
-                    grpcMetrics.method(WatchService.watch).add(r.started, r.received, r.sent, r.handled);
-                    metrics.frontEndLocalWatchStreams.inc(r.started);
-                    frontEndWatches = r.stats;
-                  },
-                },
+          local: local?.options,
         })
       : await listenClients(config.listenClientUrls, grpcServer, httpHandler, log, { tls: tls.client, h2: h2Serving });
   const bound = listeners.listeners.map((l) => `${l.url.protocol}//${l.address.family === 'IPv6' ? `[${l.address.address}]` : l.address.address}:${l.address.port}`);
@@ -549,7 +539,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       metrics.dbTotalSize.set(bytes);
       metrics.dbTotalSizeInUse.set(bytes);
       const s = hub.stats();
-      const f = frontEndWatches;
+      const f = local?.watchStats() ?? { streams: 0, watchers: 0, slowWatchers: 0, pendingEvents: 0 };
       metrics.watchStreams.set(s.streams + f.streams);
       metrics.watchers.set(s.watchers + f.watchers);
       metrics.slowWatchers.set(s.slowWatchers + f.slowWatchers);

@@ -21,6 +21,7 @@ import { fullGc } from '../bootstrap/full-gc.js';
 import { startIdleGc } from '../bootstrap/idle-gc.js';
 import { LocalReads } from './local-reads.js';
 import { LocalWatches } from './local-watches.js';
+import { ReplicaHost } from './replica-host.js';
 import { FromFront } from './records.js';
 import { TurnChannel } from './turn-channel.js';
 import { workerRoutes, type LocalServing, type WorkerRoutes } from './worker-routes.js';
@@ -70,7 +71,7 @@ async function onControl(message: { start?: FrontEndStart; close?: true }): Prom
     await Promise.all(listeners.map((l) => l.close()));
     stopIdleGc();
     local?.watches.close();
-    local?.reads.close();
+    local?.host.close();
     await backend?.close().catch(() => undefined);
     backend = undefined;
     channel.control({ closed: true });
@@ -112,16 +113,18 @@ async function localServing(s: FrontEndStart, log: Logger): Promise<LocalServing
   } catch (err) {
     log.warn({ err, location: o.location }, 'cannot open the backend on the front-end thread; every read goes to the core');
   }
-  const reads = new LocalReads({
+  const host = new ReplicaHost({
     backend,
-    maxRecvBytes: o.maxRecvBytes,
-    maxSendBytes: o.maxSendBytes,
-    onServed: (n) => channel.record(FromFront.LocalReads, 0, 0, n),
-    onBroken: (err) => log.error({ err }, 'read replica lost track of the store; reads go to the core until a new one'),
+    onBroken: (err) => log.error({ err }, 'read replica lost track of the store; reads and watches go to the core until a new one'),
     onWanted: () => channel.record(FromFront.ReplicaWanted, 0, 0, 0),
     onIdle: () => channel.record(FromFront.ReplicaIdle, 0, 0, 0),
   });
-  const watches = new LocalWatches(reads, {
+  const reads = new LocalReads(host, {
+    maxRecvBytes: o.maxRecvBytes,
+    maxSendBytes: o.maxSendBytes,
+    onServed: (n) => channel.record(FromFront.LocalReads, 0, 0, n),
+  });
+  const watches = new LocalWatches(host, {
     maxRecvBytes: o.maxRecvBytes,
     maxSendBytes: o.maxSendBytes,
     maxEventBytes: o.maxEventBytes,
@@ -130,6 +133,6 @@ async function localServing(s: FrontEndStart, log: Logger): Promise<LocalServing
     logger: log,
     onReport: (payload) => channel.record(FromFront.WatchReport, 0, 0, 0, payload),
   });
-  local = { reads, watches };
+  local = { host, reads, watches };
   return local;
 }

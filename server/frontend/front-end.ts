@@ -111,7 +111,7 @@ export async function startFrontEnd(o: FrontEndOptions): Promise<ClientListeners
     logLevel: o.logger.level,
     tls: o.tls === undefined ? undefined : { spec: o.tls.source.spec, requireClientCert: o.tls.requireClientCert },
     listener: { closeGraceMs },
-    local: o.local === undefined ? undefined : (({ store: _store, context: _context, onServed: _served, onWatchReport: _report, ...plain }) => plain)(o.local),
+    local: o.local === undefined ? undefined : threadSide(o.local),
   };
   const ready = await new Promise<Control>((resolve) => {
     onListening = resolve;
@@ -147,6 +147,18 @@ export async function startFrontEnd(o: FrontEndOptions): Promise<ClientListeners
   };
   const listeners: ClientListener[] = (ready.listening ?? []).map((l) => ({ url: new URL(l.url), address: l.address as AddressInfo, close }));
   return { listeners, close };
+}
+
+/** What the thread needs of `local` (structured-clone safe: no store, no callbacks). */
+function threadSide(l: NonNullable<FrontEndOptions['local']>): FrontEndStart['local'] {
+  return {
+    location: l.location,
+    maxRecvBytes: l.maxRecvBytes,
+    maxSendBytes: l.maxSendBytes,
+    maxEventBytes: l.maxEventBytes,
+    progressIntervalMs: l.progressIntervalMs,
+    electionTimeoutMs: l.electionTimeoutMs,
+  };
 }
 
 /** Writes a log line of the thread through `logger`: same level, message and fields. */

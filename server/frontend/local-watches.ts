@@ -1,5 +1,5 @@
 /**
- * Watch streams served on the front-end thread, from its read replica (local-reads.ts): the
+ * Watch streams served on the front-end thread, from its read replica (replica-host.ts): the
  * member's own watch hub (watch/watch-hub.ts) and Watch handler (api/grpc/watch.ts), run here
  * over the replica instead of the store, so that neither the events nor the client's requests
  * cross to the core.
@@ -46,14 +46,16 @@ import { watchHandlers } from '../api/grpc/watch.js';
 import { deniedWatchCreate } from '../api/grpc/watch-denied.js';
 import type { ReadReplica } from '../mvcc/read-replica.js';
 import type { H2Stream } from '../transport/h2/h2-stream.js';
+import type { WatchStats } from '../watch/types.js';
 import { WatchHub } from '../watch/watch-hub.js';
-import { carriesCredentials, type LocalReads, type ReplicaFollower } from './local-reads.js';
+import { carriesCredentials } from './local-reads.js';
+import type { ReplicaFollower, ReplicaHost } from './replica-host.js';
 import { encodeWatchReport } from './watch-report.js';
 
 const WATCH = pb.WatchService.watch.path;
 const REPORT_MS = 1_000;
 /** Why a stream served here ended without the client asking (it watches again). */
-export const MOVED = 'watch stream moved: the front end rebuilt its copy of the store; watch again';
+const MOVED = 'watch stream moved: the front end rebuilt its copy of the store; watch again';
 
 export interface LocalWatchesOptions {
   readonly maxRecvBytes: number;
@@ -74,19 +76,20 @@ export class LocalWatches implements ReplicaFollower {
   #replica: ReadReplica | undefined;
   readonly #calls = new Set<H2BidiCall>();
   readonly #tally = new MethodTally('bidi_stream', 'etcdserverpb.Watch', 'Watch');
-  readonly #reported = { started: 0, received: 0, sent: 0, handled: [] as number[], streams: 0, watchers: 0, slow: 0, pending: 0 };
+  /** The gauges last reported. */
+  #reported: WatchStats = { streams: 0, watchers: 0, slowWatchers: 0, pendingEvents: 0 };
   readonly #handler: RegisteredHandler;
   readonly #monitor: NoLeaderMonitor;
   readonly #timers: NodeJS.Timeout[];
 
   constructor(
-    private readonly reads: LocalReads,
+    private readonly host: ReplicaHost,
     private readonly o: LocalWatchesOptions,
   ) {
-    this.#monitor = new NoLeaderMonitor(() => reads.context?.hasLeader === true, o.electionTimeoutMs);
+    this.#monitor = new NoLeaderMonitor(() => host.context?.hasLeader === true, o.electionTimeoutMs);
     const ctx: EdgeContext = {
-      hasLeader: () => reads.context?.hasLeader === true,
-      isLearner: () => reads.context?.learner === true,
+      hasLeader: () => host.context?.hasLeader === true,
+      isLearner: () => host.context?.learner === true,
       capable: () => true,
       logger: o.logger,
       metrics: { method: () => this.#tally },
@@ -103,27 +106,27 @@ export class LocalWatches implements ReplicaFollower {
     };
     this.#timers = [setInterval(() => this.#hub?.progressTick(), o.progressIntervalMs), setInterval(() => this.#report(), REPORT_MS)];
     for (const t of this.#timers) t.unref();
-    reads.follow(this);
+    host.follow(this);
   }
 
   /** Whether `stream` (on `socket`) is served here; it then belongs to `serve`. */
   takes(stream: H2Stream, socket: Socket): boolean {
-    const context = this.reads.context;
-    if (!this.reads.possible || context === undefined || context.authEnabled || context.learner) return false;
+    const context = this.host.context;
+    if (!this.host.possible || context === undefined || context.authEnabled || context.learner) return false;
     if (stream.header(':path') !== WATCH || !plainGrpcStream(stream)) return false;
     const metadata = fieldReader(stream.headers);
     if (carriesCredentials(metadata) || tlsAuthContext(socket)?.sslPeerCertificate !== undefined) return false;
     if (requiresLeader(metadata) && !context.hasLeader) return false;
-    return this.reads.wanted() !== undefined && this.#hub !== undefined;
+    return this.host.wanted() !== undefined && this.#hub !== undefined;
   }
 
   serve(stream: H2Stream, socket: Socket): void {
     const call = new H2BidiCall(stream, this.#handler, { maxRecvBytes: this.o.maxRecvBytes, maxSendBytes: this.o.maxSendBytes, framers: replyFramers() }, socket);
     this.#calls.add(call);
-    this.reads.demand.pin();
+    this.host.demand.pin();
     call.once('close', () => {
       this.#calls.delete(call);
-      this.reads.demand.unpin(performance.now());
+      this.host.demand.unpin(performance.now());
     });
     call.serve();
   }
@@ -174,7 +177,7 @@ export class LocalWatches implements ReplicaFollower {
   }
 
   #header(revision: bigint): pb.ResponseHeader {
-    const c = this.reads.context;
+    const c = this.host.context;
     return { clusterId: c?.clusterId ?? 0n, memberId: c?.memberId ?? 0n, revision, raftTerm: c?.raftTerm ?? 0n };
   }
 
@@ -187,7 +190,7 @@ export class LocalWatches implements ReplicaFollower {
         const session = hub.openWatch(send, flow);
         return {
           request: (req) => {
-            if (req.requestUnion?.$case === 'createRequest' && this.reads.context?.authEnabled === true) {
+            if (req.requestUnion?.$case === 'createRequest' && this.host.context?.authEnabled === true) {
               send(deniedWatchCreate(this.#header(this.#replica?.currentRevision ?? 0n), { kind: 'UserEmpty' }));
               return;
             }
@@ -204,17 +207,17 @@ export class LocalWatches implements ReplicaFollower {
     for (const call of [...this.#calls]) call.emit('error', { code: GrpcCode.Unavailable, details: MOVED });
   }
 
+  /** The counts since the last report (the tally is then zeroed) and the gauges, when either changed. */
   #report(): void {
     const t = this.#tally;
     const s = this.#hub?.stats() ?? { streams: 0, watchers: 0, slowWatchers: 0, pendingEvents: 0 };
-    const last = this.#reported;
-    const handled = t.handled.map((n, code) => n - (last.handled[code] ?? 0));
-    const counts = t.started !== last.started || t.received !== last.received || t.sent !== last.sent || handled.some((n) => n !== 0);
-    const gauges = s.streams !== last.streams || s.watchers !== last.watchers || s.slowWatchers !== last.slow || s.pendingEvents !== last.pending;
-    if (!counts && !gauges) return;
-    this.o.onReport(
-      encodeWatchReport({ stats: s, started: t.started - last.started, received: t.received - last.received, sent: t.sent - last.sent, handled }),
-    );
-    Object.assign(last, { started: t.started, received: t.received, sent: t.sent, handled: [...t.handled], streams: s.streams, watchers: s.watchers, slow: s.slowWatchers, pending: s.pendingEvents });
+    const r = this.#reported;
+    const counted = t.started + t.received + t.sent + t.handled.reduce((a, b) => a + b, 0) > 0;
+    const moved = s.streams !== r.streams || s.watchers !== r.watchers || s.slowWatchers !== r.slowWatchers || s.pendingEvents !== r.pendingEvents;
+    if (!counted && !moved) return;
+    this.o.onReport(encodeWatchReport({ stats: s, started: t.started, received: t.received, sent: t.sent, handled: t.handled }));
+    t.started = t.received = t.sent = 0;
+    t.handled.fill(0);
+    this.#reported = s;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * When a front end keeps a read replica (local-reads.ts): only while serializable Ranges are
+ * When a front end keeps a read replica (replica-host.ts): only while serializable Ranges are
  * asked for or watch streams it serves are open (local-watches.ts). Keeping one costs every write some work on both threads (the change encoded on
  * the core, decoded and indexed on the front end) and the front end a second key index, so a
  * member whose clients only write, or only read linearizably, should not pay for it.

@@ -1,5 +1,5 @@
 /**
- * The core's side of a front end's read replica (local-reads.ts): follows the store
+ * The core's side of a front end's read replica (replica-host.ts): follows the store
  * (mvcc/store-feed.ts) and writes what changes, in order, on the same channel as the replies —
  * so a change always reaches the front end before any reply written after it. That is what
  * keeps a serializable read answered by the front end at least as new as every reply the

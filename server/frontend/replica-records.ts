@@ -1,6 +1,6 @@
 /**
  * Payloads of the read-replica records (records.ts `Replica*`): what the core sends a front
- * end so that it can answer serializable Ranges itself (local-reads.ts). Pure.
+ * end so that it can answer serializable Ranges and serve watches itself (replica-host.ts). Pure.
  *
  *   change   main f64 · events u32 · per event: type u8 (0 put, 1 delete, 2 gone: a change a
  *            compaction made useless) · length u32 · the record as stored (kv-codec.ts)

@@ -19,6 +19,7 @@ import { ownH2Connections } from '../transport/own-h2-connections.js';
 import { identityOf } from './client-identity.js';
 import type { LocalReads } from './local-reads.js';
 import type { LocalWatches } from './local-watches.js';
+import type { ReplicaHost } from './replica-host.js';
 import { encodeHeaders, FromCore, FromFront, type RecordView } from './records.js';
 import type { TurnChannel } from './turn-channel.js';
 
@@ -51,6 +52,8 @@ export interface WorkerRoutes extends ConnectionRoutes {
 
 /** What this thread serves itself; without it every stream goes to the core. */
 export interface LocalServing {
+  /** The read replica both serve from (replica-host.ts). */
+  readonly host: ReplicaHost;
   /** Serializable Ranges (local-reads.ts). */
   readonly reads: LocalReads;
   /** Watch streams (local-watches.ts). */
@@ -209,7 +212,7 @@ export function workerRoutes(channel: TurnChannel, log: Logger, local?: LocalSer
       taken.length = 0;
     },
     fromCore(r) {
-      if (r.kind >= FromCore.ReplicaImage) local?.reads.fromCore(r.kind, r.payload);
+      if (r.kind >= FromCore.ReplicaImage) local?.host.fromCore(r.kind, r.payload);
       else if (r.kind >= FromCore.PipedWrite) onPipedRecord(r);
       else onStreamRecord(r);
     },

@@ -16,137 +16,26 @@
  * own revision must be the store's answer at that revision. For watchers: each change's
  * events with the previous records the replica reads for them, and the history of revision
  * windows, must be the store's. Over the memory backend, a slow one (slow-backend.ts), and
- * LevelDB; plus an image taken with changes pending, in flight and blanked by a compaction,
+ * LevelDB (the follower: replica-follower.ts); plus an image taken with changes pending, in flight and blanked by a compaction,
  * and a reload after the backend was replaced behind the store.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Event, KeyValue } from '../../../proto/gen/etcd/kv.js';
+import type { Event } from '../../../proto/gen/etcd/kv.js';
 import type { Result } from '../../../server/errors/domain-error.js';
-import { decodeChange, decodeRevision, encodeChange, encodeRevision } from '../../../server/frontend/replica-records.js';
 import { encodeKeyValue } from '../../../server/mvcc/kv-codec.js';
 import { decodeIndexCheckpoint } from '../../../server/mvcc/index-checkpoint.js';
 import { ReadReplica, replicaImageOf } from '../../../server/mvcc/read-replica.js';
 import { encodeRevisionKey } from '../../../server/mvcc/revision.js';
 import type { StoreState } from '../../../server/mvcc/state.js';
-import type { StoreFeed } from '../../../server/mvcc/store-feed.js';
 import { openMvccStore, type MvccStoreImpl } from '../../../server/mvcc/store.js';
 import { SortOrder, SortTarget, type RangeParams, type RangeResult } from '../../../server/mvcc/types.js';
 import { Bucket, type Backend } from '../../../server/storage/backend.js';
 import { createMemoryBackend } from '../../../server/storage/memory-backend.js';
 import { ALL, b, del, levelFixture, params, put, unwrap } from './helpers.js';
+import { Follower, showEvents, showKv } from './replica-follower.js';
 import { slowBackend } from './slow-backend.js';
 import { mulberry32 } from '../../support/seeded-random.js';
-
-/** What the store's feed sends, as the bytes local-reads.ts would receive. */
-type Wire =
-  | { readonly kind: 'image'; readonly index: Buffer; readonly holds: readonly Buffer[] }
-  | { readonly kind: 'change' | 'release' | 'compact'; readonly payload: Buffer };
-
-/** The front end's side, minus the thread: a queue of encoded records and the replica they build. */
-class Follower {
-  replica!: ReadReplica;
-  private readonly queue: Wire[] = [];
-  readonly seen = { images: 0, holds: 0, goneHeld: 0, changes: 0, releases: 0, compactions: 0, prevCompared: 0 };
-  /** Each change's events with their previous records, as the store's watch hub reads them when the change ends. */
-  private readonly storeEvents = new Map<bigint, string>();
-
-  readonly feed: StoreFeed = {
-    changed: (main, events) => {
-      this.storeEvents.set(main, showEvents(this.store.readPrev(events)));
-      this.queue.push({ kind: 'change', payload: encodeChange(main, events) });
-    },
-    released: (main) => this.queue.push({ kind: 'release', payload: encodeRevision(main) }),
-    compacted: (revision) => this.queue.push({ kind: 'compact', payload: encodeRevision(revision) }),
-    reloaded: () => this.queue.push(this.image()),
-  };
-
-  constructor(
-    private readonly store: MvccStoreImpl,
-    private readonly backend: Backend,
-  ) {
-    this.queue.push(this.image());
-    store.setFeed(this.feed);
-    this.deliver();
-  }
-
-  /** The image as replica-feed.ts sends it: the index, then one hold per pending change. */
-  private image(): Wire {
-    const { index, pending } = this.store.replicaImage();
-    return { kind: 'image', index, holds: pending.map(([main, group]) => encodeChange(main, group)) };
-  }
-
-  /** A new image now (as after a restart of the front end's feed). */
-  restart(): void {
-    this.queue.push(this.image());
-  }
-
-  get lagging(): boolean {
-    return this.queue.length > 0;
-  }
-
-  /** Records are queued that a read at the replica's own revision cannot do without. */
-  get compactionOrImageQueued(): boolean {
-    return this.queue.some((w) => w.kind === 'compact' || w.kind === 'image');
-  }
-
-  /**
-   * Applies every queued record in order, then overwrites its bytes (the turn buffer is reused).
-   * Each change's events, with the previous records the replica reads for them, must be the
-   * store's — unless a compaction is delivered in the same batch: its backend pass may have
-   * removed a previous record before the replica read it (it then leaves prevKv out, as etcd
-   * does when it reads a compacted previous value at send time).
-   */
-  deliver(): void {
-    const batch = this.queue.splice(0);
-    const comparePrev = !batch.some((w) => w.kind === 'compact');
-    for (const w of batch) {
-      switch (w.kind) {
-        case 'image': {
-          this.seen.images++;
-          this.replica = ReadReplica.fromImage(this.backend, w.index);
-          w.index.fill(0xee);
-          let last = 0n;
-          for (const h of w.holds) {
-            const { main, events } = decodeChange(h);
-            assert.ok(main > last, `holds in revision order: ${main} after ${last}`);
-            last = main;
-            this.seen.holds++;
-            this.seen.goneHeld += events.filter((e) => e === undefined).length;
-            this.replica.hold(main, events);
-            h.fill(0xee);
-          }
-          break;
-        }
-        case 'change': {
-          const { main, events } = decodeChange(w.payload);
-          assert.ok(
-            events.every((e) => e !== undefined),
-            `a change of the feed has no gone event (${main})`,
-          );
-          this.seen.changes++;
-          this.replica.applyChange(main, events as Event[], true);
-          const theirs = this.storeEvents.get(main);
-          this.storeEvents.delete(main);
-          if (comparePrev) {
-            assert.equal(showEvents(this.replica.readPrev(events as Event[])), theirs, `events of change ${main} with their previous records`);
-            this.seen.prevCompared++;
-          }
-          break;
-        }
-        case 'release':
-          this.seen.releases++;
-          this.replica.release(decodeRevision(w.payload));
-          break;
-        case 'compact':
-          this.seen.compactions++;
-          this.replica.compact(decodeRevision(w.payload));
-          break;
-      }
-      if (w.kind !== 'image') w.payload.fill(0xee);
-    }
-  }
-}
 
 const prng = mulberry32;
 
@@ -170,13 +59,13 @@ function prefixEnd(prefix: Buffer): Buffer {
 
 const bigintJson = (_k: string, v: unknown): unknown => (typeof v === 'bigint' ? `${v}n` : v);
 
-/** A value as text; a long one by its length and edges (`sameAnswers` compares long values whole). */
-function showValue(v: Buffer): string {
-  return v.length <= 48 ? v.toString('hex') : `${v.length}B:${v.subarray(0, 16).toString('hex')}…${v.subarray(-8).toString('hex')}`;
-}
-
-function showKv(kv: KeyValue): string {
-  return `${kv.key.toString('hex')}=${showValue(kv.value)}@${kv.createRevision}/${kv.modRevision}/${kv.version}+${kv.lease}`;
+/** The history both give over every key from `from` to the current revision. */
+async function sameHistory(store: MvccStoreImpl, replica: ReadReplica, from: bigint, context: string): Promise<void> {
+  const show = (r: Result<Event[]>): string => (r.ok ? showEvents(r.value) : `error ${r.error.kind}`);
+  const to = store.currentRevision;
+  for (const [key, end] of [[ALL.key, ALL.rangeEnd!], [b('k/'), b('k0')], [b('a'), Buffer.alloc(0)]] as const) {
+    assert.equal(show(await replica.history(from, to, key, end)), show(await store.history(from, to, key, end)), `${context}: history from ${from} on ${key.toString('hex')}`);
+  }
 }
 
 /** Everything a range answered (or the error, or what it threw), as strings; and the values read. */
@@ -189,20 +78,6 @@ async function answerWithValues(read: () => Promise<Result<RangeResult>>): Promi
   }
   if (!r.ok) return { lines: [`error ${JSON.stringify(r.error, bigintJson)}`], values: [] };
   return { lines: [`count=${r.value.count} more=${r.value.more}`, ...r.value.kvs.map(showKv)], values: r.value.kvs.map((kv) => kv.value) };
-}
-
-/** Events as text, previous records included. */
-function showEvents(events: readonly Event[]): string {
-  return events.map((e) => `${e.type}:${showKv(e.kv!)}<${e.prevKv === undefined ? '-' : showKv(e.prevKv)}`).join(' ');
-}
-
-/** The history both give over every key from `from` to the current revision. */
-async function sameHistory(store: MvccStoreImpl, replica: ReadReplica, from: bigint, context: string): Promise<void> {
-  const show = (r: Result<Event[]>): string => (r.ok ? showEvents(r.value) : `error ${r.error.kind}`);
-  const to = store.currentRevision;
-  for (const [key, end] of [[ALL.key, ALL.rangeEnd!], [b('k/'), b('k0')], [b('a'), Buffer.alloc(0)]] as const) {
-    assert.equal(show(await replica.history(from, to, key, end)), show(await store.history(from, to, key, end)), `${context}: history from ${from} on ${key.toString('hex')}`);
-  }
 }
 
 async function answer(read: () => Promise<Result<RangeResult>>): Promise<string[]> {
