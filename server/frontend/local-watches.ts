@@ -37,7 +37,7 @@ import type { EdgeContext } from '../api/grpc/context.js';
 import { requiresLeader } from '../api/grpc/context.js';
 import { guardDecoding } from '../api/grpc/decode-guard.js';
 import { replyFramers } from '../api/grpc/framed-replies.js';
-import { H2BidiCall } from '../api/grpc/h2-bidi-call.js';
+import { H2BidiCall, type BidiOptions } from '../api/grpc/h2-bidi-call.js';
 import { fieldReader, plainGrpcStream, tlsAuthContext } from '../api/grpc/h2-call-blocks.js';
 import { NoLeaderMonitor } from '../api/grpc/leader-monitor.js';
 import { MethodTally } from '../api/grpc/metrics.js';
@@ -72,13 +72,12 @@ export interface LocalWatchesOptions {
 
 export class LocalWatches implements ReplicaFollower {
   #hub: WatchHub | undefined;
-  /** The replica the hub reads. */
-  #replica: ReadReplica | undefined;
   readonly #calls = new Set<H2BidiCall>();
   readonly #tally = new MethodTally('bidi_stream', 'etcdserverpb.Watch', 'Watch');
   /** The gauges last reported. */
   #reported: WatchStats = { streams: 0, watchers: 0, slowWatchers: 0, pendingEvents: 0 };
   readonly #handler: RegisteredHandler;
+  readonly #limits: BidiOptions;
   readonly #monitor: NoLeaderMonitor;
   readonly #timers: NodeJS.Timeout[];
 
@@ -104,6 +103,7 @@ export class LocalWatches implements ReplicaFollower {
       serialize: def.responseSerialize as RegisteredHandler['serialize'],
       deserialize: def.requestDeserialize,
     };
+    this.#limits = { maxRecvBytes: o.maxRecvBytes, maxSendBytes: o.maxSendBytes, framers: replyFramers() };
     this.#timers = [setInterval(() => this.#hub?.progressTick(), o.progressIntervalMs), setInterval(() => this.#report(), REPORT_MS)];
     for (const t of this.#timers) t.unref();
     host.follow(this);
@@ -121,7 +121,7 @@ export class LocalWatches implements ReplicaFollower {
   }
 
   serve(stream: H2Stream, socket: Socket): void {
-    const call = new H2BidiCall(stream, this.#handler, { maxRecvBytes: this.o.maxRecvBytes, maxSendBytes: this.o.maxSendBytes, framers: replyFramers() }, socket);
+    const call = new H2BidiCall(stream, this.#handler, this.#limits, socket);
     this.#calls.add(call);
     this.host.demand.pin();
     call.once('close', () => {
@@ -145,7 +145,6 @@ export class LocalWatches implements ReplicaFollower {
 
   imaged(replica: ReadReplica): void {
     this.#endAll();
-    this.#replica = replica;
     this.#hub = this.#hubOver(replica);
   }
 
@@ -160,7 +159,6 @@ export class LocalWatches implements ReplicaFollower {
   dropped(): void {
     this.#endAll();
     this.#hub = undefined;
-    this.#replica = undefined;
   }
 
   // ---- inside ----
@@ -191,7 +189,7 @@ export class LocalWatches implements ReplicaFollower {
         return {
           request: (req) => {
             if (req.requestUnion?.$case === 'createRequest' && this.host.context?.authEnabled === true) {
-              send(deniedWatchCreate(this.#header(this.#replica?.currentRevision ?? 0n), { kind: 'UserEmpty' }));
+              send(deniedWatchCreate(this.#header(this.host.replica?.currentRevision ?? 0n), { kind: 'UserEmpty' }));
               return;
             }
             session.request(req);
