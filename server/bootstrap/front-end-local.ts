@@ -9,24 +9,14 @@
 import { KVService, WatchService } from '../../proto/gen/etcd/rpc.js';
 import type { GrpcMetrics } from '../api/grpc/metrics.js';
 import type { FrontEndOptions } from '../frontend/front-end.js';
-import type { ReplicaSource } from '../frontend/replica-feed.js';
-import type { ReplicaContext } from '../frontend/replica-records.js';
 import type { MemberMetrics } from '../metrics/member-metrics.js';
 import type { WatchStats } from '../watch/types.js';
 
-export interface FrontEndLocalDeps {
-  readonly store: ReplicaSource;
-  /** The backend database the thread opens too. */
-  readonly location: string;
-  readonly context: () => ReplicaContext;
-  readonly maxRecvBytes: number;
-  readonly maxSendBytes: number;
-  readonly maxEventBytes: number;
-  readonly progressIntervalMs: number;
-  readonly electionTimeoutMs: number;
+/** The thread's options, minus the callbacks (made here), plus where the counts go. */
+export type FrontEndLocalDeps = Omit<NonNullable<FrontEndOptions['local']>, 'onServed' | 'onWatchReport'> & {
   readonly grpcMetrics: GrpcMetrics;
   readonly metrics: Pick<MemberMetrics, 'range' | 'frontEndLocalReads' | 'frontEndLocalWatchStreams'>;
-}
+};
 
 export interface FrontEndLocal {
   readonly options: NonNullable<FrontEndOptions['local']>;
