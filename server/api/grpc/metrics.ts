@@ -9,6 +9,10 @@
  * (i.e. every registered method) reports zero-valued series from the start, including
  * handled_total for all 17 codes.
  *
+ * And one of kvstore's own: `kvstore_grpc_server_call_faults_total{grpc_method}`, the calls
+ * on the client port ended by a fault inside the member (a handler that threw, a bug in the
+ * framing of a stream): each answered INTERNAL and logged once, the member going on.
+ *
  * One gRPC server per registry: registering the counters twice in one registry throws.
  */
 import { Counter, type Registry } from 'prom-client';
@@ -54,6 +58,8 @@ export class MethodTally {
 export interface GrpcMetrics {
   /** The tally of a method, created (with zero series) on first use. */
   method(def: { readonly path: string; readonly requestStream: boolean; readonly responseStream: boolean }): MethodTally;
+  /** A call on `path` (empty when unknown) ended by a fault inside the member. */
+  fault(path: string): void;
 }
 
 export function createGrpcMetrics(registry: Registry): GrpcMetrics {
@@ -89,7 +95,22 @@ export function createGrpcMetrics(registry: Registry): GrpcMetrics {
     },
   });
 
+  const faults = new Map<string, number>();
+  new Counter({
+    name: 'kvstore_grpc_server_call_faults_total',
+    help: 'Calls on the client port ended by a fault inside the member (answered INTERNAL, logged once).',
+    labelNames: ['grpc_method'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [path, n] of faults) this.inc({ grpc_method: path }, n);
+    },
+  });
+
   return {
+    fault(path) {
+      faults.set(path, (faults.get(path) ?? 0) + 1);
+    },
     method(def) {
       let t = tallies.get(def.path);
       if (t === undefined) {
