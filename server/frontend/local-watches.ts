@@ -91,7 +91,7 @@ export class LocalWatches implements ReplicaFollower {
       isLearner: () => host.context?.learner === true,
       capable: () => true,
       logger: o.logger,
-      metrics: { method: () => this.#tally, fault: () => undefined },
+      metrics: { method: () => this.#tally, clientFault: () => undefined },
       noLeader: this.#monitor,
     };
     const def = guardDecoding(pb.WatchService).watch!;

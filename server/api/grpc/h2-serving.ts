@@ -6,7 +6,7 @@
  *
  * A fault inside a call (a handler that threw; a throw the connection caught in the layer
  * above) is logged once with the stream's context and counted in
- * `kvstore_grpc_server_call_faults_total`; the call is answered INTERNAL (or reset) and the
+ * `kvstore_client_faults_total`; the call is answered INTERNAL (or reset) and the
  * member goes on.
  *
  * `rememberH2Serving` is called once by `createGrpcServer`; `h2ServingOf` gives the client
@@ -25,7 +25,7 @@ const servings = new WeakMap<grpc.Server, H2Serving>();
 export function rememberH2Serving(server: grpc.Server, options: Omit<CallServerOptions, 'onFault'>, logger: Logger, metrics: GrpcMetrics): void {
   const report = (err: unknown, socket: Socket, info: StreamFaultInfo): void => {
     const path = info.path !== undefined && options.methods.has(info.path) ? info.path : 'other';
-    metrics.fault(path);
+    metrics.clientFault('grpc', path);
     logger.error({ err, stream: info.streamId, method: info.path, remote: socket.remoteAddress }, 'a client call failed inside the member; answered INTERNAL');
   };
   servings.set(server, {
