@@ -5,13 +5,10 @@
  * The gRPC layer provides it (api/grpc/h2-serving.ts); the transport knows nothing of gRPC.
  */
 import type { Socket } from 'node:net';
+import type { StreamFaultInfo } from './h2-connection.js';
 import type { H2Stream } from './h2-stream.js';
 
-/** The stream a fault happened on. */
-export interface StreamFaultInfo {
-  readonly streamId: number;
-  readonly path?: string;
-}
+export type { StreamFaultInfo } from './h2-connection.js';
 
 export interface H2ConnectionService {
   readonly onStream: (stream: H2Stream) => void;
