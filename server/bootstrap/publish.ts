@@ -1,6 +1,8 @@
 /**
  * Publishing this member's attributes (name, client URLs) through the log after it starts,
- * retried until it is applied; then the member is listed as started by every member.
+ * retried until it is applied here; then the member is listed as started by every member, and
+ * `onPublished` runs (once, after the `published local member to cluster through raft` record):
+ * the member may then serve clients (serve-gate.ts). Not called when stopped first.
  */
 import type { Logger } from 'pino';
 import { formatId } from '../config/index.js';
@@ -8,7 +10,13 @@ import type { Member } from '../member/member.js';
 
 const PUBLISH_TIMEOUT_S = 7;
 
-export function publishAttributes(member: Member, name: string, clientUrls: readonly string[], log: Logger): { stop(): void } {
+export function publishAttributes(
+  member: Member,
+  name: string,
+  clientUrls: readonly string[],
+  log: Logger,
+  onPublished: () => void,
+): { stop(): void } {
   let stopped = false;
   const attributes = { name, clientURLs: [...clientUrls] };
   const attempt = async (): Promise<void> => {
@@ -24,6 +32,7 @@ export function publishAttributes(member: Member, name: string, clientUrls: read
           },
           'published local member to cluster through raft',
         );
+        if (!stopped) onPublished();
         return;
       }
       if (stopped || res.error.kind === 'Stopped') return;

@@ -3,6 +3,13 @@
  * wires the actor, the services and both protocols on the client URLs, and starts the
  * housekeeping timers. Returns a handle whose close() shuts everything down in order:
  * stop accepting clients → finish and flush in-flight proposals → close the log and store.
+ *
+ * Order at start (etcd's): the peer port and the metrics port serve at once (Raft needs the
+ * first; the second shows no data, and its /health stays unhealthy until the member serves);
+ * the client port is bound only after `published local member to cluster through raft`, when
+ * the log is applied past everything this member applied before (serve-gate.ts,
+ * client-port.ts); then `ready to serve client requests`. startMember resolves before that: a
+ * member without a quorum keeps retrying its publish and can still be stopped cleanly.
  */
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
@@ -37,7 +44,7 @@ import { Bucket } from '../storage/backend.js';
 import { openLevelBackend } from '../storage/level-backend.js';
 import { startFrontEnd } from '../frontend/front-end.js';
 import { inProcessRoutes } from '../transport/in-process-routes.js';
-import { listenClients } from '../transport/listen-clients.js';
+import { listenClients, type ClientListeners } from '../transport/listen-clients.js';
 import { prepareMemberTls } from '../tls/member-tls.js';
 import { TlsLoadError } from '../tls/tls-source.js';
 import { capableOf, profileFor, profileOf, responseLimitBytes } from '../version/profile.js';
@@ -61,6 +68,8 @@ import { leasePort, restoreLeases } from './lease-port.js';
 import { loadMembership } from './membership-store.js';
 import type { MemberRecord } from '../membership/membership.js';
 import { publishAttributes } from './publish.js';
+import { gateOnServing, serveGate } from './serve-gate.js';
+import { clientPortWhenReady } from './client-port.js';
 import { startPeers, type Peers } from './peers.js';
 import { handOffLeadership } from './leadership-handoff.js';
 import { createLeaderForwarder, MEMBER_PROMOTE_PATH } from '../api/service/leader-forward.js';
@@ -82,8 +91,6 @@ import { gatewayAuth } from '../api/http/gateway-auth.js';
 export interface RunningMember {
   readonly memberId: bigint;
   readonly clusterId: bigint;
-  /** Bound client addresses, e.g. http://127.0.0.1:2379 (ports resolved). */
-  readonly clientUrls: readonly string[];
   close(): Promise<void>;
 }
 
@@ -108,9 +115,14 @@ function frontEndThreads(): number {
   return read.ok ? read.value : 0;
 }
 
-/** `/health` unhealthy until the cluster version is decided (health-gate.ts). */
-function gatedMemberInfo(info: MemberInfo, clusterVersion: () => string | undefined): MemberInfo {
-  return { ...info, health: async () => gateOnClusterVersion(await info.health(), clusterVersion()) };
+/** `/health` unhealthy until the member serves clients (serve-gate.ts) and the cluster version is decided (health-gate.ts). */
+function gatedMemberInfo(info: MemberInfo, serving: () => boolean, clusterVersion: () => string | undefined): MemberInfo {
+  return { ...info, health: async () => gateOnClusterVersion(gateOnServing(await info.health(), serving()), clusterVersion()) };
+}
+
+/** The bound client addresses, e.g. http://127.0.0.1:2379 (ports resolved). */
+function boundUrls(listeners: ClientListeners): string[] {
+  return listeners.listeners.map((l) => `${l.url.protocol}//${l.address.family === 'IPv6' ? `[${l.address.address}]` : l.address.address}:${l.address.port}`);
 }
 
 function initialIds(config: ServerConfig): { memberId: bigint; clusterId: bigint } {
@@ -275,6 +287,9 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     },
     onCompacted: (revision) => hub.compacted(revision),
   });
+  // Clients are served once the log is applied past the commit index the WAL recorded and this
+  // member's publish went through (serve-gate.ts).
+  const serving = serveGate(opened.contents.hardState.commit, () => member.appliedIndex);
   let fatal = false;
   const member: Member = new Member({
     memberId,
@@ -307,6 +322,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         log.info({ leader: formatId(lead), 'is-leader': isLeader }, lead === 0n ? 'lost leader' : 'leader changed');
       },
       onApplied: (index) => {
+        serving.applied();
         peers?.reconcile();
         metrics.proposalsCommitted.set(Number(index));
         metrics.proposalsApplied.set(Number(index));
@@ -423,7 +439,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     cluster: createClusterService(ctx),
     maintenance: createMaintenanceService(ctx),
     auth: createAuthService(ctx, auth),
-    info: gatedMemberInfo(createMemberInfo(ctx, () => clusterVersion.reported), () => clusterVersion.current),
+    info: gatedMemberInfo(createMemberInfo(ctx, () => clusterVersion.reported), () => serving.isOpen, () => clusterVersion.current),
   };
 
   peers.transport.route({
@@ -506,9 +522,9 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
           grpcMetrics,
           metrics,
         });
-  const listeners =
+  const listenClientPort = (): Promise<ClientListeners> =>
     h2Serving !== undefined && frontEndThreads() > 0
-      ? await startFrontEnd({
+      ? startFrontEnd({
           urls: config.listenClientUrls,
           serving: h2Serving,
           http: inProcessRoutes(grpcServer, httpHandler, log),
@@ -516,8 +532,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
           logger: log,
           local: local?.options,
         })
-      : await listenClients(config.listenClientUrls, grpcServer, httpHandler, log, { tls: tls.client, h2: h2Serving });
-  const bound = listeners.listeners.map((l) => `${l.url.protocol}//${l.address.family === 'IPv6' ? `[${l.address.address}]` : l.address.address}:${l.address.port}`);
+      : listenClients(config.listenClientUrls, grpcServer, httpHandler, log, { tls: tls.client, h2: h2Serving });
   const metricsApp = createMetricsApp({
     registry,
     info: services.info,
@@ -525,8 +540,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     healthBody: healthBodyFor(profile),
     onHealthChecked: (healthy) => (healthy ? metrics.healthSuccess.inc() : metrics.healthFailures.inc()),
   });
-  const metricsListeners = await listenMetrics(config.listenMetricsUrls, metricsApp.callback(), log, { tls: tls.client }).catch(async (e: unknown) => {
-    await listeners.close();
+  const metricsListeners = await listenMetrics(config.listenMetricsUrls, metricsApp.callback(), log, { tls: tls.client }).catch((e: unknown) => {
     throw e instanceof Error && e.message.startsWith('cannot listen on TLS') ? new ConfigProblem(e.message) : e;
   });
   if (metricsListeners.listeners.length > 0) log.info({ 'metrics-urls': metricsListeners.listeners.map((l) => `${l.url.protocol}//${l.address.address}:${l.address.port}`) }, 'serving /metrics and /health');
@@ -555,7 +569,19 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     },
     onLeaseExpired: (n) => metrics.leaseExpired.inc(n),
   });
-  const publisher = publishAttributes(member, config.name, clientUrls, log);
+  const publisher = publishAttributes(member, config.name, clientUrls, log, () => serving.published());
+  const clientPort = clientPortWhenReady({
+    ready: serving.opened,
+    listen: listenClientPort,
+    onListening: (listeners) => log.info({ 'client-urls': boundUrls(listeners), 'server-version': config.serverVersion }, 'ready to serve client requests'),
+    onFailed: (e) => {
+      if (fatal) return;
+      fatal = true;
+      log.fatal({ err: e }, 'failed to serve client requests');
+      process.exitCode = 1;
+      setImmediate(() => process.kill(process.pid, 'SIGTERM'));
+    },
+  });
   const versions = startVersionMonitor({
     memberId,
     serverVersion: config.serverVersion,
@@ -570,13 +596,11 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const stopV2 = startV2Upkeep({ v2, member, registry, now, logger: log });
   checkVersions = () => versions.check();
   versions.check();
-  log.info({ 'client-urls': bound, 'server-version': config.serverVersion }, 'ready to serve client requests');
 
   let closing: Promise<void> | undefined;
   return {
     memberId,
     clusterId,
-    clientUrls: bound,
     close() {
       closing ??= (async () => {
         housekeeping.stop();
@@ -584,7 +608,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         versions.stop();
         stopV2();
         await handOffLeadership(member, membership, peers.transport, log);
-        await Promise.all([listeners.close(), metricsListeners.close()]);
+        await Promise.all([clientPort.close(), metricsListeners.close()]);
         grpcServer.forceShutdown();
         await member.stop();
         forwarder.close();

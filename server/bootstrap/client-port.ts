@@ -1,0 +1,50 @@
+/**
+ * The client port (gRPC and HTTP on `--listen-client-urls`, on this thread or a front-end
+ * thread), bound only once the member may serve (serve-gate.ts): before that no connection is
+ * accepted, so no route — gRPC, the JSON gateway, /health, v2, a front-end thread's local reads
+ * and watches — can answer from a state older than one this member has shown.
+ *
+ * Contract:
+ * - `listen` runs once, after `ready` resolves, unless `close()` was called first (then never);
+ * - `onListening` gets the bound listeners (the place to log `ready to serve client requests`);
+ * - a failure to bind goes to `onFailed` (the member cannot serve: its caller stops the process);
+ * - `close()` resolves once the listeners (if any were bound, or are being bound) are closed.
+ */
+import type { ClientListeners } from '../transport/listen-clients.js';
+
+export interface DeferredClientPort {
+  close(): Promise<void>;
+}
+
+export interface DeferredClientPortDeps {
+  readonly ready: Promise<void>;
+  readonly listen: () => Promise<ClientListeners>;
+  readonly onListening: (listeners: ClientListeners) => void;
+  readonly onFailed: (error: unknown) => void;
+}
+
+export function clientPortWhenReady(d: DeferredClientPortDeps): DeferredClientPort {
+  let closed = false;
+  let binding: Promise<ClientListeners | undefined> | undefined;
+  void d.ready.then(() => {
+    if (closed) return;
+    binding = d.listen().then(
+      (listeners) => {
+        if (!closed) d.onListening(listeners);
+        return listeners;
+      },
+      (e: unknown) => {
+        if (!closed) d.onFailed(e);
+        return undefined;
+      },
+    );
+  });
+  return {
+    async close() {
+      closed = true;
+      // Before `ready` nothing is bound and nothing will be (`ready` may never come: no quorum).
+      const listeners = await binding;
+      await listeners?.close();
+    },
+  };
+}
