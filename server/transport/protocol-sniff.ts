@@ -4,14 +4,17 @@
  *
  * Contract: pure; `sniffProtocol(bytes)` looks only at the bytes received so far and answers
  * - 'h2'        when they start with the full 24-byte HTTP/2 client connection preface;
- * - 'undecided' while they are a strict prefix of the preface, or while they are only
- *               token characters (an HTTP/1.x method still coming; at most 24 of them);
- * - 'http1'     once they start like an HTTP/1.x request line: a method token then a space
- *               (RFC 9112 §3); the HTTP/1.1 server judges the rest;
+ * - 'undecided' while they are a strict prefix of the preface, or while the first line of an
+ *               HTTP/1.x request is still coming (a method token, at most 24 characters, a
+ *               space, then the rest of the line, at most 8 KiB);
+ * - 'http1'     once the first line is a request line (RFC 9112 §3: method SP target SP
+ *               HTTP/1.x), or is longer than 8 KiB after a method and a space (the HTTP/1.1
+ *               server answers that as too long); the HTTP/1.1 server judges the rest;
  * - 'neither'   otherwise: a broken preface (they start with `PRI ` but are not the preface,
- *               RFC 9113 §3.4), or bytes no request line can start with (a control byte, a TLS
- *               ClientHello on a plaintext port, a method too long). The caller closes the
- *               connection without an answer.
+ *               RFC 9113 §3.4), a first line that is no HTTP/1.x request line (h2spec's
+ *               `INVALID CONNECTION PREFACE`), or bytes no request line can start with (a
+ *               control byte, a TLS ClientHello on a plaintext port, a method too long). The
+ *               caller closes the connection without an answer.
  */
 export const Protocol = {
   H2: 'h2',
@@ -28,6 +31,10 @@ export const HTTP2_PREFACE: Buffer = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r
 const PREFACE_METHOD_LENGTH = 4;
 /** The longest method token waited for (registered methods have at most 17 characters). */
 const MAX_METHOD_LENGTH = 24;
+/** The longest request line waited for before the HTTP/1.1 server is left to refuse it. */
+const MAX_LINE_LENGTH = 8 << 10;
+/** RFC 9112 §3: method SP request-target SP HTTP-version (CR optional before LF, as parsers accept). */
+const REQUEST_LINE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [^ \x00-\x1f\x7f]+ HTTP\/1\.[01]\r?$/;
 
 /** RFC 9110 §5.6.2 tchar, by char code. */
 const TCHAR: readonly boolean[] = (() => {
@@ -47,5 +54,9 @@ export function sniffProtocol(bytes: Uint8Array): Protocol {
   while (at < bytes.length && at <= MAX_METHOD_LENGTH && bytes[at]! < 128 && TCHAR[bytes[at]!]) at++;
   if (at > MAX_METHOD_LENGTH) return Protocol.Neither;
   if (at === bytes.length) return Protocol.Undecided;
-  return at > 0 && bytes[at] === 0x20 ? Protocol.Http1 : Protocol.Neither;
+  if (at === 0 || bytes[at] !== 0x20) return Protocol.Neither;
+  const eol = bytes.indexOf(0x0a, at);
+  if (eol < 0) return bytes.length > MAX_LINE_LENGTH ? Protocol.Http1 : Protocol.Undecided;
+  if (eol > MAX_LINE_LENGTH) return Protocol.Http1;
+  return REQUEST_LINE.test(Buffer.from(bytes.buffer, bytes.byteOffset, eol).toString('latin1')) ? Protocol.Http1 : Protocol.Neither;
 }

@@ -14,10 +14,13 @@ void test('a strict prefix of the preface is undecided', () => {
   assert.equal(sniffProtocol(HTTP2_PREFACE.subarray(0, 23)), Protocol.Undecided);
 });
 
-void test('HTTP/1.x requests are decided once a method token and a space came', () => {
+void test('HTTP/1.x requests are decided once their request line came', () => {
   assert.equal(sniffProtocol(Buffer.from('G')), Protocol.Undecided);
   assert.equal(sniffProtocol(Buffer.from('GET')), Protocol.Undecided);
-  assert.equal(sniffProtocol(Buffer.from('GET ')), Protocol.Http1);
+  assert.equal(sniffProtocol(Buffer.from('GET ')), Protocol.Undecided);
+  assert.equal(sniffProtocol(Buffer.from('GET /version HTTP/1.')), Protocol.Undecided);
+  assert.equal(sniffProtocol(Buffer.from('GET /version HTTP/1.0\n')), Protocol.Http1);
+  assert.equal(sniffProtocol(Buffer.from(`GET /${'x'.repeat(9000)}`)), Protocol.Http1, 'too long: the HTTP/1.1 server refuses it');
   assert.equal(sniffProtocol(Buffer.from('GET /version HTTP/1.1\r\n')), Protocol.Http1);
   assert.equal(sniffProtocol(Buffer.from('POST /v3/kv/put HTTP/1.1\r\n')), Protocol.Http1);
   assert.equal(sniffProtocol(Buffer.from('PR /x HTTP/1.1\r\n')), Protocol.Http1);
@@ -31,5 +34,8 @@ void test('a broken preface, and bytes no request line starts with, are neither'
   assert.equal(sniffProtocol(Buffer.from(' GET /')), Protocol.Neither);
   assert.equal(sniffProtocol(Buffer.from('GET\r\n')), Protocol.Neither);
   assert.equal(sniffProtocol(Buffer.from('A'.repeat(25))), Protocol.Neither);
-  assert.equal(sniffProtocol(Buffer.from('INVALID CONNECTION PREFACE')), Protocol.Http1, 'a method token and a space: the HTTP/1.1 server refuses it');
+  assert.equal(sniffProtocol(Buffer.from('INVALID CONNECTION PREFACE')), Protocol.Undecided);
+  assert.equal(sniffProtocol(Buffer.from('INVALID CONNECTION PREFACE\r\n\r\n')), Protocol.Neither, "h2spec's invalid preface: no request line");
+  assert.equal(sniffProtocol(Buffer.from('GET /x HTTP/2.0\r\n')), Protocol.Neither);
+  assert.equal(sniffProtocol(Buffer.from('GET  HTTP/1.1\r\n')), Protocol.Neither);
 });
