@@ -7,7 +7,10 @@
  * - the socket comes paused with the bytes read so far unshifted (as sniff-socket leaves it);
  * - exactly one of `onPlain` / `onRelay` / `onDropped` is called, at most once;
  * - `onPlain`: the socket is paused and holds every byte read (minus the client's SETTINGS ACK)
- *   unshifted, ready for the HTTP/2 server, which then parses it from byte 0;
+ *   unshifted, ready for the HTTP/2 server, which then parses it from byte 0; it is called only
+ *   once our SETTINGS write has completed, so that a server taking the socket's handle over
+ *   (Node's HTTP/2 consumes a TLS socket natively) never finds a write of ours in flight —
+ *   Node aborts the process on that (`!current_write_` in TLSWrap::DoWrite);
  * - `onRelay(bytes)`: the socket is paused with nothing unshifted; `bytes` are all bytes read
  *   so far, from the preface on, for the relay to process first;
  * - past `timeoutMs` or `maxBytes` the decision is forced (see inspectOpening's `final`);
@@ -49,7 +52,8 @@ export function awaitH2Opening(socket: Socket, limits: OpeningLimits, cb: Openin
     reading.end();
     if (decision.route === 'plain') {
       socket.unshift(decision.bytes);
-      cb.onPlain(decision.reason, decision.firstRequestGrpc);
+      const plain = decision;
+      afterSettings(() => cb.onPlain(plain.reason, plain.firstRequestGrpc));
     } else {
       cb.onRelay(all, decision);
     }
@@ -63,6 +67,19 @@ export function awaitH2Opening(socket: Socket, limits: OpeningLimits, cb: Openin
       cb.onDropped(reason === 'end' ? 'client closed during the HTTP/2 opening' : 'connection closed during the HTTP/2 opening');
     },
   });
-  socket.write(EMPTY_SETTINGS);
+  let settingsWritten = false;
+  let next: (() => void) | undefined;
+  const afterSettings = (f: () => void): void => {
+    if (settingsWritten) f();
+    else next = f;
+  };
+  socket.write(EMPTY_SETTINGS, () => {
+    settingsWritten = true;
+    const f = next;
+    next = undefined;
+    if (f === undefined) return;
+    if (socket.destroyed) cb.onDropped('connection closed during the HTTP/2 opening');
+    else f();
+  });
   socket.resume();
 }
