@@ -85,5 +85,6 @@ export async function problemsAfter(m: Member, opts: { readonly ca?: Buffer; rea
   const log = m.logs().slice(opts.logFrom);
   const crash = CRASH_TEXT.exec(log);
   if (crash !== null) problems.push(`the log shows a crash:\n${log.slice(Math.max(0, crash.index - 1500), crash.index + 2500)}`);
+  else if (!m.running) problems.push(`the log ends with:\n${log.slice(-3000)}`);
   return problems;
 }
