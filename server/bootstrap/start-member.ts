@@ -16,10 +16,9 @@ import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { AlarmSet } from '../apply/alarms.js';
 import { Applier } from '../apply/applier.js';
-import { h2ServingOf } from '../api/grpc/h2-serving.js';
+import { noMethods } from '../api/grpc/h2-serving.js';
 import { clientThreads } from '../config/client-threads.js';
-import { grpcHttp2 } from '../config/grpc-http2.js';
-import { createGrpcServer } from '../api/grpc/server.js';
+import { createGrpcEdge } from '../api/grpc/server.js';
 import { createGrpcMetrics } from '../api/grpc/metrics.js';
 import { toStatus } from '../api/grpc/error-table.js';
 import { createHttpApp } from '../api/http/app.js';
@@ -98,16 +97,6 @@ const GRPC_OVERHEAD_BYTES = 512 * 1024;
 
 /** A configuration that cannot start a member (reported without a stack trace). */
 export class ConfigProblem extends Error {}
-
-/**
- * Whether client HTTP/2 connections are framed by us (transport/h2/, the default) or handed to
- * grpc-js on Node's HTTP/2 (`KVSTORE_GRPC_HTTP2=node`; config/grpc-http2.ts, checked when the
- * configuration is loaded).
- */
-function ownHttp2(): boolean {
-  const read = grpcHttp2(process.env);
-  return !read.ok || read.value === 'own';
-}
 
 /** Front-end threads for the client port (config/client-threads.ts, checked when the configuration is loaded). */
 function frontEndThreads(): number {
@@ -455,7 +444,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   });
   const gate = authGate(auth, profile, (id) => lessor.timeToLive(id, now())?.keys ?? [], config.clientTransportSecurity.clientCertAuth, () => member.header(store.currentRevision), async () => void (await member.readBarrier()));
   const grpcMetrics = createGrpcMetrics(registry);
-  const grpcServer = createGrpcServer({
+  const grpcEdge = createGrpcEdge({
     services,
     maxRecvBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
     registry,
@@ -501,7 +490,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       log.error({ err, method: req.method, path: req.url, remote: req.socket.remoteAddress }, 'a client request failed inside the member; answered 500');
     },
   );
-  const h2Serving = ownHttp2() ? h2ServingOf(grpcServer) : undefined;
+  const h2Serving = grpcEdge.h2;
   const local =
     backend.sharedLocation === undefined
       ? undefined
@@ -523,16 +512,16 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
           metrics,
         });
   const listenClientPort = (): Promise<ClientListeners> =>
-    h2Serving !== undefined && frontEndThreads() > 0
+    frontEndThreads() > 0
       ? startFrontEnd({
           urls: config.listenClientUrls,
           serving: h2Serving,
-          http: inProcessRoutes(grpcServer, httpHandler, log),
+          http: inProcessRoutes(h2Serving, httpHandler, log),
           tls: tls.client,
           logger: log,
           local: local?.options,
         })
-      : listenClients(config.listenClientUrls, grpcServer, httpHandler, log, { tls: tls.client, h2: h2Serving });
+      : listenClients(config.listenClientUrls, h2Serving, httpHandler, log, { tls: tls.client });
   const metricsApp = createMetricsApp({
     registry,
     info: services.info,
@@ -540,7 +529,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     healthBody: healthBodyFor(profile),
     onHealthChecked: (healthy) => (healthy ? metrics.healthSuccess.inc() : metrics.healthFailures.inc()),
   });
-  const metricsListeners = await listenMetrics(config.listenMetricsUrls, metricsApp.callback(), log, { tls: tls.client }).catch((e: unknown) => {
+  const metricsListeners = await listenMetrics(config.listenMetricsUrls, noMethods(), metricsApp.callback(), log, { tls: tls.client }).catch((e: unknown) => {
     throw e instanceof Error && e.message.startsWith('cannot listen on TLS') ? new ConfigProblem(e.message) : e;
   });
   if (metricsListeners.listeners.length > 0) log.info({ 'metrics-urls': metricsListeners.listeners.map((l) => `${l.url.protocol}//${l.address.address}:${l.address.port}`) }, 'serving /metrics and /health');
@@ -609,7 +598,6 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
         stopV2();
         await handOffLeadership(member, membership, peers.transport, log);
         await Promise.all([clientPort.close(), metricsListeners.close()]);
-        grpcServer.forceShutdown();
         await member.stop();
         forwarder.close();
         await peers.transport.close();

@@ -7,7 +7,6 @@
  * - other KVSTORE_* variables that are not flags are reported as unrecognized (warning).
  */
 import { CLIENT_THREADS_ENV } from './client-threads.js';
-import { GRPC_HTTP2_ENV } from './grpc-http2.js';
 import { SERVER_VERSION_ENV } from '../version/version.js';
 import { LEASE_CHECKPOINT_INTERVAL_ENV } from './lease-checkpoint.js';
 import type { VersionProfile } from '../version/profile.js';
@@ -20,7 +19,7 @@ export type EnvRead =
   | { readonly ok: false; readonly message: string };
 
 /** Environment variables with a KVSTORE_ prefix that are not flags but are known. */
-const OTHER_KNOWN = new Set([SERVER_VERSION_ENV, LEASE_CHECKPOINT_INTERVAL_ENV, GRPC_HTTP2_ENV, CLIENT_THREADS_ENV]);
+const OTHER_KNOWN = new Set([SERVER_VERSION_ENV, LEASE_CHECKPOINT_INTERVAL_ENV, CLIENT_THREADS_ENV]);
 
 /** Reads flag values from `env`; `onCommandLine` holds the names given as flags. */
 export function readEnv(

@@ -16,7 +16,6 @@ import type { FlagValue } from './flag-spec.js';
 import { envName, findFlag, flag } from './flag-table.js';
 import { helpText } from './help.js';
 import { clientThreads } from './client-threads.js';
-import { grpcHttp2 } from './grpc-http2.js';
 import { leaseCheckpointInterval } from './lease-checkpoint.js';
 import type { ConfigOutcome } from './types.js';
 import { parseText } from './value-parse.js';
@@ -50,8 +49,6 @@ export function loadConfig(
 
   const interval = leaseCheckpointInterval(env);
   if (!interval.ok) return { kind: 'error', message: interval.message };
-  const http2 = grpcHttp2(env);
-  if (!http2.ok) return { kind: 'error', message: http2.message };
   const threads = clientThreads(env);
   if (!threads.ok) return { kind: 'error', message: threads.message };
   const leaseCheckpointIntervalMs = interval.ms;

@@ -193,7 +193,7 @@ export function workerRoutes(channel: TurnChannel, log: Logger, local?: LocalSer
   return {
     http1: (socket) => pipe(socket, 1),
     httpOverH2: (socket) => pipe(socket, 2),
-    grpc: (socket, initial) => own.serve(socket, initial),
+    grpc: (socket) => own.serve(socket, undefined),
     drain() {
       own.goAway();
     },

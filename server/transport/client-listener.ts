@@ -3,33 +3,29 @@
  *
  * Every accepted TCP connection is sniffed (sniff-socket.ts): a connection that opens with the
  * HTTP/2 preface (gRPC clients speak h2c with prior knowledge) is served on our own HTTP/2
- * framing (h2/h2-connection.ts, its streams handed to `options.h2`), or, without `options.h2`,
- * injected into the grpc-js server (`createConnectionInjector`); anything else goes to an
- * internal HTTP/1.1 server that calls `httpHandler` (e.g. a koa app's `callback()`).
+ * framing (h2/h2-connection.ts, its streams handed to the gRPC layer's `H2Serving`); a request
+ * line goes to an internal HTTP/1.1 server that calls `httpHandler` (e.g. a koa app's
+ * `callback()`); anything else is closed without an answer.
  *
  * An HTTP/2 connection is read a little further first (h2-opening-socket.ts), up to its first
- * request: when injecting into grpc-js and that request's `:authority` is one Node's HTTP/2
- * layer refuses (etcdctl `--cluster` sends `http://host:port`), the connection is served through
- * the rewriting relay (authority-relay.ts); otherwise the socket itself is injected. Our own
- * framing takes any `:authority`.
+ * request, whose content type tells (over TLS) whether the connection is gRPC. Our framing takes
+ * any `:authority` (etcdctl `--cluster` sends `http://host:port`).
  *
  * An `https:` URL runs the TLS handshake first (server/tls/tls-acceptor.ts: the certificate files
  * are checked at every accept, client certificates required and verified when configured), then
- * routes by ALPN: `h2` goes to the HTTP/2 stage above (authority relay included), `http/1.1` to
+ * routes by ALPN: `h2` goes to the HTTP/2 stage above, `http/1.1` to
  * the HTTP/1.1 server, and a client that negotiated no protocol is sniffed like a plaintext one.
  *
  * Contract:
  * - `http:` URLs, and `https:` URLs when `options.tls` is given, with an explicit port (0 = any
  *   free port); `unix://` is not served;
- * - the grpc.Server is NOT bound by this listener and needs no `bindAsync`; the caller owns it
- *   (services, `tryShutdown`) and may share it between several listeners;
- * - as a consequence, every h2c connection goes to gRPC (HTTP/2 clients of the JSON gateway are
- *   not served);
+ * - one `H2Serving` may serve several listeners;
+ * - every h2c connection goes to gRPC (HTTP/2 clients of the JSON gateway are not served on a
+ *   plaintext port);
  * - `close()` stops accepting, drops sockets still being sniffed, asks gRPC sessions to drain
  *   (GOAWAY), closes idle HTTP connections and busy ones after their response; after
  *   `closeGraceMs` everything left is destroyed. It resolves when every socket is gone.
  */
-import type * as grpc from '@grpc/grpc-js';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
@@ -60,11 +56,6 @@ export interface ClientListenerOptions {
   readonly headersTimeoutMs?: number;
   /** TLS for `https:` URLs (required for them). */
   readonly tls?: ClientTls;
-  /**
-   * Serves HTTP/2 gRPC connections on our own framing (h2/): every stream goes to it. Absent:
-   * the connection is injected into the grpc-js server (Node's HTTP/2).
-   */
-  readonly h2?: H2Serving;
 }
 
 /** The client side's TLS: its material and whether client certificates are required. */
@@ -99,13 +90,13 @@ export function listenAddress(url: URL, tls = false): { host: string; port: numb
 
 export async function listenClient(
   url: URL,
-  grpcServer: grpc.Server,
+  h2: H2Serving,
   httpHandler: HttpHandler,
   logger: Logger,
   options: ClientListenerOptions = {},
 ): Promise<ClientListener> {
   const log = logger.child({ component: 'client-listener', url: url.href });
-  const routes = inProcessRoutes(grpcServer, httpHandler, log, options);
+  const routes = inProcessRoutes(h2, httpHandler, log, options);
   return listenClientRouted(url, routes, logger, options);
 }
 
@@ -129,11 +120,7 @@ export async function listenClientRouted(url: URL, routes: ConnectionRoutes, log
       onPlain(_reason, firstRequestGrpc) {
         sniffing.delete(socket);
         if (secure && firstRequestGrpc === false) routes.httpOverH2(socket);
-        else routes.grpc(socket, undefined, undefined);
-      },
-      onRelay(bytes, decision) {
-        sniffing.delete(socket);
-        routes.grpc(socket, bytes, decision);
+        else routes.grpc(socket);
       },
       onDropped(reason) {
         sniffing.delete(socket);

@@ -5,14 +5,12 @@
  *
  * Contract:
  * - the socket comes paused with the bytes read so far unshifted (as sniff-socket leaves it);
- * - exactly one of `onPlain` / `onRelay` / `onDropped` is called, at most once;
+ * - exactly one of `onPlain` / `onDropped` is called, at most once;
  * - `onPlain`: the socket is paused and holds every byte read (minus the client's SETTINGS ACK)
  *   unshifted, ready for the HTTP/2 server, which then parses it from byte 0; it is called only
  *   once our SETTINGS write has completed, so that a server taking the socket's handle over
  *   (Node's HTTP/2 consumes a TLS socket natively) never finds a write of ours in flight —
  *   Node aborts the process on that (`!current_write_` in TLSWrap::DoWrite);
- * - `onRelay(bytes)`: the socket is paused with nothing unshifted; `bytes` are all bytes read
- *   so far, from the preface on, for the relay to process first;
  * - past `timeoutMs` or `maxBytes` the decision is forced (see inspectOpening's `final`);
  * - nothing thrown leaves the socket's handlers (a fault in `inspectOpening` drops that socket);
  * - a socket that ends or closes meanwhile is reported through `onDropped` (destroyed); socket
@@ -31,7 +29,6 @@ export interface OpeningLimits {
 export interface OpeningCallbacks {
   /** `firstRequestGrpc`: whether the first request is a gRPC call; undefined when none was read. */
   onPlain(reason: string, firstRequestGrpc: boolean | undefined): void;
-  onRelay(bytes: Buffer, decision: Extract<OpeningDecision, { route: 'relay' }>): void;
   onDropped(reason: string): void;
 }
 
@@ -50,13 +47,8 @@ export function awaitH2Opening(socket: Socket, limits: OpeningLimits, cb: Openin
     }
     if (decision.route === 'wait') return false;
     reading.end();
-    if (decision.route === 'plain') {
-      socket.unshift(decision.bytes);
-      const plain = decision;
-      afterSettings(() => cb.onPlain(plain.reason, plain.firstRequestGrpc));
-    } else {
-      cb.onRelay(all, decision);
-    }
+    socket.unshift(decision.bytes);
+    afterSettings(() => cb.onPlain(decision.reason, decision.firstRequestGrpc));
     return true;
   };
   const reading = readSocket(socket, limits.timeoutMs, {

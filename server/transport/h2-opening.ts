@@ -1,27 +1,25 @@
 /**
- * Decides how an HTTP/2 client connection reaches the gRPC server: handed over as is ('plain',
- * the fast path) or through the authority-rewriting relay ('relay'), from the bytes the client
- * sent after its preface.
+ * Reads an HTTP/2 client connection up to its first request, so that the client port knows
+ * whether that request is a gRPC call (over TLS, an HTTP/2 connection whose first request is
+ * not one goes to the HTTP handler, as etcd routes by content type there).
  *
  * Why the listener speaks first: Go gRPC clients (etcdctl) send no request before the server's
  * SETTINGS arrive. So, right after the preface, the listener sends an empty SETTINGS frame on the
  * server's behalf (legal: a server may send several SETTINGS; the server's own follows once it
- * gets the connection). The client ACKs it; that ACK must never reach the server (it would
- * answer a SETTINGS the server did not send), so the plain hand-off cuts it out of the bytes read
- * so far, and the relay drops it on the way (client-frame-rewriter.ts).
+ * gets the connection). The client ACKs it; that ACK must not reach a server that did not send
+ * it (Node's HTTP/2 layer, for the HTTP handler), so the hand-off cuts it out of the bytes read
+ * so far when it has arrived (our own framing takes a late one as the ACK of its own SETTINGS).
  *
  * Contract: pure. `inspectOpening(bytes, final)` looks at the bytes received so far (starting
  * with the 24-byte preface) and answers
  * - 'wait' while more bytes may change the answer (never when `final`);
- * - 'plain' with the bytes to hand the server (the ACK removed) once the client's ACK is in and
- *   either the first header block is complete with an accepted (or no) `:authority`, or no
- *   request is coming yet (a frame that wants an answer, such as PING, or `final`);
- * - 'relay' once the first header block carries a refused `:authority`, or at `final` while the
- *   ACK is still due (only the relay can drop it later).
+ * - 'plain' with the bytes to hand over (the ACK removed when it is in): once the first header
+ *   block is complete and the client's ACK is in; at once when no request is coming yet (a
+ *   frame that wants an answer, such as PING) or the first block cannot be read; at `final`
+ *   whatever came.
  * Unparseable bytes (a malformed header block or HPACK data, a decoder that throws) count as
  * "no request": the server rejects them itself. Never throws, whatever the bytes.
  */
-import { acceptedAuthority } from './authority.js';
 import { createHeaderBlockDecoder, fieldValue, type DecodeResult } from './header-block-codec.js';
 import { FRAME_HEADER_LENGTH, FrameFlag, FrameType, frameComplete, headerBlockFragment, readFrameHeader } from './http2-frames.js';
 import { HTTP2_PREFACE } from './protocol-sniff.js';
@@ -34,15 +32,14 @@ export type OpeningDecision =
       readonly reason: string;
       /** Whether the first request is a gRPC call (`content-type: application/grpc…`); undefined when none was read. */
       readonly firstRequestGrpc: boolean | undefined;
-    }
-  | { readonly route: 'relay'; readonly authority: string | undefined; readonly reason: string };
+    };
 
 /** Frames a client may send before its first request without waiting for an answer. */
 const QUIET_FRAMES: ReadonlySet<number> = new Set([FrameType.Settings, FrameType.WindowUpdate, FrameType.Priority]);
 
 type FirstBlock =
   | { readonly state: 'none' }
-  | { readonly state: 'complete'; readonly authority: string | undefined; readonly contentType: string | undefined }
+  | { readonly state: 'complete'; readonly contentType: string | undefined }
   | { readonly state: 'unusable'; readonly reason: string };
 
 interface Scan {
@@ -83,7 +80,7 @@ function scan(bytes: Buffer): Scan {
     const decoded = decodeBlock(Buffer.concat(fragments));
     if (decoded.kind === 'malformed') return { ack, firstBlock: { state: 'unusable', reason: decoded.reason }, loud: undefined };
     // Later frames matter only for finding the ACK.
-    return { ack: ack ?? findAck(bytes, offset), firstBlock: { state: 'complete', authority: fieldValue(decoded.fields, ':authority'), contentType: fieldValue(decoded.fields, 'content-type') }, loud: undefined };
+    return { ack: ack ?? findAck(bytes, offset), firstBlock: { state: 'complete', contentType: fieldValue(decoded.fields, 'content-type') }, loud: undefined };
   }
   return { ack, firstBlock: { state: 'none' }, loud: undefined };
 }
@@ -114,19 +111,13 @@ function withoutAck(bytes: Buffer, ack: NonNullable<Scan['ack']>): Buffer {
 
 export function inspectOpening(bytes: Buffer, final: boolean): OpeningDecision {
   const { ack, firstBlock, loud } = scan(bytes);
-  if (firstBlock.state === 'complete' && firstBlock.authority !== undefined && !acceptedAuthority(firstBlock.authority)) {
-    return { route: 'relay', authority: firstBlock.authority, reason: 'first request carries a refused :authority' };
-  }
-  if (ack !== undefined) {
-    const plain = (reason: string, firstRequestGrpc?: boolean): OpeningDecision => ({ route: 'plain', bytes: withoutAck(bytes, ack), reason, firstRequestGrpc });
-    if (firstBlock.state === 'complete') return plain('first request is acceptable', (firstBlock.contentType ?? '').startsWith('application/grpc'));
-    if (firstBlock.state === 'unusable') return plain(firstBlock.reason);
-    if (loud !== undefined) return plain(loud);
-    if (final) return plain('no request yet');
-    return { route: 'wait' };
-  }
-  if (final || loud !== undefined || firstBlock.state === 'unusable') {
-    return { route: 'relay', authority: undefined, reason: `SETTINGS ACK still due (${loud ?? (firstBlock.state === 'unusable' ? firstBlock.reason : 'no request yet')})` };
-  }
+  const grpc = firstBlock.state === 'complete' ? (firstBlock.contentType ?? '').startsWith('application/grpc') : undefined;
+  const plain = (reason: string): OpeningDecision => ({ route: 'plain', bytes: ack === undefined ? bytes : withoutAck(bytes, ack), reason, firstRequestGrpc: grpc });
+  const reason = firstBlock.state === 'unusable' ? firstBlock.reason : loud;
+  // A frame that wants an answer, or a request we cannot read, goes to our framing at once.
+  if (reason !== undefined) return plain(reason);
+  // A readable first request waits for the ACK (to cut it out for the HTTP handler's server).
+  if (ack !== undefined && firstBlock.state === 'complete') return plain('first request read');
+  if (final) return plain(ack === undefined ? 'SETTINGS ACK not sent yet' : 'no request yet');
   return { route: 'wait' };
 }

@@ -1,18 +1,15 @@
 /**
  * Connections served on this thread (connection-routes.ts): HTTP/1.1 by an `http.Server` that
  * never listens itself, HTTP/2 requests that are not gRPC (TLS only) by Node's HTTP/2
- * compatibility API, and gRPC on our own framing (`h2`) or, without it, injected into the
- * grpc-js server (through the `:authority` relay when the first request needs it).
+ * compatibility API, and gRPC on our own framing (`h2`: the gRPC layer serves its streams).
  *
  * The same routes serve connections that a front-end thread pipes here (frontend/): those
  * arrive as in-memory sockets carrying the client's address and certificate.
  */
-import * as grpc from '@grpc/grpc-js';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttp2Server } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { createAuthorityRelay } from './authority-relay.js';
 import type { ConnectionRoutes } from './connection-routes.js';
 import type { H2Serving } from './h2/h2-serving.js';
 import { trackHttpConnections } from './http-connections.js';
@@ -26,12 +23,9 @@ export interface InProcessRouteOptions {
   readonly keepAliveTimeoutMs?: number;
   /** An HTTP/1.1 connection must complete its first request head within this time. Default 60 s. */
   readonly headersTimeoutMs?: number;
-  /** gRPC on our own framing; absent: injected into the grpc-js server (Node's HTTP/2). */
-  readonly h2?: H2Serving;
 }
 
-export function inProcessRoutes(grpcServer: grpc.Server, httpHandler: HttpHandler, log: Logger, options: InProcessRouteOptions = {}): ConnectionRoutes {
-  const injector = grpcServer.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+export function inProcessRoutes(h2: H2Serving, httpHandler: HttpHandler, log: Logger, options: InProcessRouteOptions = {}): ConnectionRoutes {
   const httpServer = createHttpServer({ requestTimeout: 0 }, (req, res) => {
     void httpHandler(req, res);
   });
@@ -51,7 +45,7 @@ export function inProcessRoutes(grpcServer: grpc.Server, httpHandler: HttpHandle
   // as etcd routes HTTP/2 requests by content type on its TLS port.
   let http2Server: ReturnType<typeof createHttp2Server> | undefined;
   const http2Sockets = new Set<Socket>();
-  const own = options.h2 === undefined ? undefined : ownH2Connections(options.h2, log);
+  const own = ownH2Connections(h2, log);
 
   return {
     http1(socket) {
@@ -67,38 +61,20 @@ export function inProcessRoutes(grpcServer: grpc.Server, httpHandler: HttpHandle
       socket.once('close', () => http2Sockets.delete(socket));
       http2Server.emit('connection', socket);
     },
-    grpc(socket, initial, relay) {
-      if (own !== undefined) {
-        // Our framing takes any :authority: no relay needed.
-        own.serve(socket, initial);
-        return;
-      }
-      if (relay === undefined || initial === undefined) {
-        injector.injectConnection(socket);
-        return;
-      }
-      const remote = socket.remoteAddress;
-      log.debug({ remote, authority: relay.authority, reason: relay.reason }, 'serving HTTP/2 connection through the :authority relay');
-      injector.injectConnection(createAuthorityRelay(socket, initial, {
-        swallowSettingsAck: true,
-        onChange: (change) => log.debug({ remote, ...change }, 'rewrote a refused :authority'),
-        onMalformed: (reason) => log.debug({ remote, reason }, 'relay passes the rest of the connection through untouched'),
-      }));
+    grpc(socket) {
+      own.serve(socket, undefined);
     },
-    drain(graceMs) {
-      injector.drain(graceMs);
-      own?.goAway();
+    drain() {
+      own.goAway();
       httpConnections.closeIdle();
     },
     destroyAll() {
       httpConnections.destroyAll();
       for (const socket of http2Sockets) socket.destroy();
-      own?.destroyAll();
-      injector.destroy();
+      own.destroyAll();
     },
     closed() {
       for (const socket of http2Sockets) socket.destroy();
-      injector.destroy();
     },
   };
 }

@@ -4,8 +4,8 @@
  * Contract: all or nothing — if one URL cannot be bound, the listeners already opened are
  * closed and the promise rejects with that error. `close()` closes every listener.
  */
-import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
+import type { H2Serving } from './h2/h2-serving.js';
 import { listenClient, type ClientListener, type ClientListenerOptions, type HttpHandler } from './client-listener.js';
 
 export interface ClientListeners {
@@ -15,7 +15,7 @@ export interface ClientListeners {
 
 export async function listenClients(
   urls: readonly URL[],
-  grpcServer: grpc.Server,
+  h2: H2Serving,
   httpHandler: HttpHandler,
   logger: Logger,
   options: ClientListenerOptions = {},
@@ -26,7 +26,7 @@ export async function listenClients(
   };
   for (const url of urls) {
     try {
-      listeners.push(await listenClient(url, grpcServer, httpHandler, logger, options));
+      listeners.push(await listenClient(url, h2, httpHandler, logger, options));
     } catch (err) {
       await closeAll();
       throw err;

@@ -34,7 +34,7 @@ const MAX_METHOD_LENGTH = 24;
 /** The longest request line waited for before the HTTP/1.1 server is left to refuse it. */
 const MAX_LINE_LENGTH = 8 << 10;
 /** RFC 9112 §3: method SP request-target SP HTTP-version (CR optional before LF, as parsers accept). */
-const REQUEST_LINE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [^ \x00-\x1f\x7f]+ HTTP\/1\.[01]\r?$/;
+const REQUEST_LINE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [!-~\x80-\xff]+ HTTP\/1\.[01]\r?$/;
 
 /** RFC 9110 §5.6.2 tchar, by char code. */
 const TCHAR: readonly boolean[] = (() => {

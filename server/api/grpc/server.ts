@@ -1,27 +1,23 @@
 /**
- * The client-facing gRPC server: every etcd service adapted onto grpc-js.
+ * The client-facing gRPC edge: every etcd service adapted to its handlers and served on the
+ * client port's own HTTP/2 framing (h2-serving.ts, h2-calls.ts).
  *
  * Registered (ETCD-FACTS §0): etcdserverpb.{KV,Watch,Lease,Cluster,Maintenance,Auth},
  * v3lockpb.Lock, v3electionpb.Election, grpc.health.v1.Health. Lock, Election and
  * Maintenance.Downgrade answer Unimplemented for now (Auth too when no auth service is given).
  *
- * Transport settings: max receive = `maxRecvBytes` (etcd: max-request-bytes + 512 KiB;
- * a larger frame is refused by grpc-js with ResourceExhausted), max send 2^31−1, max
- * concurrent streams 2^32−1, server keepalive ping every 2 h with a 20 s timeout, channelz
- * off. Client-ping enforcement (min 5 s, none without streams) is not offered by grpc-js.
+ * Limits: max receive = `maxRecvBytes` (etcd: max-request-bytes + 512 KiB; a larger message is
+ * refused with ResourceExhausted), max send 2^31−1.
  *
- * Two servers of the same handlers: every call on our own HTTP/2 framing is answered on its
- * stream (h2-calls.ts, through `h2ServingOf`, which the client port uses: one owner per
- * stream); with `KVSTORE_GRPC_HTTP2=node` connections are injected into the grpc-js server,
- * which serves them through its public API alone.
+ * The handlers are grpc-js handlers by shape (`handleUnaryCall`, `ServerDuplexStream`…): the
+ * edge gives them call objects of that shape, and `services` lists every service with its
+ * handlers so that a test can serve the very same handlers on a real grpc-js server and compare
+ * (test/unit/grpc/harness.ts).
  *
  * Every request deserializer is guarded (decode-guard.ts), so a frame that does not decode
  * ends that call with a clean Internal status and never reaches a service.
- *
- * The returned server is not bound: the caller binds it (`bindAsync`) or injects
- * connections (`createConnectionInjector`), and shuts it down.
  */
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { ElectionService } from '../../../proto/gen/etcd/election.js';
@@ -48,7 +44,8 @@ import { leaseHandlers } from './lease.js';
 import { maintenanceHandlers, maintenanceService, maintenanceStreams } from './maintenance.js';
 import { createGrpcMetrics, type GrpcMetrics } from './metrics.js';
 import { replyFramers } from './framed-replies.js';
-import { rememberH2Serving } from './h2-serving.js';
+import type { H2Serving } from '../../transport/h2/h2-serving.js';
+import { createH2Serving } from './h2-serving.js';
 import { addService, type ServedMethod } from './method-table.js';
 import { watchHandlers } from './watch.js';
 
@@ -85,28 +82,26 @@ const DEFAULT_ELECTION_TIMEOUT_MS = 1000;
 const MAX_SEND_BYTES = 2 ** 31 - 1;
 /** Headroom etcd adds to max-request-bytes for the gRPC receive limit. */
 const RECV_OVERHEAD_BYTES = 512 * 1024;
-const MAX_CONCURRENT_STREAMS = 2 ** 32 - 1;
-const KEEPALIVE_TIME_MS = 2 * 60 * 60 * 1000;
-const KEEPALIVE_TIMEOUT_MS = 20 * 1000;
+
+/** One service with its handlers, as served. */
+export interface RegisteredService {
+  readonly def: grpc.ServiceDefinition;
+  readonly impl: grpc.UntypedServiceImplementation;
+}
+
+export interface GrpcEdge {
+  /** What the client port hands its HTTP/2 connections to. */
+  readonly h2: H2Serving;
+  /** Every service with its handlers (request deserializers guarded). */
+  readonly services: readonly RegisteredService[];
+}
 
 /** The gRPC receive limit for a given `max-request-bytes` (default 1.5 MiB → 2 MiB). */
 export function maxRecvBytesFor(maxRequestBytes: number): number {
   return maxRequestBytes + RECV_OVERHEAD_BYTES;
 }
 
-/** grpc-js server options for the client listener. */
-export function grpcServerChannelOptions(maxRecvBytes: number, maxSendBytes: number = MAX_SEND_BYTES): grpc.ServerOptions {
-  return {
-    'grpc.max_receive_message_length': maxRecvBytes,
-    'grpc.max_send_message_length': maxSendBytes,
-    'grpc.max_concurrent_streams': MAX_CONCURRENT_STREAMS,
-    'grpc.keepalive_time_ms': KEEPALIVE_TIME_MS,
-    'grpc.keepalive_timeout_ms': KEEPALIVE_TIMEOUT_MS,
-    'grpc.enable_channelz': 0,
-  };
-}
-
-export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
+export function createGrpcEdge(options: GrpcServerOptions): GrpcEdge {
   const { services } = options;
   const ctx: EdgeContext = {
     hasLeader: options.hasLeader,
@@ -117,11 +112,11 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
     noLeader: new NoLeaderMonitor(options.hasLeader, options.electionTimeoutMs ?? DEFAULT_ELECTION_TIMEOUT_MS, options.scheduler),
     auth: options.auth,
   };
-  const server = new grpc.Server(grpcServerChannelOptions(options.maxRecvBytes, options.maxSendBytes));
   const methods = new Map<string, ServedMethod>();
+  const registered: RegisteredService[] = [];
   const add = (def: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void => {
     const guarded = guardDecoding(def);
-    server.addService(guarded, impl);
+    registered.push({ def: guarded, impl });
     addService(methods, guarded, impl);
   };
 
@@ -134,8 +129,7 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
   add(LockService, lockHandlers(ctx));
   add(ElectionService, electionHandlers(ctx));
   add(HealthService, healthHandlers(ctx));
-  rememberH2Serving(
-    server,
+  const h2 = createH2Serving(
     {
       methods,
       maxRecvBytes: options.maxRecvBytes,
@@ -146,5 +140,5 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
     ctx.logger,
     ctx.metrics,
   );
-  return server;
+  return { h2, services: registered };
 }

@@ -8,7 +8,8 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import { MAX_NO_LEADER_PERIODS, NoLeaderMonitor, type Scheduler } from '../../../server/api/grpc/leader-monitor.js';
-import { createGrpcServer } from '../../../server/api/grpc/server.js';
+import { createGrpcEdge } from '../../../server/api/grpc/server.js';
+import { listenClient, type ClientListener } from '../../../server/transport/client-listener.js';
 import { fakeServices, msg, requireLeader, statusOf, until } from '../grpc/harness.js';
 
 /** A scheduler whose single interval fires when the test says so. */
@@ -89,10 +90,10 @@ void test('monitor: a removed stream is never cancelled; the timer runs only whi
 // --- through the real server, with a short election timeout --------------------------------
 
 const state = { leader: true };
-let server: grpc.Server;
+let listener: ClientListener;
 let address: string;
 before(async () => {
-  server = createGrpcServer({
+  const edge = createGrpcEdge({
     services: fakeServices().services,
     maxRecvBytes: 64 * 1024,
     registry: new Registry(),
@@ -100,12 +101,10 @@ before(async () => {
     electionTimeoutMs: 20,
     logger: pino({ level: 'silent' }),
   });
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
-  );
-  address = `127.0.0.1:${port}`;
+  listener = await listenClient(new URL('http://127.0.0.1:0'), edge.h2, (_req, res) => void res.end(), pino({ level: 'silent' }), { closeGraceMs: 200 });
+  address = `127.0.0.1:${listener.address.port}`;
 });
-after(() => new Promise<void>((resolve) => server.tryShutdown(() => resolve())));
+after(() => listener.close());
 
 const createReq: pb.WatchRequest = { requestUnion: { $case: 'createRequest', value: msg(pb.WatchCreateRequest, { key: Buffer.from('k') }) } };
 

@@ -1,6 +1,6 @@
 // gRPC calls as a raw HTTP/2 client sees them — on our own framing (h2-calls.ts, every call
-// answered on its stream) and on grpc-js over Node's HTTP/2 (KVSTORE_GRPC_HTTP2=node, grpc-js's
-// public API alone) — with the same answers on both: reply headers and trailers, framing
+// answered on its stream) and, as the reference, the same handlers on a real grpc-js server —
+// with the same answers on both: reply headers and trailers, framing
 // errors, content types that are not gRPC, compressed requests, unknown methods, deadlines,
 // and calls the client resets at any moment.
 import { after, before, describe, test } from 'node:test';
@@ -11,8 +11,8 @@ import * as pb from '../../../proto/gen/etcd/rpc.js';
 import { ok } from '../../../server/errors/domain-error.js';
 import { call, header, msg, startServer, type Harness, type HarnessTransport } from './harness.js';
 
-for (const transport of ['own', 'node'] as const satisfies readonly HarnessTransport[]) {
-  void describe(`on ${transport === 'own' ? 'our own' : "Node's"} HTTP/2`, () => {
+for (const transport of ['own', 'grpc-js'] as const satisfies readonly HarnessTransport[]) {
+  void describe(transport === 'own' ? 'on our own serving' : "on grpc-js's server (the reference)", () => {
     let h: Harness;
     let session: ClientHttp2Session;
     before(async () => {

@@ -1,15 +1,15 @@
 // Test harness: a fake Services object (every method replaceable per test), the real gRPC
-// server served on 127.0.0.1:<any> the way a member serves it — through the client port on our
-// own HTTP/2 framing (`transport: 'own'`, the default) or bound by grpc-js on Node's HTTP/2
-// (`'node'`) — and real grpc-js clients. Not a test file itself.
+// edge served on 127.0.0.1:<any> the way a member serves it — through the client port on our
+// own HTTP/2 framing (`transport: 'own'`, the default) — or, as a reference to compare with,
+// the very same handlers on a real grpc-js server (`'grpc-js'`) — and real grpc-js clients.
+// Not a test file itself.
 import * as grpc from '@grpc/grpc-js';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import { ok, type Result } from '../../../server/errors/domain-error.js';
 import type { Services, WatchSession } from '../../../server/api/services.js';
-import { h2ServingOf } from '../../../server/api/grpc/h2-serving.js';
-import { createGrpcServer } from '../../../server/api/grpc/server.js';
+import { createGrpcEdge, type GrpcEdge } from '../../../server/api/grpc/server.js';
 import { listenClient } from '../../../server/transport/client-listener.js';
 
 export const header = (): pb.ResponseHeader => ({ clusterId: 1n, memberId: 2n, revision: 3n, raftTerm: 4n });
@@ -106,7 +106,7 @@ export interface Harness {
 
 export const MAX_RECV_BYTES = 64 * 1024;
 
-export type HarnessTransport = 'own' | 'node';
+export type HarnessTransport = 'own' | 'grpc-js';
 
 /** Starts the real gRPC server over fake services; `adjust` edits the services before the server is built. */
 export async function startServer(adjust?: (services: Services) => void, transport: HarnessTransport = 'own'): Promise<Harness> {
@@ -114,7 +114,7 @@ export async function startServer(adjust?: (services: Services) => void, transpo
   adjust?.(services);
   const registry = new Registry();
   const state = { leader: true };
-  const server = createGrpcServer({
+  const edge = createGrpcEdge({
     services,
     maxRecvBytes: MAX_RECV_BYTES,
     registry,
@@ -123,18 +123,16 @@ export async function startServer(adjust?: (services: Services) => void, transpo
   });
   let port: number;
   let close: () => Promise<void>;
-  if (transport === 'node') {
+  if (transport === 'grpc-js') {
+    const server = grpcJsReference(edge, MAX_RECV_BYTES);
     port = await new Promise<number>((resolve, reject) =>
       server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
     );
     close = () => new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
   } else {
-    const listener = await listenClient(new URL('http://127.0.0.1:0'), server, (_req, res) => void res.end(), pino({ level: 'silent' }), { h2: h2ServingOf(server), closeGraceMs: 200 });
+    const listener = await listenClient(new URL('http://127.0.0.1:0'), edge.h2, (_req, res) => void res.end(), pino({ level: 'silent' }), { closeGraceMs: 200 });
     port = listener.address.port;
-    close = async () => {
-      await listener.close();
-      server.forceShutdown();
-    };
+    close = () => listener.close();
   }
   return {
     address: `127.0.0.1:${port}`,
@@ -198,4 +196,14 @@ export async function counterValue(registry: Registry, name: string, labels: Rec
   const { values } = await metric.get();
   const hit = values.find((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x));
   return hit?.value;
+}
+
+/**
+ * The edge's very handlers on a real grpc-js server (not bound): the reference our own serving
+ * is compared with. grpc-js is a client library of kvstore; its server appears in tests only.
+ */
+export function grpcJsReference(edge: GrpcEdge, maxRecvBytes: number): grpc.Server {
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': maxRecvBytes, 'grpc.enable_channelz': 0 });
+  for (const { def, impl } of edge.services) server.addService(def, impl);
+  return server;
 }

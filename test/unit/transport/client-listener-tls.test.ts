@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { after, before, test } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
+import { ServedServices } from '../../support/served-services.js';
 import pino from 'pino';
 import { HealthCheckResponse_ServingStatus, HealthClient, HealthService, type HealthCheckRequest, type HealthCheckResponse } from '../../../proto/gen/etcd/health.js';
 import { grpcClientCommonName, httpClientCommonName } from '../../../server/tls/client-identity.js';
@@ -23,11 +24,11 @@ const PROTOCOL = { ciphers: undefined, minVersion: 'TLSv1.2' as const, maxVersio
 const seen: { grpc: (string | undefined)[]; http: (string | undefined)[] } = { grpc: [], http: [] };
 let files: TlsFiles;
 let listener: ClientListener;
-let grpcServer: grpc.Server;
+let grpcServer: ServedServices;
 
 before(async () => {
   files = await makeTlsFiles(['127.0.0.1']);
-  grpcServer = new grpc.Server();
+  grpcServer = new ServedServices();
   grpcServer.addService(HealthService, {
     check: (call: grpc.ServerUnaryCall<HealthCheckRequest, HealthCheckResponse>, cb: grpc.sendUnaryData<HealthCheckResponse>) => {
       seen.grpc.push(grpcClientCommonName(call));

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
+import { ServedServices } from '../../support/served-services.js';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
@@ -22,8 +23,8 @@ import { HTTP2_PREFACE } from '../../../server/transport/protocol-sniff.js';
 
 const logger = pino({ level: 'silent' });
 
-function healthServer(): grpc.Server {
-  const server = new grpc.Server();
+function healthServer(): ServedServices {
+  const server = new ServedServices();
   server.addService(HealthService, {
     check: (
       _call: grpc.ServerUnaryCall<HealthCheckRequest, HealthCheckResponse>,

@@ -1,10 +1,9 @@
 /**
- * Routing an HTTP/2 connection from its first bytes: the plain hand-off (minus the client's ACK
- * of the listener's SETTINGS) or the authority relay; and which authorities nghttp2 refuses.
+ * Reading an HTTP/2 connection up to its first request: the hand-off (minus the client's ACK of
+ * the listener's SETTINGS), when it happens, and whether the first request is a gRPC call.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { acceptedAuthority, repairAuthority } from '../../../server/transport/authority.js';
 import { inspectOpening } from '../../../server/transport/h2-opening.js';
 import { FrameFlag, FrameType } from '../../../server/transport/http2-frames.js';
 import { HTTP2_PREFACE } from '../../../server/transport/protocol-sniff.js';
@@ -23,15 +22,15 @@ void test('a Go-like opening with an accepted authority goes plain, the ACK cut 
   if (d.route === 'plain') assert.deepEqual(d.bytes, Buffer.concat([HTTP2_PREFACE, settings, windowUpdate, headersFor('127.0.0.1:2379'), data]));
 });
 
-void test('a scheme in the first request\'s authority routes to the relay, ACK or not', () => {
-  for (const bytes of [
-    Buffer.concat([HTTP2_PREFACE, settings, ack, headersFor('http://127.0.0.1:2379')]),
-    Buffer.concat([HTTP2_PREFACE, settings, headersFor('https://127.0.0.1:2379')]),
-  ]) {
-    const d = inspectOpening(bytes, false);
-    assert.equal(d.route, 'relay');
-    if (d.route === 'relay') assert.match(d.authority ?? '', /^https?:\/\/127\.0\.0\.1:2379$/);
+void test('any authority goes plain (our framing takes any), and the first request is told gRPC or not', () => {
+  for (const authority of ['127.0.0.1:2379', 'http://127.0.0.1:2379', 'https://[::1]:2379/x']) {
+    const d = inspectOpening(Buffer.concat([HTTP2_PREFACE, settings, ack, headersFor(authority)]), false);
+    assert.equal(d.route, 'plain', authority);
+    if (d.route === 'plain') assert.equal(d.firstRequestGrpc, true);
   }
+  const curl = frame(FrameType.Headers, FrameFlag.EndHeaders | FrameFlag.EndStream, 1, clientEncoder()([[':method', 'GET'], [':scheme', 'https'], [':path', '/health'], [':authority', 'h']]));
+  const d = inspectOpening(Buffer.concat([HTTP2_PREFACE, settings, ack, curl]), false);
+  assert.equal(d.route === 'plain' ? d.firstRequestGrpc : 'none', false);
 });
 
 void test('waits while the request or the ACK is still to come, at any split', () => {
@@ -46,27 +45,17 @@ void test('waits while the request or the ACK is still to come, at any split', (
   assert.equal(inspectOpening(Buffer.concat([early, ack]), false).route, 'plain');
 });
 
-void test('no request yet: plain once forced or when a frame wants an answer; relay while the ACK is due', () => {
+void test('no request yet: plain once forced or when a frame wants an answer, ACK or not', () => {
   const quiet = Buffer.concat([HTTP2_PREFACE, settings, ack]);
   assert.equal(inspectOpening(quiet, false).route, 'wait');
   assert.equal(inspectOpening(quiet, true).route, 'plain');
   const ping = frame(FrameType.Ping, 0, 0, Buffer.alloc(8));
   assert.equal(inspectOpening(Buffer.concat([quiet, ping]), false).route, 'plain');
-  assert.equal(inspectOpening(Buffer.concat([HTTP2_PREFACE, settings]), true).route, 'relay');
-  assert.equal(inspectOpening(Buffer.concat([HTTP2_PREFACE, settings, ping]), false).route, 'relay');
+  assert.equal(inspectOpening(Buffer.concat([HTTP2_PREFACE, settings]), true).route, 'plain');
+  assert.equal(inspectOpening(Buffer.concat([HTTP2_PREFACE, settings, ping]), false).route, 'plain');
   // A header block that cannot be decoded: the server shall judge it.
   const broken = frame(FrameType.Headers, FrameFlag.EndHeaders, 1, Buffer.from([0xff, 0xff, 0xff]));
   assert.equal(inspectOpening(Buffer.concat([quiet, broken]), false).route, 'plain');
-});
-
-void test('accepted and repaired authorities', () => {
-  for (const ok of ['127.0.0.1:2379', 'example.com', '[::1]:2379', 'user@host:1', '']) assert.ok(acceptedAuthority(ok), ok);
-  for (const bad of ['http://127.0.0.1:2379', 'a b', 'host/path', 'h?q']) assert.ok(!acceptedAuthority(bad), bad);
-  assert.equal(repairAuthority('http://127.0.0.1:2379'), '127.0.0.1:2379');
-  assert.equal(repairAuthority('https://[::1]:2379/v3/x?y#z'), '[::1]:2379');
-  assert.equal(repairAuthority('unix://sock:0'), 'sock:0');
-  assert.equal(repairAuthority('host:1/path'), 'host:1');
-  assert.equal(repairAuthority('a b'), undefined);
 });
 
 void test('inspectOpening never throws, whatever follows the preface', () => {

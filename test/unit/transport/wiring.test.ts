@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
+import { ServedServices } from '../../support/served-services.js';
 import { request } from 'node:http';
 import pino from 'pino';
 import { Registry } from 'prom-client';
@@ -23,7 +24,7 @@ import { fakeServices, fakeToStatus, post } from '../http/helpers.js';
 
 void test('gRPC, /version and the gateway on one port; close() ends open streams', async () => {
   const logger = pino({ level: 'silent' });
-  const grpcServer = new grpc.Server();
+  const grpcServer = new ServedServices();
   grpcServer.addService(HealthService, {
     check: (_c: grpc.ServerUnaryCall<HealthCheckRequest, HealthCheckResponse>, cb: grpc.sendUnaryData<HealthCheckResponse>) =>
       cb(null, { status: HealthCheckResponse_ServingStatus.SERVING }),
