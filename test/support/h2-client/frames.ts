@@ -179,7 +179,7 @@ export class FrameReader {
 
 /** One line per frame, for failure messages. */
 export function describeFrame(f: Frame): string {
-  let detail = '';
+  let detail: string;
   if (f.type === FrameType.GOAWAY && f.payload.length >= 8) {
     detail = ` last=${f.payload.readUInt32BE(0) & 0x7fff_ffff} ${codeName(f.payload.readUInt32BE(4))} "${f.payload.subarray(8).toString('latin1').slice(0, 120)}"`;
   } else if (f.type === FrameType.RST_STREAM && f.payload.length === 4) {
