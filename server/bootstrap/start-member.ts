@@ -50,6 +50,7 @@ import { gateOnClusterVersion } from '../clusterversion/health-gate.js';
 import type { HttpHandler } from '../transport/client-listener.js';
 import { healthBodyFor, metricNamesFor, metricNamesForCluster } from './profile-impl.js';
 import { createMetricsApp } from '../api/http/metrics-app.js';
+import { guardedHttpHandler } from '../api/http/guarded-handler.js';
 import { listenMetrics } from '../transport/listen-metrics.js';
 import { openWal, walExists } from '../wal/index.js';
 import { WatchHub } from '../watch/watch-hub.js';
@@ -477,7 +478,13 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   http.switchTo = (minor) => {
     if (MINOR_VERSIONS.includes(minor as MinorVersion)) http.handler = appFor(minor);
   };
-  const httpHandler = gatewayGate.wrapHandler((req, res) => http.handler(req, res));
+  const httpHandler = guardedHttpHandler(
+    gatewayGate.wrapHandler((req, res) => http.handler(req, res)),
+    (err, req) => {
+      grpcMetrics.clientFault('http', req.method ?? '');
+      log.error({ err, method: req.method, path: req.url, remote: req.socket.remoteAddress }, 'a client request failed inside the member; answered 500');
+    },
+  );
   const h2Serving = ownHttp2() ? h2ServingOf(grpcServer) : undefined;
   const local =
     backend.sharedLocation === undefined

@@ -23,7 +23,7 @@
 import * as pb from '../../proto/gen/etcd/rpc.js';
 import { toRangeParams } from '../apply/range-params.js';
 import { requiresLeader, type MetadataReader } from '../api/grpc/context.js';
-import { decodeRequest, PREFIX_BYTES } from '../api/grpc/fast-path-request.js';
+import { decodeRequest, PREFIX_BYTES } from '../api/grpc/request-message.js';
 import { fieldReader, OK_BLOCK, plainGrpcStream, RESPONSE_BLOCK } from '../api/grpc/h2-call-blocks.js';
 import { replyFramers } from '../api/grpc/framed-replies.js';
 import type { H2Stream } from '../transport/h2/h2-stream.js';

@@ -37,11 +37,11 @@ import type { EdgeContext } from '../api/grpc/context.js';
 import { requiresLeader } from '../api/grpc/context.js';
 import { guardDecoding } from '../api/grpc/decode-guard.js';
 import { replyFramers } from '../api/grpc/framed-replies.js';
-import { H2BidiCall, type BidiOptions } from '../api/grpc/h2-bidi-call.js';
+import { H2StreamingCall, type StreamingOptions } from '../api/grpc/h2-streaming-call.js';
 import { fieldReader, plainGrpcStream, tlsAuthContext } from '../api/grpc/h2-call-blocks.js';
 import { NoLeaderMonitor } from '../api/grpc/leader-monitor.js';
 import { MethodTally } from '../api/grpc/metrics.js';
-import type { RegisteredHandler } from '../api/grpc/unary-fast-path.js';
+import type { ServedMethod } from '../api/grpc/method-table.js';
 import { watchHandlers } from '../api/grpc/watch.js';
 import { deniedWatchCreate } from '../api/grpc/watch-denied.js';
 import type { ReadReplica } from '../mvcc/read-replica.js';
@@ -72,12 +72,12 @@ export interface LocalWatchesOptions {
 
 export class LocalWatches implements ReplicaFollower {
   #hub: WatchHub | undefined;
-  readonly #calls = new Set<H2BidiCall>();
+  readonly #calls = new Set<H2StreamingCall>();
   readonly #tally = new MethodTally('bidi_stream', 'etcdserverpb.Watch', 'Watch');
   /** The gauges last reported. */
   #reported: WatchStats = { streams: 0, watchers: 0, slowWatchers: 0, pendingEvents: 0 };
-  readonly #handler: RegisteredHandler;
-  readonly #limits: BidiOptions;
+  readonly #handler: ServedMethod;
+  readonly #limits: StreamingOptions;
   readonly #monitor: NoLeaderMonitor;
   readonly #timers: NodeJS.Timeout[];
 
@@ -91,19 +91,23 @@ export class LocalWatches implements ReplicaFollower {
       isLearner: () => host.context?.learner === true,
       capable: () => true,
       logger: o.logger,
-      metrics: { method: () => this.#tally },
+      metrics: { method: () => this.#tally, clientFault: () => undefined },
       noLeader: this.#monitor,
-      plainUnary: new Set(),
     };
     const def = guardDecoding(pb.WatchService).watch!;
     this.#handler = {
-      type: 'bidi',
+      kind: 'bidi',
       path: WATCH,
-      func: watchHandlers(ctx, this.#service()).watch as RegisteredHandler['func'],
-      serialize: def.responseSerialize as RegisteredHandler['serialize'],
+      func: watchHandlers(ctx, this.#service()).watch as ServedMethod['func'],
+      serialize: def.responseSerialize as ServedMethod['serialize'],
       deserialize: def.requestDeserialize,
     };
-    this.#limits = { maxRecvBytes: o.maxRecvBytes, maxSendBytes: o.maxSendBytes, framers: replyFramers() };
+    this.#limits = {
+      maxRecvBytes: o.maxRecvBytes,
+      maxSendBytes: o.maxSendBytes,
+      framers: replyFramers(),
+      onFault: (err, stream) => o.logger.error({ err, stream: stream.id, method: WATCH }, 'a client call failed inside the member; answered INTERNAL'),
+    };
     this.#timers = [setInterval(() => this.#hub?.progressTick(), o.progressIntervalMs), setInterval(() => this.#report(), REPORT_MS)];
     for (const t of this.#timers) t.unref();
     host.follow(this);
@@ -121,7 +125,7 @@ export class LocalWatches implements ReplicaFollower {
   }
 
   serve(stream: H2Stream, socket: Socket): void {
-    const call = new H2BidiCall(stream, this.#handler, this.#limits, socket);
+    const call = new H2StreamingCall(stream, this.#handler, this.#limits, socket);
     this.#calls.add(call);
     this.host.demand.pin();
     call.once('close', () => {

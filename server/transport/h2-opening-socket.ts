@@ -11,6 +11,7 @@
  * - `onRelay(bytes)`: the socket is paused with nothing unshifted; `bytes` are all bytes read
  *   so far, from the preface on, for the relay to process first;
  * - past `timeoutMs` or `maxBytes` the decision is forced (see inspectOpening's `final`);
+ * - nothing thrown leaves the socket's handlers (a fault in `inspectOpening` drops that socket);
  * - a socket that ends or closes meanwhile is reported through `onDropped` (destroyed); socket
  *   errors are left to the 'error' listener sniff-socket keeps for the socket's whole life.
  */
@@ -34,7 +35,16 @@ export interface OpeningCallbacks {
 export function awaitH2Opening(socket: Socket, limits: OpeningLimits, cb: OpeningCallbacks): void {
   const decide = (all: Buffer, final: boolean): boolean => {
     if (reading.ended) return true;
-    const decision = inspectOpening(all, final);
+    let decision: OpeningDecision;
+    try {
+      decision = inspectOpening(all, final);
+    } catch (e) {
+      // inspectOpening never throws by contract; were it to, one connection is lost, not the process.
+      reading.end();
+      socket.destroy();
+      cb.onDropped(`HTTP/2 opening unreadable: ${String(e)}`);
+      return true;
+    }
     if (decision.route === 'wait') return false;
     reading.end();
     if (decision.route === 'plain') {

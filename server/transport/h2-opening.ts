@@ -18,11 +18,11 @@
  *   request is coming yet (a frame that wants an answer, such as PING, or `final`);
  * - 'relay' once the first header block carries a refused `:authority`, or at `final` while the
  *   ACK is still due (only the relay can drop it later).
- * Unparseable bytes (a malformed header block or HPACK data) count as "no request": the server
- * rejects them itself.
+ * Unparseable bytes (a malformed header block or HPACK data, a decoder that throws) count as
+ * "no request": the server rejects them itself. Never throws, whatever the bytes.
  */
 import { acceptedAuthority } from './authority.js';
-import { createHeaderBlockDecoder, fieldValue } from './header-block-codec.js';
+import { createHeaderBlockDecoder, fieldValue, type DecodeResult } from './header-block-codec.js';
 import { FRAME_HEADER_LENGTH, FrameFlag, FrameType, frameComplete, headerBlockFragment, readFrameHeader } from './http2-frames.js';
 import { HTTP2_PREFACE } from './protocol-sniff.js';
 
@@ -80,12 +80,21 @@ function scan(bytes: Buffer): Scan {
     blockStream = header.streamId;
     fragments.push(part.fragment);
     if ((header.flags & FrameFlag.EndHeaders) === 0) continue;
-    const decoded = createHeaderBlockDecoder().decode(Buffer.concat(fragments));
+    const decoded = decodeBlock(Buffer.concat(fragments));
     if (decoded.kind === 'malformed') return { ack, firstBlock: { state: 'unusable', reason: decoded.reason }, loud: undefined };
     // Later frames matter only for finding the ACK.
     return { ack: ack ?? findAck(bytes, offset), firstBlock: { state: 'complete', authority: fieldValue(decoded.fields, ':authority'), contentType: fieldValue(decoded.fields, 'content-type') }, loud: undefined };
   }
   return { ack, firstBlock: { state: 'none' }, loud: undefined };
+}
+
+/** The block decoded; a decoder that throws (whatever the bytes) counts as a malformed block. */
+function decodeBlock(block: Buffer): DecodeResult {
+  try {
+    return createHeaderBlockDecoder().decode(block);
+  } catch (e) {
+    return { kind: 'malformed', reason: `HPACK decoder failed: ${String(e)}` };
+  }
 }
 
 function findAck(bytes: Buffer, from: number): Scan['ack'] {

@@ -1,65 +1,58 @@
 /**
- * HPACK (RFC 7541) header blocks, through the `hpack.js` package.
+ * HPACK (RFC 7541) header blocks for the client port, through our own strict codec
+ * (`hpack/`, whose README lists the rules enforced).
  *
  * Contract:
  * - a decoder holds one connection's decoding context: blocks must be given in the order the
  *   peer sent them; dynamic-table inserts and size updates carry over from block to block;
- *   after a 'malformed' answer the context is unusable (the connection must not go on);
+ *   after a 'malformed' answer (the caller sends COMPRESSION_ERROR) the context is unusable
+ *   and the connection must not go on;
+ * - with `maxHeaderListBytes`, a block whose decoded list is larger answers 'too-large' after
+ *   being fully processed: the context stays usable, the caller may refuse the stream alone;
  * - `encodeFields` never touches a dynamic table (every field is indexed from the static table
- *   or sent as a literal without indexing), so the blocks it makes decode the same with any
- *   decoder context and any SETTINGS_HEADER_TABLE_SIZE;
+ *   or sent as a literal without indexing / never indexed), so the blocks it makes decode the
+ *   same with any decoder context and any SETTINGS_HEADER_TABLE_SIZE;
  * - names and values are byte strings (one char per octet), so decode → encode keeps every byte.
  */
-import hpack from 'hpack.js';
+import { HpackDecoder } from './hpack/decoder.js';
+import type { HeaderField } from './hpack/header-field.js';
 
-export interface HeaderField {
-  readonly name: string;
-  readonly value: string;
-  /** Sent as "literal never indexed" (RFC 7541 §6.2.3): kept so on re-encoding. */
-  readonly neverIndex: boolean;
-}
+export type { HeaderField } from './hpack/header-field.js';
+export { encodeFields } from './hpack/encoder.js';
 
 export type DecodeResult =
   | { readonly kind: 'ok'; readonly fields: readonly HeaderField[] }
   | { readonly kind: 'malformed'; readonly reason: string };
 
+/** What a decoder with `maxHeaderListBytes` may also answer. */
+export type BoundedDecodeResult = DecodeResult | { readonly kind: 'too-large'; readonly listBytes: number };
+
 export interface HeaderBlockDecoder {
   decode(block: Buffer): DecodeResult;
 }
 
-/**
- * Generous bound for dynamic-table size updates: a client may only ask for what the server
- * advertised (4096 by default); anything up to this bound is decoded rather than refused.
- */
-const MAX_DECODER_TABLE_SIZE = 1 << 20;
-
-export function createHeaderBlockDecoder(): HeaderBlockDecoder {
-  const decompressor = hpack.decompressor.create({ table: { maxSize: MAX_DECODER_TABLE_SIZE } });
-  let failure: Error | undefined;
-  decompressor.on('error', (err: Error) => {
-    failure ??= err;
-  });
-  return {
-    decode(block) {
-      if (failure !== undefined) return { kind: 'malformed', reason: `HPACK context broken: ${failure.message}` };
-      decompressor.write(block);
-      decompressor.execute();
-      const fields: HeaderField[] = [];
-      for (let h = decompressor.read(); h !== null; h = decompressor.read()) {
-        fields.push({ name: h.name, value: h.value, neverIndex: h.neverIndex === true });
-      }
-      if (failure !== undefined) return { kind: 'malformed', reason: `HPACK: ${(failure as Error).message}` };
-      return { kind: 'ok', fields };
-    },
-  };
+export interface BoundedHeaderBlockDecoder {
+  decode(block: Buffer): BoundedDecodeResult;
 }
 
-/** `fields` as one header block, independent of any dynamic table (see the contract). */
-export function encodeFields(fields: readonly HeaderField[]): Buffer {
-  if (fields.length === 0) return Buffer.alloc(0);
-  const compressor = hpack.compressor.create({ table: { maxSize: 0 } });
-  compressor.write(fields.map((f) => ({ name: f.name, value: f.value, neverIndex: f.neverIndex, incremental: false })));
-  return compressor.read() ?? Buffer.alloc(0);
+export interface HeaderBlockDecoderOptions {
+  /** SETTINGS_HEADER_TABLE_SIZE the server advertised (default 4096, the protocol's initial value). */
+  readonly maxTableSize?: number;
+  /** Largest decoded header list, RFC 9113 §6.5.2 size (name + value + 32 per field). */
+  readonly maxHeaderListBytes?: number;
+}
+
+/** SETTINGS_HEADER_TABLE_SIZE's initial value (RFC 9113 §6.5.2). */
+const DEFAULT_TABLE_SIZE = 4096;
+
+/** A decoding context for one connection (see the contract). */
+export function createHeaderBlockDecoder(options?: { readonly maxTableSize?: number; readonly maxHeaderListBytes?: undefined }): HeaderBlockDecoder;
+export function createHeaderBlockDecoder(options: HeaderBlockDecoderOptions): BoundedHeaderBlockDecoder;
+export function createHeaderBlockDecoder(options: HeaderBlockDecoderOptions = {}): BoundedHeaderBlockDecoder {
+  return new HpackDecoder({
+    maxTableSize: options.maxTableSize ?? DEFAULT_TABLE_SIZE,
+    maxHeaderListBytes: options.maxHeaderListBytes ?? Infinity,
+  });
 }
 
 /** The value of the first `name` field, if any. */

@@ -22,6 +22,10 @@ export function ownH2Connections(serving: H2Serving, log: Logger): OwnH2Connecti
       const conn = new H2Connection(socket);
       const service = serving.open(socket);
       conn.onStream = service.onStream;
+      conn.onStreamFault = (err, info) => {
+        if (service.onStreamFault !== undefined) service.onStreamFault(err, info);
+        else log.error({ err, stream: info.streamId, method: info.path, remote: socket.remoteAddress }, 'a client call failed inside the member; its stream was reset');
+      };
       conn.onError = (err) => log.debug({ err, remote: socket.remoteAddress }, 'HTTP/2 connection error');
       conn.onClose = () => {
         open.delete(conn);

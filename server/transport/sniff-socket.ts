@@ -9,6 +9,9 @@
  *   paused and holds the unshifted bytes (the caller resumes it if its new owner needs that);
  * - a client that sends nothing decisive within `timeoutMs`, closes early or errors is destroyed
  *   and reported through `onDropped`;
+ * - bytes that are neither the HTTP/2 preface nor the start of an HTTP/1.x request line (a
+ *   broken preface included, protocol-sniff.ts) get no answer: the socket is ended (FIN, so a
+ *   client waiting for the close sees one) and destroyed, and reported through `onDropped`;
  * - an 'error' listener stays on the socket for its whole life, so a late error never crashes
  *   the process (it is reported to `onSocketError`).
  */
@@ -16,7 +19,7 @@ import type { Socket } from 'node:net';
 import { Protocol, sniffProtocol } from './protocol-sniff.js';
 import { readSocket } from './read-socket.js';
 
-export type SniffedProtocol = Exclude<Protocol, 'undecided'>;
+export type SniffedProtocol = Exclude<Protocol, 'undecided' | 'neither'>;
 
 export interface SniffCallbacks {
   onDecided(protocol: SniffedProtocol): void;
@@ -40,6 +43,11 @@ export function sniffSocket(socket: Socket, timeoutMs: number, cb: SniffCallback
       const protocol = sniffProtocol(all);
       if (protocol === Protocol.Undecided) return false;
       reading.end();
+      if (protocol === Protocol.Neither) {
+        socket.end(() => socket.destroy());
+        cb.onDropped('neither the HTTP/2 preface nor an HTTP/1.x request line');
+        return true;
+      }
       socket.unshift(all);
       cb.onDecided(protocol);
       return true;

@@ -22,8 +22,6 @@ export interface EdgeContext {
   readonly metrics: GrpcMetrics;
   /** Cancels require-leader streams after 3 election timeouts without a leader (one per member). */
   readonly noLeader: NoLeaderMonitor;
-  /** Paths of unary methods whose handlers read only the call's request and metadata (unary-fast-path.ts). */
-  readonly plainUnary: Set<string>;
   /** Auth checks (auth-gate.ts); absent: none. Consulted only while auth is enabled. */
   readonly auth?: AuthGate;
 }

@@ -1,64 +1,85 @@
 /**
- * gRPC calls answered on our own HTTP/2 streams (transport/h2/): the unary methods made by
- * `unary()` and the server streams that write their own frames (Maintenance.Snapshot) — what
- * unary-fast-path.ts does on Node's HTTP/2 streams, with the same handlers, texts and frames —
- * and the bidi streams (Watch, LeaseKeepAlive) through h2-bidi-call.ts. Any other stream goes
- * to `fallback` (the relay to grpc-js: compressed requests, a bidi call with a deadline,
- * non-gRPC content types, unknown methods).
+ * Every gRPC call on our own HTTP/2 streams, end to end: one owner per stream, nothing handed
+ * on to another HTTP/2 server.
+ *
+ *   content-type not application/grpc…  → :status 415 and a short text (grpc-js answers 415 too)
+ *   a path no service has                → UNIMPLEMENTED "The server does not implement the method <path>"
+ *   unary                                → the request read whole, the handler called, one reply
+ *   server-streaming with frames         → framed-stream.ts (Snapshot from images)
+ *   server-streaming, bidi               → h2-streaming-call.ts (Watch, LeaseKeepAlive, Health.Watch…)
  *
  *   headers  :status 200, content-type application/grpc+proto, grpc-accept-encoding,
  *            grpc-encoding identity (as grpc-js sends them);
- *   data     one length-prefixed message (or the stream function's blocks of messages);
- *   trailers grpc-status 0, grpc-message OK; an error is a trailers-only response.
+ *   data     length-prefixed messages, never compressed;
+ *   trailers grpc-status, grpc-message; an error before any message is a trailers-only response.
  *
- * Request framing errors get grpc-js's statuses and texts (fast-path-request.ts). A call whose
- * client has reset the stream is answered into nothing (the stream ignores it).
+ * Requests may be compressed (gzip, deflate: message-body.ts). `grpc-timeout` bounds streaming
+ * calls (h2-streaming-call.ts); a unary call's deadline is its client's to enforce — a member
+ * answers within its own request timeout, and the answer to a stream the client has reset goes
+ * nowhere. A handler that throws ends its call with INTERNAL and is reported through `onFault`
+ * (logged once, counted); a call whose client reset its stream is answered into nothing (every
+ * call on a closed H2Stream is a no-op).
  */
-import type { PeerCertificate } from 'node:tls';
 import type { Socket } from 'node:net';
+import { encodeFields } from '../../transport/header-block-codec.js';
 import type { H2Stream } from '../../transport/h2/h2-stream.js';
-import { H2BidiCall } from './h2-bidi-call.js';
-import { fieldReader, OK_BLOCK, plainGrpcStream as plainGrpc, RESPONSE_BLOCK, sendStatus, tlsAuthContext, trailerBlock } from './h2-call-blocks.js';
 import { GrpcCode } from './codes.js';
-import { decodeRequest, RequestMessage, type FastUnaryCall } from './fast-path-request.js';
-import type { FramedStatus, FramedStreamFunc, FramedStreamOut } from './fast-path-stream.js';
-import { errorCode, errorDetails, replyFrame, type FastPathOptions, type FastUnaryFunc, type RegisteredHandler } from './unary-fast-path.js';
+import { serveFramed, type FramedStreamFunc } from './framed-stream.js';
+import { fieldReader, isGrpcContentType, OK_BLOCK, peerOf, RESPONSE_BLOCK, sendStatus, tlsAuthContext } from './h2-call-blocks.js';
+import { H2StreamingCall, HANDLER_FAULT, type StreamingOptions } from './h2-streaming-call.js';
+import type { MethodTable, ServedMethod } from './method-table.js';
+import { errorCode, errorDetails, replyFrame } from './reply-frame.js';
+import { decodeRequest, RequestMessage, type RequestCall } from './request-message.js';
 
-/** Serves one HTTP/2 client connection's streams: gRPC calls here, the rest through `fallback`. */
+export interface CallServerOptions extends StreamingOptions {
+  readonly methods: MethodTable;
+  /** Per method path, server streams served with frames written by the function itself (framed-stream.ts). */
+  readonly streams?: ReadonlyMap<string, FramedStreamFunc>;
+}
+
+/** Serves one HTTP/2 client connection's streams. */
 export type H2CallServer = (stream: H2Stream) => void;
 
-export function h2CallServer(handlers: ReadonlyMap<string, RegisteredHandler>, options: FastPathOptions, socket: Socket, fallback: (stream: H2Stream) => void): H2CallServer {
-  const auth = (): { readonly sslPeerCertificate?: PeerCertificate } | null => tlsAuthContext(socket);
+type UnaryCallback = (error: { code?: number; details?: string; message?: string } | null, value?: unknown) => void;
+
+const MEDIA_TYPE_BLOCK = encodeFields([
+  { name: ':status', value: '415', neverIndex: false },
+  { name: 'content-type', value: 'text/plain; charset=utf-8', neverIndex: false },
+]);
+const MEDIA_TYPE_TEXT = Buffer.from('415 Unsupported Media Type: this port serves gRPC (application/grpc) over HTTP/2\n');
+const EMPTY_BLOCK = Buffer.alloc(0);
+
+export function h2CallServer(options: CallServerOptions, socket: Socket): H2CallServer {
+  const callOf = (stream: H2Stream, request: unknown): RequestCall => ({
+    request,
+    metadata: fieldReader(stream.headers),
+    getAuthContext: () => tlsAuthContext(socket),
+    getPeer: () => peerOf(socket),
+  });
   return (stream) => {
-    const path = stream.header(':path');
-    if (path === undefined || !plainGrpc(stream)) return fallback(stream);
-    const streamFunc = options.streams?.get(path);
-    const registered = handlers.get(path);
-    if (streamFunc !== undefined && registered?.type === 'serverStream') {
-      readRequest(stream, path, registered.deserialize, options.maxRecvBytes, auth, (call) => serveFramed(stream, call, streamFunc));
-      return;
+    if (!isGrpcContentType(stream.header('content-type'))) return refuseMediaType(stream);
+    const path = stream.header(':path') ?? '';
+    const method = options.methods.get(path);
+    if (method === undefined) return sendStatus(stream, GrpcCode.Unimplemented, `The server does not implement the method ${path}`);
+    switch (method.kind) {
+      case 'unary':
+        return readRequest(stream, method, options, (request) => serveUnary(method, stream, callOf(stream, request), options));
+      case 'serverStream': {
+        const framed = options.streams?.get(path);
+        if (framed !== undefined) return readRequest(stream, method, options, (request) => serveFramed(stream, callOf(stream, request), framed, options.onFault));
+        return readRequest(stream, method, options, (request) => new H2StreamingCall(stream, method, options, socket, { request }).serve());
+      }
+      case 'bidi':
+        return new H2StreamingCall(stream, method, options, socket).serve();
+      default:
+        return sendStatus(stream, GrpcCode.Unimplemented, `The server does not implement the method ${path}`);
     }
-    if (registered?.type === 'bidi' && stream.header('grpc-timeout') === undefined) {
-      new H2BidiCall(stream, registered, options, socket).serve();
-      return;
-    }
-    if (registered === undefined || registered.type !== 'unary' || !options.eligible.has(path)) return fallback(stream);
-    readRequest(stream, path, registered.deserialize, options.maxRecvBytes, auth, (call) => serveUnary(registered, stream, call, options));
   };
 }
 
-
-
-/** Reads the call's one request message and calls `onCall` with it decoded; answers framing errors itself. */
-function readRequest(
-  stream: H2Stream,
-  path: string,
-  deserialize: (bytes: Buffer) => unknown,
-  maxRecvBytes: number,
-  getAuthContext: () => { readonly sslPeerCertificate?: PeerCertificate } | null,
-  onCall: (call: FastUnaryCall) => void,
-): void {
-  const message = new RequestMessage(maxRecvBytes);
+/** Reads the call's one request message and calls `onRequest` with it decoded; answers framing errors itself. */
+function readRequest(stream: H2Stream, method: ServedMethod, options: CallServerOptions, onRequest: (request: unknown) => void): void {
+  const message = new RequestMessage(options.maxRecvBytes);
   let refused = false;
   stream.onData = (chunk) => {
     if (refused) return;
@@ -69,67 +90,33 @@ function readRequest(
   };
   stream.onEnd = () => {
     if (refused) return;
-    const decoded = decodeRequest(message.bytes(), path, deserialize);
+    const decoded = decodeRequest(message.bytes(), method.path, method.deserialize, stream.header('grpc-encoding'), options.maxRecvBytes);
     if ('code' in decoded) return sendStatus(stream, decoded.code, decoded.details);
-    onCall({ request: decoded.request, metadata: fieldReader(stream.headers), getAuthContext });
+    onRequest(decoded.request);
   };
 }
 
-function serveUnary(handler: RegisteredHandler, stream: H2Stream, call: FastUnaryCall, options: FastPathOptions): void {
+function serveUnary(method: ServedMethod, stream: H2Stream, call: RequestCall, options: CallServerOptions): void {
+  const reply: UnaryCallback = (error, value) => {
+    if (error) return sendStatus(stream, errorCode(error), errorDetails(error));
+    const framed = replyFrame(method, value, options);
+    if ('code' in framed) return sendStatus(stream, framed.code, framed.details);
+    stream.respond(RESPONSE_BLOCK);
+    stream.write(framed.frame);
+    stream.end(OK_BLOCK);
+  };
   try {
-    (handler.func as unknown as FastUnaryFunc)(call, (error, value) => {
-      if (error) return sendStatus(stream, errorCode(error), errorDetails(error));
-      const reply = replyFrame(handler, value, options);
-      if ('code' in reply) return sendStatus(stream, reply.code, reply.details);
-      stream.respond(RESPONSE_BLOCK);
-      stream.write(reply.frame);
-      stream.end(OK_BLOCK);
-    });
-  } catch {
-    sendStatus(stream, GrpcCode.Unknown, 'Unknown error');
+    (method.func as unknown as (call: RequestCall, callback: UnaryCallback) => void)(call, reply);
+  } catch (e) {
+    options.onFault?.(e, stream);
+    sendStatus(stream, GrpcCode.Internal, HANDLER_FAULT);
   }
 }
 
-function serveFramed(stream: H2Stream, call: FastUnaryCall, func: FramedStreamFunc): void {
-  let headersSent = false;
-  const out: FramedStreamOut = {
-    get open() {
-      return !stream.closed;
-    },
-    async write(frames) {
-      if (stream.closed) return;
-      if (!headersSent) {
-        headersSent = true;
-        stream.respond(RESPONSE_BLOCK);
-      }
-      if (!stream.write(frames)) await drainedOrClosed(stream);
-    },
-  };
-  const finish = (status: FramedStatus | undefined): void => {
-    if (stream.closed) return;
-    if (!headersSent) {
-      if (status !== undefined) return sendStatus(stream, status.code, status.details);
-      stream.respond(RESPONSE_BLOCK);
-    }
-    stream.end(status === undefined ? OK_BLOCK : trailerBlock(status.code, status.details));
-  };
-  let result: Promise<FramedStatus | undefined>;
-  try {
-    result = func(call, out);
-  } catch {
-    result = Promise.resolve({ code: GrpcCode.Unknown, details: 'Unknown error' });
-  }
-  result.then(finish, () => finish({ code: GrpcCode.Unknown, details: 'Unknown error' }));
-}
-
-/** Resolves once the stream's queued data has gone out, or it closed. */
-function drainedOrClosed(stream: H2Stream): Promise<void> {
-  return new Promise<void>((resolve) => {
-    stream.onDrain = () => {
-      stream.onDrain = undefined;
-      resolve();
-    };
-    stream.onReset = () => resolve();
-    if (stream.closed) resolve();
-  });
+/** A request that is not gRPC: 415 and a line of text (the body lets a plain HTTP/2 client see why). */
+function refuseMediaType(stream: H2Stream): void {
+  stream.onData = () => undefined;
+  stream.respond(MEDIA_TYPE_BLOCK);
+  stream.write(MEDIA_TYPE_TEXT);
+  stream.end(EMPTY_BLOCK);
 }

@@ -1,49 +1,41 @@
 /**
  * The gRPC server's streams on our own HTTP/2 framing (transport/h2/): per client connection,
- * unary calls, the Snapshot stream and the bidi streams (Watch, LeaseKeepAlive) are answered on
- * the stream with the handlers grpc-js registered (h2-calls.ts, h2-bidi-call.ts), and every
- * other stream is relayed to the grpc-js server itself (h2-relay.ts).
+ * every call is answered on its stream by the registered handlers (h2-calls.ts). grpc-js keeps
+ * the same handlers for `KVSTORE_GRPC_HTTP2=node`, where connections are injected into it
+ * through its public `createConnectionInjector`; nothing of grpc-js is used here.
  *
- * If grpc-js cannot be shown a relayed call's client socket (h2-relay-identity.ts relies on how
- * Node records a session on its stream), the first such connection logs a warning: those calls
- * then see no peer address and no certificate (client-certificate auth fails closed).
+ * A fault inside a call (a handler that threw; a throw the connection caught in the layer
+ * above) is logged once with the stream's context and counted in
+ * `kvstore_client_faults_total`; the call is answered INTERNAL (or reset) and the
+ * member goes on.
  *
  * `rememberH2Serving` is called once by `createGrpcServer`; `h2ServingOf` gives the client
- * port what it hands connections to (undefined when grpc-js keeps its handlers elsewhere than
- * where version 1.14 does: then the port injects connections into grpc-js as before).
+ * port what it hands connections to.
  */
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
+import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import type { H2Serving } from '../../transport/h2/h2-serving.js';
-import { h2CallServer } from './h2-calls.js';
-import { H2Relay, type RelayTarget } from './h2-relay.js';
-import { registeredHandlers, type FastPathOptions } from './unary-fast-path.js';
+import type { H2Serving, StreamFaultInfo } from '../../transport/h2/h2-serving.js';
+import type { H2Stream } from '../../transport/h2/h2-stream.js';
+import { h2CallServer, type CallServerOptions } from './h2-calls.js';
+import type { GrpcMetrics } from './metrics.js';
 
 const servings = new WeakMap<grpc.Server, H2Serving>();
 
-export function rememberH2Serving(server: grpc.Server, options: FastPathOptions, logger: Logger): void {
-  const handlers = registeredHandlers(server);
-  if (handlers === undefined) return;
-  let warned = false;
-  const onUnidentified = (): void => {
-    if (warned) return;
-    warned = true;
-    logger.warn(
-      { variable: 'KVSTORE_GRPC_HTTP2' },
-      'relayed gRPC streams (compressed, or bidi with a deadline) cannot see the client address or certificate on this Node.js version; set KVSTORE_GRPC_HTTP2=node where client certificates matter',
-    );
-  };
-  let injector: ReturnType<grpc.Server['createConnectionInjector']> | undefined;
-  const target: RelayTarget = {
-    injectConnection(connection) {
-      injector ??= server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-      injector.injectConnection(connection);
-    },
+export function rememberH2Serving(server: grpc.Server, options: Omit<CallServerOptions, 'onFault'>, logger: Logger, metrics: GrpcMetrics): void {
+  const report = (err: unknown, socket: Socket, info: StreamFaultInfo): void => {
+    const path = info.path !== undefined && options.methods.has(info.path) ? info.path : 'other';
+    metrics.clientFault('grpc', path);
+    logger.error({ err, stream: info.streamId, method: info.path, remote: socket.remoteAddress }, 'a client call failed inside the member; answered INTERNAL');
   };
   servings.set(server, {
     open(socket) {
-      const relay = new H2Relay(target, { socket, onUnidentified });
-      return { onStream: h2CallServer(handlers, options, socket, (stream) => relay.relay(stream)), close: () => relay.close() };
+      const onFault = (err: unknown, stream: H2Stream): void => report(err, socket, { streamId: stream.id, path: stream.header(':path') });
+      return {
+        onStream: h2CallServer({ ...options, onFault }, socket),
+        onStreamFault: (err, info) => report(err, socket, info),
+        close: () => undefined,
+      };
     },
   });
 }

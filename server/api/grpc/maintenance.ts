@@ -8,7 +8,7 @@
  * exception from the iterable ends the stream with code Unknown and its message.
  *
  * When the service hands out images (`snapshotImage`), a plain gRPC Snapshot call is served on
- * the HTTP/2 stream directly (`maintenanceStreams`, fast-path-stream.ts): the same checks in
+ * the HTTP/2 stream directly (`maintenanceStreams`, framed-stream.ts): the same checks in
  * the same order, the same messages, written as blocks of ready frames (snapshot-frames.ts).
  */
 import type { handleServerStreamingCall, UntypedServiceImplementation } from '@grpc/grpc-js';
@@ -29,8 +29,8 @@ import { StreamCall } from './stream-call.js';
 import { unary } from './unary.js';
 import { callerOf, gateOf } from './auth-gate.js';
 import { unimplemented } from './unimplemented.js';
-import type { FramedStatus, FramedStreamFunc, FramedStreamOut } from './fast-path-stream.js';
-import type { FastUnaryCall } from './fast-path-request.js';
+import type { FramedStatus, FramedStreamFunc, FramedStreamOut } from './framed-stream.js';
+import type { RequestCall } from './request-message.js';
 import { snapshotFrames } from './snapshot-frames.js';
 
 /** The Maintenance service definition to register: Snapshot replies use the hand-written serializer. */
@@ -89,7 +89,7 @@ function snapshotHandler(
   };
 }
 
-/** Server streams served on HTTP/2 directly (unary-fast-path.ts `streams`): Snapshot, when the service hands out images. */
+/** Server streams served on HTTP/2 directly (h2-calls.ts `streams`): Snapshot, when the service hands out images. */
 export function maintenanceStreams(ctx: EdgeContext, m: MaintenanceService): Map<string, FramedStreamFunc> {
   const stage = m.snapshotImage?.bind(m);
   if (stage === undefined) return new Map();
@@ -107,7 +107,7 @@ export function maintenanceStreams(ctx: EdgeContext, m: MaintenanceService): Map
 async function framedSnapshot(
   ctx: EdgeContext,
   stage: (req: SnapshotRequest) => Promise<SnapshotImage>,
-  call: FastUnaryCall,
+  call: RequestCall,
   out: FramedStreamOut,
   counted: (messages: number) => void,
 ): Promise<FramedStatus | undefined> {

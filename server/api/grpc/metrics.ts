@@ -9,10 +9,18 @@
  * (i.e. every registered method) reports zero-valued series from the start, including
  * handled_total for all 17 codes.
  *
+ * And one of kvstore's own: `kvstore_client_faults_total{protocol,method}`, the calls and
+ * requests on the client port ended by a fault inside the member (a handler that threw, a bug
+ * in the framing of a stream): each answered gRPC INTERNAL or HTTP 500 and logged once, the
+ * member going on. `method` is the gRPC method path or the HTTP request method (`other` for
+ * anything else, so a client cannot grow the label set).
+ *
  * One gRPC server per registry: registering the counters twice in one registry throws.
  */
 import { Counter, type Registry } from 'prom-client';
 import { CODE_NAMES } from './codes.js';
+
+const HTTP_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
 
 export type RpcType = 'unary' | 'client_stream' | 'server_stream' | 'bidi_stream';
 
@@ -54,6 +62,8 @@ export class MethodTally {
 export interface GrpcMetrics {
   /** The tally of a method, created (with zero series) on first use. */
   method(def: { readonly path: string; readonly requestStream: boolean; readonly responseStream: boolean }): MethodTally;
+  /** A gRPC call (`method`: its path, or `other`) or HTTP request (`method`: GET, POST…) ended by a fault inside the member. */
+  clientFault(protocol: 'grpc' | 'http', method: string): void;
 }
 
 export function createGrpcMetrics(registry: Registry): GrpcMetrics {
@@ -89,7 +99,26 @@ export function createGrpcMetrics(registry: Registry): GrpcMetrics {
     },
   });
 
+  const faults = new Map<string, { readonly protocol: string; readonly method: string; n: number }>();
+  new Counter({
+    name: 'kvstore_client_faults_total',
+    help: 'Calls and requests on the client port ended by a fault inside the member (answered gRPC INTERNAL or HTTP 500, logged once).',
+    labelNames: ['protocol', 'method'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const f of faults.values()) this.inc({ protocol: f.protocol, method: f.method }, f.n);
+    },
+  });
+
   return {
+    clientFault(protocol, method) {
+      const m = protocol === 'http' ? (HTTP_METHODS.has(method) ? method : 'other') : method;
+      const key = `${protocol} ${m}`;
+      const f = faults.get(key);
+      if (f === undefined) faults.set(key, { protocol, method: m, n: 1 });
+      else f.n += 1;
+    },
     method(def) {
       let t = tallies.get(def.path);
       if (t === undefined) {

@@ -10,10 +10,10 @@
  * concurrent streams 2^32−1, server keepalive ping every 2 h with a 20 s timeout, channelz
  * off. Client-ping enforcement (min 5 s, none without streams) is not offered by grpc-js.
  *
- * Unary calls and the Snapshot stream are read and answered on the HTTP/2 stream directly
- * (on our own framing: h2-calls.ts through `h2ServingOf`, which the client port uses; on
- * Node's HTTP/2: unary-fast-path.ts); other streaming calls, compressed requests and non-gRPC
- * content types go through grpc-js (relayed to it from our framing: h2-relay.ts).
+ * Two servers of the same handlers: every call on our own HTTP/2 framing is answered on its
+ * stream (h2-calls.ts, through `h2ServingOf`, which the client port uses: one owner per
+ * stream); with `KVSTORE_GRPC_HTTP2=node` connections are injected into the grpc-js server,
+ * which serves them through its public API alone.
  *
  * Every request deserializer is guarded (decode-guard.ts), so a frame that does not decode
  * ends that call with a clean Internal status and never reaches a service.
@@ -49,7 +49,7 @@ import { maintenanceHandlers, maintenanceService, maintenanceStreams } from './m
 import { createGrpcMetrics, type GrpcMetrics } from './metrics.js';
 import { replyFramers } from './framed-replies.js';
 import { rememberH2Serving } from './h2-serving.js';
-import { installUnaryFastPath, type FastPathOptions } from './unary-fast-path.js';
+import { addService, type ServedMethod } from './method-table.js';
 import { watchHandlers } from './watch.js';
 
 export interface GrpcServerOptions {
@@ -115,12 +115,15 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
     logger: options.logger.child({ component: 'grpc' }),
     metrics: options.metrics ?? createGrpcMetrics(options.registry),
     noLeader: new NoLeaderMonitor(options.hasLeader, options.electionTimeoutMs ?? DEFAULT_ELECTION_TIMEOUT_MS, options.scheduler),
-    plainUnary: new Set(),
     auth: options.auth,
   };
   const server = new grpc.Server(grpcServerChannelOptions(options.maxRecvBytes, options.maxSendBytes));
-  const add = (def: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void =>
-    server.addService(guardDecoding(def), impl);
+  const methods = new Map<string, ServedMethod>();
+  const add = (def: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void => {
+    const guarded = guardDecoding(def);
+    server.addService(guarded, impl);
+    addService(methods, guarded, impl);
+  };
 
   add(KVService, kvHandlers(ctx, services.kv));
   add(WatchService, watchHandlers(ctx, services.watch));
@@ -131,14 +134,17 @@ export function createGrpcServer(options: GrpcServerOptions): grpc.Server {
   add(LockService, lockHandlers(ctx));
   add(ElectionService, electionHandlers(ctx));
   add(HealthService, healthHandlers(ctx));
-  const fastPath: FastPathOptions = {
-    eligible: ctx.plainUnary,
-    maxRecvBytes: options.maxRecvBytes,
-    maxSendBytes: options.maxSendBytes ?? MAX_SEND_BYTES,
-    framers: replyFramers(),
-    streams: maintenanceStreams(ctx, services.maintenance),
-  };
-  installUnaryFastPath(server, fastPath);
-  rememberH2Serving(server, fastPath, ctx.logger);
+  rememberH2Serving(
+    server,
+    {
+      methods,
+      maxRecvBytes: options.maxRecvBytes,
+      maxSendBytes: options.maxSendBytes ?? MAX_SEND_BYTES,
+      framers: replyFramers(),
+      streams: maintenanceStreams(ctx, services.maintenance),
+    },
+    ctx.logger,
+    ctx.metrics,
+  );
   return server;
 }

@@ -1,6 +1,6 @@
 /**
  * Maintenance.Snapshot replies as ready gRPC frames, for the stream served on HTTP/2 directly
- * (fast-path-stream.ts): each block holds up to 32 length-prefixed SnapshotResponse messages
+ * (framed-stream.ts): each block holds up to 32 length-prefixed SnapshotResponse messages
  * (`remaining_bytes` 2, `blob` 3 of SNAPSHOT_CHUNK bytes — the same messages, bytes and order
  * as the grpc-js path's replies), and the image is read straight into the blob slots of the
  * block, so a 32 KiB chunk is copied once, from the page buffers into the frame.

@@ -81,7 +81,5 @@ function serve<Req, Res, O>(
     if (gate === undefined) return run();
     gate.check(def.path, req, callerOf(call)).then((e) => (e === undefined ? run() : fail(toStatus(e))), onThrow);
   };
-  // Reads only call.request and call.metadata: the fast path may serve it.
-  ctx.plainUnary.add(def.path);
   return handler;
 }

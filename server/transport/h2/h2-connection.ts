@@ -3,16 +3,25 @@
  * what lets a call be answered with plain objects only (server/README.md, "What our own HTTP/2
  * framing would save": Node's per-stream objects are freed only by mark-compacts).
  *
- * Scope: what gRPC clients use. The connection preface and SETTINGS (ours sent first; theirs
- * applied and acknowledged), PING answered, HEADERS + CONTINUATION decoded with one HPACK
- * context (`header-block-codec.ts`; our blocks are encoded by the caller, table-free), DATA
- * with both directions' flow control, RST_STREAM, WINDOW_UPDATE, PRIORITY ignored, GOAWAY.
- * Every frame queued during a turn leaves in one socket write (`setImmediate`).
+ * Scope: what gRPC clients use, with everything RFC 9113 requires of a server checked
+ * (server/transport/README.md, "What the connection enforces"). The connection preface and
+ * SETTINGS (ours sent first; theirs applied and acknowledged), PING answered, HEADERS +
+ * CONTINUATION decoded with one HPACK context (`header-block-codec.ts`; our blocks are encoded
+ * by the caller, table-free) and checked (`request-fields.ts`), DATA with both directions' flow
+ * control and the request's content-length, RST_STREAM, WINDOW_UPDATE, PRIORITY checked and
+ * otherwise ignored, GOAWAY. Every frame queued during a turn leaves in one socket write.
  *
  * Contract:
- * - `onStream` is called once per request stream, when its header block is complete;
- * - a protocol violation is a connection error: GOAWAY with its code, every open stream reset
- *   (their `onReset`), the socket ended; a stream-level one resets that stream only;
+ * - `onStream` is called once per well-formed request stream, when its header block is
+ *   complete; a malformed one is reset (PROTOCOL_ERROR) without reaching it;
+ * - a connection error: GOAWAY with its code and the last stream id, every open stream reset
+ *   (their `onReset`), the socket ended; a stream error resets that stream (RST_STREAM, and its
+ *   `onReset` when the layer above had it);
+ * - floods (flood-guard.ts) are a connection error ENHANCE_YOUR_CALM;
+ * - the layer above cannot break the connection: a throw from `onStream` or a stream callback
+ *   resets that stream (INTERNAL_ERROR) and is reported once through `onStreamFault`; a throw
+ *   anywhere else while reading is a connection error INTERNAL_ERROR (`onError`). Nothing thrown
+ *   leaves the socket's event handlers. `onStreamFault`, `onError` and `onClose` must not throw;
  * - the client's windows bound what is queued for it: `H2Stream.write` returns false and
  *   `onDrain` follows once its data has gone out; received data is granted back at once unless
  *   the stream turns `autoGrant` off;
@@ -20,28 +29,33 @@
  *   `destroy()` drops everything at once. `onClose` is called once, when the socket is gone.
  */
 import type { Duplex } from 'node:stream';
-import { createHeaderBlockDecoder, type HeaderBlockDecoder } from '../header-block-codec.js';
+import { performance } from 'node:perf_hooks';
+import { createHeaderBlockDecoder, type BoundedHeaderBlockDecoder, type HeaderField } from '../header-block-codec.js';
 import {
   DEFAULT_MAX_FRAME_SIZE,
   encodeFrame,
-  FRAME_HEADER_LENGTH,
   FrameFlag,
   frameHeader,
   FrameType,
   goAwayFrame,
   H2Error,
-  headerBlockFragment,
   rstStreamFrame,
   SettingId,
   settingsFrame,
   windowUpdateFrame,
 } from '../http2-frames.js';
-import { HTTP2_PREFACE } from '../protocol-sniff.js';
+import { H2ConnectionError } from './connection-error.js';
+import { FloodGuard, FloodKind, type FloodBounds } from './flood-guard.js';
 import { FrameOut } from './frame-out.js';
+import { FrameReader } from './frame-reader.js';
 import { H2Stream, type StreamSink } from './h2-stream.js';
+import { HeaderBlocks, type HeaderBlock } from './header-blocks.js';
+import { MAX_WINDOW, readPeerSettings } from './peer-settings.js';
+import { checkRequestFields, checkTrailerFields } from './request-fields.js';
+import { statusOnlyBlock } from './status-only-block.js';
+import { StreamHistory, type ClosedHow } from './stream-history.js';
 
 const DEFAULT_WINDOW = 65_535;
-const MAX_WINDOW = 0x7fff_ffff;
 /**
  * Bytes the socket may hold unsent before the connection is dropped, by default: header blocks
  * are not flow-controlled, so a client that sends calls and never reads their answers is cut
@@ -56,32 +70,43 @@ export interface H2ConnectionOptions {
   readonly streamWindow?: number;
   /** Our receive window for the whole connection. Default 16 MiB. */
   readonly connectionWindow?: number;
-  /** Largest request header block, decoded. Default 64 KiB. */
+  /** Largest request header list, decoded (SETTINGS_MAX_HEADER_LIST_SIZE). Default 64 KiB; larger: 431. */
   readonly maxHeaderBytes?: number;
+  /** Encoded bytes one header block may span over HEADERS + CONTINUATION. Default 4 × `maxHeaderBytes`. */
+  readonly maxHeaderBlockBytes?: number;
   /** Bytes the socket may hold unsent before the connection is dropped (ENHANCE_YOUR_CALM). Default 64 MiB. */
   readonly maxUnsentBytes?: number;
+  /** Flood bounds (flood-guard.ts); a kind left out keeps its default. */
+  readonly floods?: Partial<FloodBounds>;
+  /** Closed stream ids remembered with how they closed (stream-history.ts). Default 4096. */
+  readonly closedStreamMemory?: number;
+  /** The flood bounds' clock: monotonic milliseconds. Default `performance.now`. */
+  readonly now?: () => number;
 }
 
-class ConnectionError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
+/** What `onStreamFault` is told of the stream whose callback threw. */
+export interface StreamFaultInfo {
+  readonly streamId: number;
+  readonly method?: string;
+  readonly path?: string;
 }
 
 export class H2Connection implements StreamSink {
   readonly #socket: Duplex;
-  readonly #decoder: HeaderBlockDecoder = createHeaderBlockDecoder();
+  readonly #decoder: BoundedHeaderBlockDecoder;
   readonly #streams = new Map<number, H2Stream>();
+  readonly #history: StreamHistory;
+  readonly #floods: FloodGuard;
+  readonly #now: () => number;
+  readonly #reader = new FrameReader(DEFAULT_MAX_FRAME_SIZE);
+  readonly #blocks: HeaderBlocks;
   readonly #maxStreams: number;
   readonly #streamWindow: number;
   readonly #connectionWindow: number;
   readonly #maxHeaderBytes: number;
   readonly #out: FrameOut;
-  #input: Buffer = Buffer.alloc(0);
-  #prefaceSeen = false;
+  /** Streams whose fault was reported (reported once). */
+  readonly #faulted = new WeakSet<H2Stream>();
   /** The client's settings as they apply to what we send. */
   #peerWindow = DEFAULT_WINDOW;
   #peerMaxFrame = DEFAULT_MAX_FRAME_SIZE;
@@ -89,17 +114,20 @@ export class H2Connection implements StreamSink {
   #sendWindow = DEFAULT_WINDOW;
   #recvWindow: number;
   #recvUngranted = 0;
+  /** Connection window granted during the chunk being read: the client cannot have seen it yet. */
+  #recvGranting = 0;
+  /** The stream being opened by a HEADERS frame with END_STREAM, while `onStream` runs. */
+  #openingEnded: H2Stream | undefined;
   /** Streams with data waiting for a window (the connection's or their own), in the order they queued. */
   readonly #waiting = new Set<H2Stream>();
-  #lastStreamId = 0;
-  /** A header block being gathered over CONTINUATION frames. */
-  #continuing: { id: number; flags: number; parts: Buffer[]; bytes: number } | undefined;
   #goingAway = false;
   #closed = false;
   onStream: (stream: H2Stream) => void = (s) => s.reset(H2Error.RefusedStream);
   onClose: (() => void) | undefined;
   /** A connection error, for the caller's log. */
   onError: ((err: Error) => void) | undefined;
+  /** A callback of the layer above threw (`onStream` or a stream's): reported once per stream. */
+  onStreamFault: ((err: unknown, info: StreamFaultInfo) => void) | undefined;
 
   constructor(socket: Duplex, options: H2ConnectionOptions = {}) {
     this.#socket = socket;
@@ -107,8 +135,15 @@ export class H2Connection implements StreamSink {
     this.#streamWindow = options.streamWindow ?? 1 << 20;
     this.#connectionWindow = options.connectionWindow ?? 16 << 20;
     this.#maxHeaderBytes = options.maxHeaderBytes ?? 64 << 10;
+    // We advertise no SETTINGS_HEADER_TABLE_SIZE: the client's table is the initial 4096 bytes. A list
+    // over the limit is not collected past it (an HPACK bomb costs no memory) but still decoded whole.
+    this.#decoder = createHeaderBlockDecoder({ maxTableSize: 4096, maxHeaderListBytes: this.#maxHeaderBytes });
+    this.#blocks = new HeaderBlocks(options.maxHeaderBlockBytes ?? 4 * this.#maxHeaderBytes);
+    this.#history = new StreamHistory(options.closedStreamMemory ?? 4096);
+    this.#now = options.now ?? (() => performance.now());
+    this.#floods = new FloodGuard(options.floods ?? {}, this.#now());
     this.#out = new FrameOut(socket, options.maxUnsentBytes ?? MAX_UNSENT, (unsent) =>
-      this.#fail(new ConnectionError(H2Error.EnhanceYourCalm, `client reads no answers (${unsent} bytes unsent)`)),
+      this.#fail(new H2ConnectionError(H2Error.EnhanceYourCalm, `client reads no answers (${unsent} bytes unsent)`)),
     );
     this.#recvWindow = DEFAULT_WINDOW;
     this.#queue(
@@ -142,7 +177,7 @@ export class H2Connection implements StreamSink {
   goAway(): void {
     if (this.#goingAway || this.#closed) return;
     this.#goingAway = true;
-    this.#queue(goAwayFrame(this.#lastStreamId, H2Error.NoError));
+    this.#queue(goAwayFrame(this.#history.lastOpened, H2Error.NoError));
     this.#endIfIdle();
   }
 
@@ -150,7 +185,7 @@ export class H2Connection implements StreamSink {
   destroy(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const s of this.#streams.values()) this.#closeStream(s, H2Error.Cancel);
+    for (const s of [...this.#streams.values()]) this.#closeStream(s, 'reset-sent', H2Error.Cancel);
     this.#socket.destroy();
   }
 
@@ -191,7 +226,7 @@ export class H2Connection implements StreamSink {
   sendReset(stream: H2Stream, code: number): void {
     if (stream.closed) return;
     this.#queue(rstStreamFrame(stream.id, code));
-    this.#closeStream(stream, undefined);
+    this.#closeStream(stream, 'reset-sent', undefined);
   }
 
   consumed(stream: H2Stream, bytes: number): void {
@@ -208,214 +243,273 @@ export class H2Connection implements StreamSink {
 
   #onData(chunk: Buffer): void {
     if (this.#closed) return;
-    let input = this.#input.length === 0 ? chunk : Buffer.concat([this.#input, chunk]);
-    let at = 0;
     try {
-      if (!this.#prefaceSeen) {
-        if (input.length < HTTP2_PREFACE.length) {
-          if (!HTTP2_PREFACE.subarray(0, input.length).equals(input)) throw new ConnectionError(H2Error.ProtocolError, 'not an HTTP/2 client preface');
-          this.#input = input;
-          return;
-        }
-        if (!input.subarray(0, HTTP2_PREFACE.length).equals(HTTP2_PREFACE)) throw new ConnectionError(H2Error.ProtocolError, 'not an HTTP/2 client preface');
-        this.#prefaceSeen = true;
-        at = HTTP2_PREFACE.length;
-      }
-      while (input.length - at >= FRAME_HEADER_LENGTH && !this.#closed) {
-        const length = input.readUIntBE(at, 3);
-        if (length > DEFAULT_MAX_FRAME_SIZE) throw new ConnectionError(H2Error.FrameSizeError, `frame of ${length} bytes over the ${DEFAULT_MAX_FRAME_SIZE} allowed`);
-        if (input.length - at < FRAME_HEADER_LENGTH + length) break;
-        const type = input[at + 3]!;
-        const flags = input[at + 4]!;
-        const id = input.readUInt32BE(at + 5) & 0x7fff_ffff;
-        const payload = input.subarray(at + FRAME_HEADER_LENGTH, at + FRAME_HEADER_LENGTH + length);
-        at += FRAME_HEADER_LENGTH + length;
-        this.#onFrame(type, flags, id, payload);
-      }
+      this.#reader.push(
+        chunk,
+        (type, flags, id, payload) => this.#onFrame(type, flags, id, payload),
+        () => !this.#closed,
+      );
+      this.#recvWindow += this.#recvGranting;
+      this.#recvGranting = 0;
     } catch (e) {
-      if (e instanceof ConnectionError) {
-        this.#fail(e);
-        return;
-      }
-      throw e;
+      // A fault of ours while reading is still only this connection's end.
+      this.#fail(e instanceof H2ConnectionError ? e : new H2ConnectionError(H2Error.InternalError, `internal error while reading: ${String(e)}`, { cause: e }));
     }
-    if (at >= input.length) input = Buffer.alloc(0);
-    else if (at > 0) input = Buffer.from(input.subarray(at));
-    this.#input = input;
   }
 
   #onFrame(type: number, flags: number, id: number, payload: Buffer): void {
-    if (this.#continuing !== undefined && (type !== FrameType.Continuation || id !== this.#continuing.id)) {
-      throw new ConnectionError(H2Error.ProtocolError, 'a header block was interrupted');
-    }
+    if (this.#blocks.open && type !== FrameType.Continuation) throw new H2ConnectionError(H2Error.ProtocolError, `frame type ${type} inside a header block`);
     switch (type) {
       case FrameType.Data:
         return this.#onDataFrame(flags, id, payload);
       case FrameType.Headers:
-        return this.#onHeaders(flags, id, payload);
-      case FrameType.Continuation:
-        return this.#onContinuation(flags, payload);
-      case FrameType.Priority:
-        if (id === 0) throw new ConnectionError(H2Error.ProtocolError, 'PRIORITY on stream 0');
-        if (payload.length !== 5) throw new ConnectionError(H2Error.FrameSizeError, 'PRIORITY of the wrong size');
+      case FrameType.Continuation: {
+        const result = this.#blocks.frame(type, flags, id, payload);
+        if (result.emptyFragment) this.#spend(FloodKind.EmptyFrames, 'empty header block fragments');
+        if (result.block !== undefined) this.#onHeaderBlock(result.block);
         return;
+      }
+      case FrameType.Priority:
+        return this.#onPriority(id, payload);
       case FrameType.RstStream:
         return this.#onReset(id, payload);
       case FrameType.Settings:
         return this.#onSettings(flags, id, payload);
       case FrameType.PushPromise:
-        throw new ConnectionError(H2Error.ProtocolError, 'PUSH_PROMISE from a client');
+        throw new H2ConnectionError(H2Error.ProtocolError, 'PUSH_PROMISE from a client');
       case FrameType.Ping:
-        if (id !== 0) throw new ConnectionError(H2Error.ProtocolError, 'PING on a stream');
-        if (payload.length !== 8) throw new ConnectionError(H2Error.FrameSizeError, 'PING of the wrong size');
-        if ((flags & FrameFlag.Ack) === 0) this.#queue(encodeFrame(FrameType.Ping, FrameFlag.Ack, 0, payload));
+        if (id !== 0) throw new H2ConnectionError(H2Error.ProtocolError, 'PING on a stream');
+        if (payload.length !== 8) throw new H2ConnectionError(H2Error.FrameSizeError, 'PING of the wrong size');
+        if (flags & FrameFlag.Ack) {
+          this.#spend(FloodKind.EmptyFrames, 'PING ACKs never asked for'); // we send no PING
+          return;
+        }
+        this.#spend(FloodKind.Ping, 'PING flood');
+        this.#queue(encodeFrame(FrameType.Ping, FrameFlag.Ack, 0, payload));
         return;
       case FrameType.GoAway:
-        if (id !== 0) throw new ConnectionError(H2Error.ProtocolError, 'GOAWAY on a stream');
-        this.#goingAway = true;
+        if (id !== 0) throw new H2ConnectionError(H2Error.ProtocolError, 'GOAWAY on a stream');
+        if (payload.length < 8) throw new H2ConnectionError(H2Error.FrameSizeError, 'GOAWAY shorter than 8 bytes');
+        this.#goingAway = true; // any error code, known or not
         this.#endIfIdle();
         return;
       case FrameType.WindowUpdate:
         return this.#onWindowUpdate(id, payload);
       default:
-        return; // unknown frame types are ignored (RFC 9113 §4.1)
+        // Unknown frame types are ignored (RFC 9113 §4.1, §5.5), within the empty-frame bound.
+        this.#spend(FloodKind.EmptyFrames, 'frames of unknown types');
+        return;
     }
   }
 
   #onDataFrame(flags: number, id: number, payload: Buffer): void {
-    if (id === 0) throw new ConnectionError(H2Error.ProtocolError, 'DATA on stream 0');
-    this.#recvWindow -= payload.length;
-    if (this.#recvWindow < 0) throw new ConnectionError(H2Error.FlowControlError, 'DATA beyond the connection window');
-    this.#grantConnection(payload.length);
+    if (id === 0) throw new H2ConnectionError(H2Error.ProtocolError, 'DATA on stream 0');
+    if (id > this.#history.lastOpened) throw new H2ConnectionError(H2Error.ProtocolError, `DATA on idle stream ${id}`);
     let data = payload;
     if (flags & FrameFlag.Padded) {
-      if (payload.length < 1 || payload[0]! >= payload.length) throw new ConnectionError(H2Error.ProtocolError, 'DATA padding longer than the frame');
+      if (payload.length < 1 || payload[0]! >= payload.length) throw new H2ConnectionError(H2Error.ProtocolError, 'DATA padding longer than the frame');
       data = payload.subarray(1, payload.length - payload[0]!);
     }
+    this.#recvWindow -= payload.length;
+    if (this.#recvWindow < 0) throw new H2ConnectionError(H2Error.FlowControlError, 'DATA beyond the connection window');
+    this.#grantConnection(payload.length);
+    const endStream = (flags & FrameFlag.EndStream) !== 0;
+    if (payload.length === 0 && !endStream) this.#spend(FloodKind.EmptyFrames, 'empty DATA frames');
     const stream = this.#streams.get(id);
-    if (stream === undefined || stream.remoteEnded) {
-      if (id > this.#lastStreamId) throw new ConnectionError(H2Error.ProtocolError, `DATA on idle stream ${id}`);
-      if (stream !== undefined) this.sendReset(stream, H2Error.StreamClosed);
-      return; // a stream we have closed or reset: dropped (its window was granted back above)
+    if (stream === undefined) {
+      // RFC 9113 §5.1: frames on a stream we reset are ignored (the client may have sent them
+      // before our RST_STREAM reached it); on any other closed stream, STREAM_CLOSED.
+      const was = this.#history.stateOf(id);
+      if (was.state === 'closed' && was.how === 'reset-sent') return;
+      return this.#streamError(id, H2Error.StreamClosed);
     }
+    if (stream.remoteEnded) return this.#streamError(id, H2Error.StreamClosed); // half-closed (remote)
     stream.recvWindow -= payload.length;
-    if (stream.recvWindow < 0) {
-      this.sendReset(stream, H2Error.FlowControlError);
-      return;
+    if (stream.recvWindow < 0) return this.#streamError(id, H2Error.FlowControlError);
+    stream.receivedLength += data.length;
+    const expected = stream.expectedLength;
+    if (expected !== undefined && (stream.receivedLength > expected || (endStream && stream.receivedLength !== expected))) {
+      return this.#streamError(id, H2Error.ProtocolError); // §8.1.1: DATA and content-length disagree
     }
-    if (data.length > 0) stream.receive(data);
-    if ((flags & FrameFlag.EndStream) === 0 && payload.length > 0) {
+    if (data.length > 0) this.#guard(stream, () => stream.receive(data));
+    if (stream.closed) return;
+    if (!endStream && payload.length > 0) {
       // Padding counts against the window but reaches no consumer: granted back here.
       const granted = stream.autoGrant ? payload.length : payload.length - data.length;
       if (granted > 0) this.consumed(stream, granted);
     }
-    if (flags & FrameFlag.EndStream) this.#remoteEnd(stream);
+    if (endStream) this.#remoteEnd(stream);
   }
 
-  #onHeaders(flags: number, id: number, payload: Buffer): void {
-    if (id === 0 || (id & 1) === 0) throw new ConnectionError(H2Error.ProtocolError, `HEADERS on stream ${id}`);
-    const fragment = headerBlockFragment(FrameType.Headers, flags, payload);
-    if (fragment.kind === 'malformed') throw new ConnectionError(H2Error.ProtocolError, fragment.reason);
-    if (flags & FrameFlag.EndHeaders) this.#onHeaderBlock(id, flags, fragment.fragment);
-    else this.#continuing = { id, flags, parts: [Buffer.from(fragment.fragment)], bytes: fragment.fragment.length };
-  }
-
-  #onContinuation(flags: number, payload: Buffer): void {
-    const c = this.#continuing;
-    if (c === undefined) throw new ConnectionError(H2Error.ProtocolError, 'CONTINUATION without a header block');
-    c.parts.push(Buffer.from(payload));
-    c.bytes += payload.length;
-    if (c.bytes > 4 * this.#maxHeaderBytes) throw new ConnectionError(H2Error.ProtocolError, 'header block too large');
-    if ((flags & FrameFlag.EndHeaders) === 0) return;
-    this.#continuing = undefined;
-    this.#onHeaderBlock(c.id, c.flags, Buffer.concat(c.parts));
-  }
-
-  #onHeaderBlock(id: number, flags: number, block: Buffer): void {
+  #onHeaderBlock(block: HeaderBlock): void {
+    const { streamId: id } = block;
     // The block is decoded even for a stream refused below: the HPACK context must follow every block.
-    const decoded = this.#decoder.decode(block);
-    if (decoded.kind === 'malformed') throw new ConnectionError(H2Error.CompressionError, decoded.reason);
+    const fields = this.#decode(block.bytes);
+    const endStream = (block.flags & FrameFlag.EndStream) !== 0;
     const existing = this.#streams.get(id);
     if (existing !== undefined) {
-      // Trailers from the client: they end the request.
-      if (existing.remoteEnded || (flags & FrameFlag.EndStream) === 0) throw new ConnectionError(H2Error.ProtocolError, `second header block on stream ${id}`);
-      this.#remoteEnd(existing);
-      return;
+      if (fields === undefined) return this.#streamError(id, H2Error.ProtocolError); // trailers over the list limit
+      return this.#onTrailers(existing, block, fields);
     }
-    if (id <= this.#lastStreamId) throw new ConnectionError(H2Error.StreamClosed, `HEADERS on closed stream ${id}`);
-    this.#lastStreamId = id;
-    let bytes = 0;
-    for (const f of decoded.fields) bytes += f.name.length + f.value.length + 32;
-    if (this.#goingAway || this.#streams.size >= this.#maxStreams || bytes > this.#maxHeaderBytes) {
+    if (id <= this.#history.lastOpened) {
+      const was = this.#history.stateOf(id);
+      if (was.state === 'unused') throw new H2ConnectionError(H2Error.ProtocolError, `stream ${id} opened after a higher one (RFC 9113 §5.1.1)`);
+      if (was.state === 'closed' && was.how === 'reset-sent') return; // trailers sent before our RST_STREAM arrived
+      throw new H2ConnectionError(H2Error.StreamClosed, `HEADERS on closed stream ${id}`);
+    }
+    this.#history.opened(id);
+    if (block.dependsOnSelf) return this.#streamError(id, H2Error.ProtocolError);
+    if (this.#goingAway) {
       this.#queue(rstStreamFrame(id, H2Error.RefusedStream));
+      this.#history.closed(id, 'reset-sent');
       return;
     }
-    const stream = new H2Stream(id, decoded.fields, this, this.#streamWindow, this.#peerWindow);
+    if (fields === undefined || listBytes(fields) > this.#maxHeaderBytes) return this.#answerOnly(id, 431, endStream);
+    const check = checkRequestFields(fields);
+    if (check.kind === 'malformed') return this.#streamError(id, H2Error.ProtocolError);
+    if (endStream && (check.contentLength ?? 0) !== 0) return this.#streamError(id, H2Error.ProtocolError);
+    if (check.method === 'CONNECT') return this.#answerOnly(id, 501, endStream);
+    if (this.#streams.size >= this.#maxStreams) return this.#streamError(id, H2Error.RefusedStream);
+    const stream = new H2Stream(id, fields, this, this.#streamWindow, this.#peerWindow);
+    stream.expectedLength = check.contentLength;
     this.#streams.set(id, stream);
-    this.onStream(stream);
-    if (flags & FrameFlag.EndStream) this.#remoteEnd(stream);
+    // An answer given within onStream to a request that ended with its HEADERS closes the stream
+    // as ended on both sides (#finishLocal), not with a RST_STREAM declining the rest.
+    this.#openingEnded = endStream ? stream : undefined;
+    this.#guard(stream, () => this.onStream(stream));
+    this.#openingEnded = undefined;
+    if (endStream && !stream.closed) this.#remoteEnd(stream);
+  }
+
+  /** A second header block on an open stream: the request's trailers (RFC 9113 §8.1). */
+  #onTrailers(stream: H2Stream, block: HeaderBlock, fields: readonly HeaderField[]): void {
+    if (stream.remoteEnded) return this.#streamError(stream.id, H2Error.StreamClosed); // half-closed (remote)
+    if ((block.flags & FrameFlag.EndStream) === 0) throw new H2ConnectionError(H2Error.ProtocolError, `trailers without END_STREAM on stream ${stream.id}`);
+    if (block.dependsOnSelf || checkTrailerFields(fields).kind === 'malformed' || listBytes(fields) > this.#maxHeaderBytes) {
+      return this.#streamError(stream.id, H2Error.ProtocolError);
+    }
+    if (stream.expectedLength !== undefined && stream.receivedLength !== stream.expectedLength) return this.#streamError(stream.id, H2Error.ProtocolError);
+    this.#remoteEnd(stream);
+  }
+
+  /** The block's fields; `undefined` when the list is over SETTINGS_MAX_HEADER_LIST_SIZE (the HPACK context is kept). */
+  #decode(block: Buffer): readonly HeaderField[] | undefined {
+    let decoded;
+    try {
+      decoded = this.#decoder.decode(block);
+    } catch (e) {
+      throw new H2ConnectionError(H2Error.CompressionError, `HPACK: ${String(e)}`, { cause: e });
+    }
+    if (decoded.kind === 'malformed') throw new H2ConnectionError(H2Error.CompressionError, decoded.reason);
+    return decoded.kind === 'too-large' ? undefined : decoded.fields;
+  }
+
+  #onPriority(id: number, payload: Buffer): void {
+    if (id === 0) throw new H2ConnectionError(H2Error.ProtocolError, 'PRIORITY on stream 0');
+    this.#spend(FloodKind.Priority, 'PRIORITY flood');
+    // Stream errors on an idle stream would need a RST_STREAM there, which RFC 9113 §6.4 forbids: connection errors.
+    const idle = id > this.#history.lastOpened;
+    if (payload.length !== 5) {
+      if (idle) throw new H2ConnectionError(H2Error.FrameSizeError, 'PRIORITY of the wrong size');
+      return this.#streamError(id, H2Error.FrameSizeError);
+    }
+    if ((payload.readUInt32BE(0) & 0x7fff_ffff) === id) {
+      if (idle) throw new H2ConnectionError(H2Error.ProtocolError, `stream ${id} depends on itself`);
+      return this.#streamError(id, H2Error.ProtocolError);
+    }
   }
 
   #onReset(id: number, payload: Buffer): void {
-    if (id === 0) throw new ConnectionError(H2Error.ProtocolError, 'RST_STREAM on stream 0');
-    if (payload.length !== 4) throw new ConnectionError(H2Error.FrameSizeError, 'RST_STREAM of the wrong size');
-    if (id > this.#lastStreamId) throw new ConnectionError(H2Error.ProtocolError, `RST_STREAM on idle stream ${id}`);
+    if (id === 0) throw new H2ConnectionError(H2Error.ProtocolError, 'RST_STREAM on stream 0');
+    if (payload.length !== 4) throw new H2ConnectionError(H2Error.FrameSizeError, 'RST_STREAM of the wrong size');
+    if (id > this.#history.lastOpened) throw new H2ConnectionError(H2Error.ProtocolError, `RST_STREAM on idle stream ${id}`);
     const stream = this.#streams.get(id);
-    if (stream !== undefined) this.#closeStream(stream, payload.readUInt32BE(0));
+    if (stream === undefined) {
+      this.#spend(FloodKind.EmptyFrames, 'RST_STREAM on closed streams');
+      return;
+    }
+    if (!stream.responded) this.#spend(FloodKind.RapidReset, 'streams reset before their answer (rapid reset)');
+    this.#closeStream(stream, 'reset-received', payload.readUInt32BE(0)); // any error code, known or not
   }
 
   #onSettings(flags: number, id: number, payload: Buffer): void {
-    if (id !== 0) throw new ConnectionError(H2Error.ProtocolError, 'SETTINGS on a stream');
-    if (flags & FrameFlag.Ack) {
-      if (payload.length !== 0) throw new ConnectionError(H2Error.FrameSizeError, 'SETTINGS ACK with a payload');
-      return;
-    }
-    if (payload.length % 6 !== 0) throw new ConnectionError(H2Error.FrameSizeError, 'SETTINGS of the wrong size');
-    for (let at = 0; at < payload.length; at += 6) {
-      const key = payload.readUInt16BE(at);
-      const value = payload.readUInt32BE(at + 2);
-      if (key === SettingId.InitialWindowSize) {
-        if (value > MAX_WINDOW) throw new ConnectionError(H2Error.FlowControlError, 'SETTINGS_INITIAL_WINDOW_SIZE too large');
-        const delta = value - this.#peerWindow;
-        this.#peerWindow = value;
-        for (const s of this.#streams.values()) {
-          s.sendWindow += delta;
-          if (s.sendWindow > MAX_WINDOW) throw new ConnectionError(H2Error.FlowControlError, 'a stream window overflowed');
-        }
-      } else if (key === SettingId.MaxFrameSize) {
-        if (value < DEFAULT_MAX_FRAME_SIZE || value > 0xff_ffff) throw new ConnectionError(H2Error.ProtocolError, 'SETTINGS_MAX_FRAME_SIZE out of range');
-        this.#peerMaxFrame = value;
-      } else if (key === SettingId.EnablePush && value > 1) {
-        throw new ConnectionError(H2Error.ProtocolError, 'SETTINGS_ENABLE_PUSH not 0 or 1');
+    const settings = readPeerSettings(flags, id, payload);
+    if (settings.kind === 'ack') return;
+    this.#spend(FloodKind.Settings, 'SETTINGS flood');
+    if (settings.initialWindowSize !== undefined) {
+      const delta = settings.initialWindowSize - this.#peerWindow;
+      this.#peerWindow = settings.initialWindowSize;
+      for (const s of this.#streams.values()) {
+        s.sendWindow += delta;
+        if (s.sendWindow > MAX_WINDOW) throw new H2ConnectionError(H2Error.FlowControlError, 'a stream window overflowed');
       }
-      // HEADER_TABLE_SIZE: our blocks never use the client's table; others do not bind a server.
     }
+    if (settings.maxFrameSize !== undefined) this.#peerMaxFrame = settings.maxFrameSize;
     this.#queue(encodeFrame(FrameType.Settings, FrameFlag.Ack, 0, Buffer.alloc(0)));
     this.#resumeAll();
   }
 
   #onWindowUpdate(id: number, payload: Buffer): void {
-    if (payload.length !== 4) throw new ConnectionError(H2Error.FrameSizeError, 'WINDOW_UPDATE of the wrong size');
+    if (payload.length !== 4) throw new H2ConnectionError(H2Error.FrameSizeError, 'WINDOW_UPDATE of the wrong size');
     const increment = payload.readUInt32BE(0) & 0x7fff_ffff;
     if (id === 0) {
-      if (increment === 0) throw new ConnectionError(H2Error.ProtocolError, 'WINDOW_UPDATE of 0');
+      if (increment === 0) throw new H2ConnectionError(H2Error.ProtocolError, 'WINDOW_UPDATE of 0');
       this.#sendWindow += increment;
-      if (this.#sendWindow > MAX_WINDOW) throw new ConnectionError(H2Error.FlowControlError, 'connection window overflowed');
+      if (this.#sendWindow > MAX_WINDOW) throw new H2ConnectionError(H2Error.FlowControlError, 'connection window overflowed');
       this.#resumeAll();
       return;
     }
+    if (id > this.#history.lastOpened) throw new H2ConnectionError(H2Error.ProtocolError, `WINDOW_UPDATE on idle stream ${id}`);
     const stream = this.#streams.get(id);
-    if (stream === undefined) return;
-    if (increment === 0) {
-      this.sendReset(stream, H2Error.ProtocolError);
-      return;
-    }
+    if (stream === undefined) return; // closed: updates sent before the client saw the end (§5.1)
+    if (increment === 0) return this.#streamError(id, H2Error.ProtocolError);
     stream.sendWindow += increment;
-    if (stream.sendWindow > MAX_WINDOW) {
-      this.sendReset(stream, H2Error.FlowControlError);
-      return;
-    }
+    if (stream.sendWindow > MAX_WINDOW) return this.#streamError(id, H2Error.FlowControlError);
     if (stream.pending.length > 0) this.#resume(stream);
+  }
+
+  // ---- stream errors and faults ----
+
+  #spend(kind: FloodKind, what: string): void {
+    if (!this.#floods.spend(kind, this.#now())) throw new H2ConnectionError(H2Error.EnhanceYourCalm, `${what}: bound passed`);
+  }
+
+  /** A stream error (RFC 9113 §5.4.2) for the client's fault: RST_STREAM `code`; the layer above sees `onReset`. */
+  #streamError(id: number, code: number): void {
+    this.#spend(FloodKind.StreamErrors, 'stream errors (reset flood)');
+    this.#queue(rstStreamFrame(id, code));
+    const stream = this.#streams.get(id);
+    if (stream !== undefined) this.#closeStream(stream, 'reset-sent', code);
+    else this.#history.closed(id, 'reset-sent');
+  }
+
+  /** Refuses a request with a headers-only answer (431, 501) before the layer above sees it. */
+  #answerOnly(id: number, status: number, requestEnded: boolean): void {
+    this.#spend(FloodKind.StreamErrors, 'refused requests');
+    this.#queueHeaders(id, statusOnlyBlock(status), true);
+    // The rest of the request is not wanted (RFC 9113 §8.1).
+    if (!requestEnded) this.#queue(rstStreamFrame(id, H2Error.NoError));
+    this.#history.closed(id, requestEnded ? 'ended' : 'reset-sent');
+  }
+
+  /** Runs a callback of the layer above for `stream`: a throw is the stream's fault, not ours. */
+  #guard(stream: H2Stream, call: () => void): void {
+    try {
+      call();
+    } catch (err) {
+      this.#fault(stream, err);
+    }
+  }
+
+  /** Reports `err` once per stream; resets the stream (INTERNAL_ERROR) if it is still open. */
+  #fault(stream: H2Stream, err: unknown): void {
+    if (!this.#faulted.has(stream)) {
+      this.#faulted.add(stream);
+      this.onStreamFault?.(err, { streamId: stream.id, method: stream.header(':method'), path: stream.header(':path') });
+    }
+    if (stream.closed) return;
+    this.#queue(rstStreamFrame(stream.id, H2Error.InternalError));
+    this.#closeStream(stream, 'reset-sent', H2Error.InternalError);
   }
 
   // ---- writing ----
@@ -475,7 +569,8 @@ export class H2Connection implements StreamSink {
       this.#finishLocal(stream);
       return;
     }
-    stream.onDrain?.();
+    const drained = stream.onDrain;
+    if (drained !== undefined) this.#guard(stream, drained);
   }
 
   /** After the connection window or every stream's grew: the waiting streams, in order, while there is room. */
@@ -489,7 +584,7 @@ export class H2Connection implements StreamSink {
   #grantConnection(bytes: number): void {
     this.#recvUngranted += bytes;
     if (this.#recvUngranted >= this.#connectionWindow / 2) {
-      this.#recvWindow += this.#recvUngranted;
+      this.#recvGranting += this.#recvUngranted;
       this.#queue(windowUpdateFrame(0, this.#recvUngranted));
       this.#recvUngranted = 0;
     }
@@ -498,22 +593,25 @@ export class H2Connection implements StreamSink {
   // ---- stream ends ----
 
   #remoteEnd(stream: H2Stream): void {
-    stream.receiveEnd();
-    if (stream.localEnded && stream.pending.length === 0) this.#closeStream(stream, undefined);
+    this.#guard(stream, () => stream.receiveEnd());
+    if (!stream.closed && stream.localEnded && stream.pending.length === 0) this.#closeStream(stream, 'ended', undefined);
   }
 
   #finishLocal(stream: H2Stream): void {
     stream.localEnded = true;
-    if (stream.remoteEnded) this.#closeStream(stream, undefined);
+    if (stream.remoteEnded || stream === this.#openingEnded) this.#closeStream(stream, 'ended', undefined);
     else if (!stream.closed) {
       // An answer that ends before the request: the rest of the request is not wanted (RFC 9113 §8.1).
       this.#queue(rstStreamFrame(stream.id, H2Error.NoError));
-      this.#closeStream(stream, undefined);
+      this.#closeStream(stream, 'reset-sent', undefined);
     }
   }
 
-  /** Forgets `stream`; `resetCode` set: the client or the connection ended it (its `onReset`). */
-  #closeStream(stream: H2Stream, resetCode: number | undefined): void {
+  /**
+   * Forgets `stream` (remembered as closed `how`); `resetCode` set: the client or the connection
+   * ended it, and its `onReset` is called (once: a stream closes once).
+   */
+  #closeStream(stream: H2Stream, how: ClosedHow, resetCode: number | undefined): void {
     if (stream.closed) return;
     stream.closed = true;
     stream.localEnded = true;
@@ -521,7 +619,9 @@ export class H2Connection implements StreamSink {
     stream.pendingBytes = 0;
     this.#waiting.delete(stream);
     this.#streams.delete(stream.id);
-    if (resetCode !== undefined) stream.onReset?.(resetCode);
+    this.#history.closed(stream.id, how);
+    const onReset = stream.onReset;
+    if (resetCode !== undefined && onReset !== undefined) this.#guard(stream, () => onReset(resetCode));
     this.#endIfIdle();
   }
 
@@ -532,17 +632,17 @@ export class H2Connection implements StreamSink {
     this.#socket.end();
   }
 
-  #fail(err: ConnectionError): void {
+  #fail(err: H2ConnectionError): void {
     if (this.#closed) return;
     this.onError?.(err);
     const pending = this.#out.close();
     this.#closed = true;
-    for (const s of [...this.#streams.values()]) this.#closeStream(s, H2Error.Cancel);
+    for (const s of [...this.#streams.values()]) this.#closeStream(s, 'reset-sent', H2Error.Cancel);
     if (this.#out.overflowing) {
       this.#socket.destroy();
       return;
     }
-    pending.push(goAwayFrame(this.#lastStreamId, err.code, err.message));
+    pending.push(goAwayFrame(this.#history.lastOpened, err.code, err.message));
     this.#socket.write(Buffer.concat(pending));
     this.#socket.end();
   }
@@ -550,10 +650,17 @@ export class H2Connection implements StreamSink {
   #onSocketClose(): void {
     if (!this.#closed) {
       this.#closed = true;
-      for (const s of [...this.#streams.values()]) this.#closeStream(s, H2Error.Cancel);
+      for (const s of [...this.#streams.values()]) this.#closeStream(s, 'reset-sent', H2Error.Cancel);
     }
     const done = this.onClose;
     this.onClose = undefined;
     done?.();
   }
+}
+
+/** A header list's size as SETTINGS_MAX_HEADER_LIST_SIZE counts it (RFC 9113 §6.5.2). */
+function listBytes(fields: readonly HeaderField[]): number {
+  let bytes = 0;
+  for (const f of fields) bytes += f.name.length + f.value.length + 32;
+  return bytes;
 }

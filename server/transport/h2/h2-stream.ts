@@ -11,6 +11,12 @@
  * every call is ignored and `closed` is true. Received data is granted back to the client at
  * once unless `autoGrant` is turned off (then `consumed` grants it).
  *
+ * Order of the callbacks (an `H2Connection`'s promise): `onStream` has returned before any
+ * `onData` / `onEnd` / `onReset` / `onDrain` of the stream is called, also when the client's
+ * RST_STREAM came in the same packet as its HEADERS; `onReset` is called at most once, and
+ * nothing after it. A callback that throws is the stream's fault: the connection resets it
+ * (INTERNAL_ERROR) and reports it once (`H2Connection.onStreamFault`).
+ *
  * The stream never touches the socket: it hands frames to its connection (`StreamSink`), which
  * owns framing, flow-control windows and the single write per turn.
  */
@@ -51,6 +57,12 @@ export class H2Stream {
   /** We have sent END_STREAM (or reset). */
   localEnded = false;
   closed = false;
+  /** A response header block went out (the stream is "answered"). */
+  responded = false;
+  /** The request's `content-length`, when it announced one (checked against its DATA by the connection). */
+  expectedLength: number | undefined;
+  /** Request DATA bytes received so far, padding excluded. */
+  receivedLength = 0;
   #onData: ((chunk: Buffer) => void) | undefined;
   #onEnd: (() => void) | undefined;
   #early: Buffer[] = [];
@@ -108,6 +120,7 @@ export class H2Stream {
   respond(block: Buffer, endStream = false): void {
     if (this.localEnded) return;
     if (endStream) this.localEnded = true;
+    this.responded = true;
     this.sink.sendHeaders(this, block, endStream);
   }
 
@@ -124,6 +137,7 @@ export class H2Stream {
   end(trailers: Buffer): void {
     if (this.localEnded) return;
     this.localEnded = true;
+    this.responded = true;
     this.sink.sendTrailers(this, trailers);
   }
 

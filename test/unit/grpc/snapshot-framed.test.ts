@@ -1,4 +1,4 @@
-// The Snapshot stream served on HTTP/2 directly (fast-path-stream.ts, snapshot-frames.ts),
+// The Snapshot stream served on HTTP/2 directly (framed-stream.ts, snapshot-frames.ts),
 // through the real server and a grpc-js client: the messages of the grpc-js path, byte for
 // byte; back-pressure; the image released on cancel and on failure; statuses before any frame.
 import { after, before, test } from 'node:test';

@@ -68,3 +68,15 @@ void test('accepted and repaired authorities', () => {
   assert.equal(repairAuthority('host:1/path'), 'host:1');
   assert.equal(repairAuthority('a b'), undefined);
 });
+
+void test('inspectOpening never throws, whatever follows the preface', () => {
+  let seed = 7;
+  const next = (): number => (seed = (seed * 1_103_515_245 + 12_345) & 0x7fff_ffff);
+  for (let i = 0; i < 3000; i++) {
+    const junk = Buffer.from(Array.from({ length: 1 + (next() % 80) }, () => next() & 0xff));
+    const headerOfJunk = frame(FrameType.Headers, (next() & 0x2d) | FrameFlag.EndHeaders, 1 + 2 * (next() % 3), junk);
+    for (const bytes of [Buffer.concat([HTTP2_PREFACE, junk]), Buffer.concat([HTTP2_PREFACE, ack, headerOfJunk]), Buffer.concat([HTTP2_PREFACE, settings, headerOfJunk, junk])]) {
+      assert.doesNotThrow(() => inspectOpening(bytes, (i & 1) === 0));
+    }
+  }
+});

@@ -1,7 +1,8 @@
-// Unary calls served on the HTTP/2 stream directly — on our own framing (h2-calls.ts) and on
-// Node's HTTP/2 (unary-fast-path.ts, the KVSTORE_GRPC_HTTP2=node fallback) — seen from a raw
-// HTTP/2 client: reply headers and trailers, framing errors, what falls back to grpc-js,
-// and a reply to a stream the client has already reset.
+// gRPC calls as a raw HTTP/2 client sees them — on our own framing (h2-calls.ts, every call
+// answered on its stream) and on grpc-js over Node's HTTP/2 (KVSTORE_GRPC_HTTP2=node, grpc-js's
+// public API alone) — with the same answers on both: reply headers and trailers, framing
+// errors, content types that are not gRPC, compressed requests, unknown methods, deadlines,
+// and calls the client resets at any moment.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type ClientHttp2Session, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
@@ -104,12 +105,12 @@ for (const transport of ['own', 'node'] as const satisfies readonly HarnessTrans
       }
     });
 
-    void test('a content type that is not gRPC is left to grpc-js (415)', async () => {
+    void test('a content type that is not gRPC is answered 415', async () => {
       const r = await raw('/etcdserverpb.KV/Put', putBytes('a'), { 'content-type': 'application/json' });
       assert.equal(r.headers[':status'], 415);
     });
 
-    void test('a compressed request goes through grpc-js and is answered', async () => {
+    void test('a compressed request is inflated and answered', async () => {
       const client = new pb.KVClient(h.address, h.creds, { 'grpc.default_compression_algorithm': 2 });
       try {
         const r = await call(client, pb.KVService.put, msg(pb.PutRequest, { key: Buffer.from('gz'), value: Buffer.alloc(4096, 1) }));
@@ -144,6 +145,51 @@ for (const transport of ['own', 'node'] as const satisfies readonly HarnessTrans
         h.services.kv.put = original;
       }
       const r = await raw('/etcdserverpb.KV/Put', putBytes('after'));
+      assert.equal(r.trailers['grpc-status'], '0');
+    });
+
+    void test('a method no service has is Unimplemented with grpc-js\'s text', async () => {
+      const r = await raw('/etcdserverpb.KV/Nope', frame(new Uint8Array(0)));
+      assert.equal(r.headers['grpc-status'], String(grpc.status.UNIMPLEMENTED));
+      assert.equal(decodeURI(String(r.headers['grpc-message'])), 'The server does not implement the method /etcdserverpb.KV/Nope');
+    });
+
+    void test('a request compressed with an encoding the server does not know is Unimplemented', async () => {
+      const r = await raw('/etcdserverpb.KV/Put', Buffer.concat([Buffer.from([1, 0, 0, 0, 1]), Buffer.from([0])]), { 'grpc-encoding': 'snappy' });
+      assert.equal(r.trailers['grpc-status'] ?? r.headers['grpc-status'], String(grpc.status.UNIMPLEMENTED));
+    });
+
+    void test('a bidi call with a deadline is served, and ends with DEADLINE_EXCEEDED at the deadline', async () => {
+      const client = new pb.WatchClient(h.address, h.creds);
+      try {
+        const stream = client.watch({ deadline: Date.now() + 300 });
+        const created = new Promise<pb.WatchResponse>((resolve) => stream.once('data', resolve));
+        const ended = new Promise<grpc.StatusObject>((resolve) => stream.on('status', resolve));
+        stream.on('error', () => undefined);
+        stream.write({ requestUnion: { $case: 'createRequest', value: msg(pb.WatchCreateRequest, { key: Buffer.from('dl') }) } });
+        assert.equal((await created).created, true);
+        assert.equal((await ended).code, grpc.status.DEADLINE_EXCEEDED);
+      } finally {
+        client.close();
+      }
+      const r = await raw('/etcdserverpb.KV/Put', putBytes('after-deadline'));
+      assert.equal(r.trailers['grpc-status'], '0');
+    });
+
+    void test('HEADERS then RST_STREAM at once, on every kind of method and content type, costs only the stream', async () => {
+      const paths = ['/etcdserverpb.KV/Range', '/etcdserverpb.Watch/Watch', '/etcdserverpb.Lease/LeaseKeepAlive', '/etcdserverpb.Maintenance/Snapshot', '/etcdserverpb.KV/Nope'];
+      const variants: OutgoingHttpHeaders[] = [{}, { 'content-type': 'text/plain' }, { 'grpc-encoding': 'gzip' }, { 'grpc-timeout': '1M' }];
+      for (let round = 0; round < 5; round++) {
+        for (const path of paths) {
+          for (const extra of variants) {
+            const req = session.request({ ...GRPC_HEADERS, ':path': path, ...extra });
+            req.on('error', () => undefined);
+            req.close(8);
+          }
+        }
+        await new Promise((r) => setImmediate(r));
+      }
+      const r = await raw('/etcdserverpb.KV/Put', putBytes('after-resets'));
       assert.equal(r.trailers['grpc-status'], '0');
     });
   });

@@ -1,49 +1,67 @@
 /**
- * A bidi-streaming call (Watch, LeaseKeepAlive) answered on our own HTTP/2 stream, shaped like
- * the grpc-js `ServerDuplexStream` its handler was written for, so the registered handler runs
- * unchanged without the relay to grpc-js (h2-relay.ts) and its two extra HTTP/2 sessions.
+ * A streaming call (bidi: Watch, LeaseKeepAlive; server-streaming: Health.Watch, Snapshot
+ * without images, Election.Observe) answered on our own HTTP/2 stream, shaped like the grpc-js
+ * `ServerDuplexStream` / `ServerWritableStream` its handler was written for, so the registered
+ * handler runs unchanged.
  *
  * What the handlers use of it, and how it behaves (as grpc-js 1.14 does):
- * - `metadata.get(key)`, `getAuthContext()`, `getPeer()`;
- * - 'data' with each request message, deserialized by the registered function, in order;
- *   'end' after the last one once the client has half-closed;
+ * - `request` (server-streaming: the one request, read before the handler runs),
+ *   `metadata.get(key)`, `getAuthContext()`, `getPeer()`;
+ * - bidi: 'data' with each request message, inflated if compressed (message-body.ts) and
+ *   deserialized by the method, in order; 'end' after the last one once the client has
+ *   half-closed;
  * - `pause()` / `resume()`: messages are held while paused, and request bytes are granted back
  *   to the client only as messages are delivered, so a paused call closes the client's window;
- * - `write(message)`: framed (the server's framer for the method, or its serializer) and written; the response headers go with the first
- *   one. Returns false while the stream waits for the client's window; 'drain' follows, and
- *   `writableNeedDrain` tells in between;
+ * - `write(message)`: framed (the method's framer, or its serializer) and written; the response
+ *   headers go with the first one. Returns false while the stream waits for the client's
+ *   window; 'drain' follows, and `writableNeedDrain` tells in between;
  * - `end()`: the OK trailers after every message written; an 'error' event `{ code, details }`
  *   ends the call with that status (a trailers-only response if nothing was written);
+ * - `grpc-timeout`: at the deadline the call ends with DEADLINE_EXCEEDED "Deadline exceeded"
+ *   and the handler sees 'cancelled'; a value that does not parse ends it with INTERNAL;
  * - the client's RST_STREAM or its connection closing: 'cancelled', then 'close'. Every end
  *   emits 'close' once.
  *
  * Request framing errors end the call with grpc-js's statuses and texts: a message over the
  * receive limit (RESOURCE_EXHAUSTED "Received message larger than max (N vs M)"), a compressed
- * message on an identity stream (INTERNAL), one that does not deserialize (INTERNAL "Error
+ * message the call's encoding does not allow, one that does not deserialize (INTERNAL "Error
  * deserializing request"). A response over the send limit ends it with RESOURCE_EXHAUSTED
- * "Sent message larger than max (N vs. M)".
+ * "Sent message larger than max (N vs. M)". A handler that throws ends the call with INTERNAL
+ * and is reported through `onFault`.
  */
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import type { PeerCertificate } from 'node:tls';
 import type { H2Stream } from '../../transport/h2/h2-stream.js';
+import { callTimeoutMs } from './call-deadline.js';
 import { GrpcCode } from './codes.js';
 import type { MetadataReader } from './context.js';
-import { PREFIX_BYTES } from './fast-path-request.js';
-import { fieldReader, OK_BLOCK, RESPONSE_BLOCK, sendStatus, tlsAuthContext, trailerBlock } from './h2-call-blocks.js';
-import { replyFrame, type FastPathOptions, type RegisteredHandler } from './unary-fast-path.js';
+import { fieldReader, OK_BLOCK, peerOf, RESPONSE_BLOCK, sendStatus, tlsAuthContext, trailerBlock } from './h2-call-blocks.js';
+import { isRefusal, messageBody } from './message-body.js';
+import type { ServedMethod } from './method-table.js';
+import { replyFrame, type ReplyOptions } from './reply-frame.js';
+import { PREFIX_BYTES } from './request-message.js';
 
-/** The receive and send limits, and the reply framers (framed-replies.ts), of the server. */
-export type BidiOptions = Pick<FastPathOptions, 'maxRecvBytes' | 'maxSendBytes' | 'framers'>;
+/** The receive and send limits, the reply framers, and where a handler's throw is reported. */
+export interface StreamingOptions extends ReplyOptions {
+  readonly maxRecvBytes: number;
+  readonly onFault?: (err: unknown, stream: H2Stream) => void;
+}
 
-export class H2BidiCall extends EventEmitter {
+/** The text a call ends with when its handler threw. */
+export const HANDLER_FAULT = 'internal error while handling the call';
+
+export class H2StreamingCall extends EventEmitter {
   readonly metadata: MetadataReader;
+  /** Server-streaming calls: the request, read before the handler runs. */
+  readonly request: unknown;
   writableNeedDrain = false;
   cancelled = false;
   readonly #stream: H2Stream;
-  readonly #handler: RegisteredHandler;
-  readonly #options: BidiOptions;
+  readonly #method: ServedMethod;
+  readonly #options: StreamingOptions;
   readonly #socket: Socket;
+  readonly #encoding: string | undefined;
   /** Received bytes not yet cut into messages. */
   #input: Buffer = Buffer.alloc(0);
   /** Whole messages (with their framed sizes) waiting while paused. */
@@ -53,20 +71,26 @@ export class H2BidiCall extends EventEmitter {
   #endEmitted = false;
   #headersSent = false;
   #done = false;
+  #deadline: NodeJS.Timeout | undefined;
 
-  constructor(stream: H2Stream, handler: RegisteredHandler, options: BidiOptions, socket: Socket) {
+  /** `request`: given for a server-streaming call (its request already read); bidi calls read theirs as 'data'. */
+  constructor(stream: H2Stream, method: ServedMethod, options: StreamingOptions, socket: Socket, request?: { readonly request: unknown }) {
     super();
     this.#stream = stream;
-    this.#handler = handler;
+    this.#method = method;
     this.#options = options;
     this.#socket = socket;
+    this.#encoding = stream.header('grpc-encoding');
     this.metadata = fieldReader(stream.headers);
-    stream.autoGrant = false;
-    stream.onData = (chunk) => this.#receive(chunk);
-    stream.onEnd = () => {
-      this.#clientEnded = true;
-      this.#flush();
-    };
+    this.request = request?.request;
+    if (request === undefined) {
+      stream.autoGrant = false;
+      stream.onData = (chunk) => this.#receive(chunk);
+      stream.onEnd = () => {
+        this.#clientEnded = true;
+        this.#flush();
+      };
+    }
     stream.onReset = () => this.#cancel();
     stream.onDrain = () => {
       this.writableNeedDrain = false;
@@ -76,12 +100,19 @@ export class H2BidiCall extends EventEmitter {
     this.on('error', (e: { code?: number; details?: string }) => this.#finish(typeof e.code === 'number' ? e.code : GrpcCode.Unknown, e.details ?? 'Unknown error'));
   }
 
-  /** Starts the handler on this call. */
+  /** Starts the handler on this call (after its deadline, if it has one, is set). */
   serve(): void {
+    const timeout = callTimeoutMs(this.#stream.header('grpc-timeout'));
+    if (timeout !== undefined && typeof timeout === 'object') return this.#finish(timeout.code, timeout.details);
+    if (timeout !== undefined) {
+      this.#deadline = setTimeout(() => this.#expire(), timeout);
+      this.#deadline.unref();
+    }
     try {
-      (this.#handler.func as unknown as (call: H2BidiCall) => void)(this);
-    } catch {
-      this.#finish(GrpcCode.Unknown, 'Unknown error');
+      (this.#method.func as unknown as (call: H2StreamingCall) => void)(this);
+    } catch (e) {
+      this.#options.onFault?.(e, this.#stream);
+      this.#finish(GrpcCode.Internal, HANDLER_FAULT);
     }
   }
 
@@ -90,8 +121,7 @@ export class H2BidiCall extends EventEmitter {
   }
 
   getPeer(): string {
-    const s = this.#socket;
-    return s.remoteAddress === undefined ? 'unknown' : `${s.remoteAddress}:${s.remotePort}`;
+    return peerOf(this.#socket);
   }
 
   pause(): this {
@@ -108,7 +138,7 @@ export class H2BidiCall extends EventEmitter {
 
   write(message: unknown): boolean {
     if (this.#done) return false;
-    const reply = replyFrame(this.#handler, message, this.#options);
+    const reply = replyFrame(this.#method, message, this.#options);
     if ('code' in reply) {
       this.#finish(reply.code, reply.details);
       return false;
@@ -141,12 +171,12 @@ export class H2BidiCall extends EventEmitter {
         return this.#finish(GrpcCode.ResourceExhausted, `Received message larger than max (${length} vs ${this.#options.maxRecvBytes})`);
       }
       if (this.#input.length < PREFIX_BYTES + length) break;
-      if (this.#input[0] !== 0) return this.#finish(GrpcCode.Internal, 'Received compressed message but "grpc-encoding" header was identity');
-      const bytes = this.#input.subarray(PREFIX_BYTES, PREFIX_BYTES + length);
+      const body = messageBody(this.#input[0]!, this.#input.subarray(PREFIX_BYTES, PREFIX_BYTES + length), this.#encoding, this.#options.maxRecvBytes);
       this.#input = this.#input.subarray(PREFIX_BYTES + length);
+      if (isRefusal(body)) return this.#finish(body.code, body.details);
       let message: unknown;
       try {
-        message = this.#handler.deserialize(bytes);
+        message = this.#method.deserialize(body);
       } catch {
         return this.#finish(GrpcCode.Internal, 'Error deserializing request');
       }
@@ -180,6 +210,16 @@ export class H2BidiCall extends EventEmitter {
     this.#close();
   }
 
+  #expire(): void {
+    if (this.#done) return;
+    this.#done = true;
+    if (this.#headersSent) this.#stream.end(trailerBlock(GrpcCode.DeadlineExceeded, 'Deadline exceeded'));
+    else sendStatus(this.#stream, GrpcCode.DeadlineExceeded, 'Deadline exceeded');
+    this.cancelled = true;
+    this.emit('cancelled');
+    this.#close();
+  }
+
   #cancel(): void {
     if (this.#done) return;
     this.#done = true;
@@ -189,6 +229,7 @@ export class H2BidiCall extends EventEmitter {
   }
 
   #close(): void {
+    clearTimeout(this.#deadline);
     this.#held.length = 0;
     this.writableNeedDrain = false;
     this.emit('close');

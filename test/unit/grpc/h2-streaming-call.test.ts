@@ -1,4 +1,4 @@
-// A bidi call on our own HTTP/2 stream (h2-bidi-call.ts) behaves as the grpc-js duplex call its
+// A bidi call on our own HTTP/2 stream (h2-streaming-call.ts) behaves as the grpc-js duplex call its
 // handler was written for: messages cut and delivered in order, pause holds them (and the
 // client's window), statuses and texts as grpc-js sends them, cancellation by the client.
 import { test } from 'node:test';
@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { Socket } from 'node:net';
 import { createHeaderBlockDecoder, type HeaderField } from '../../../server/transport/header-block-codec.js';
 import { H2Stream, type StreamSink } from '../../../server/transport/h2/h2-stream.js';
-import { H2BidiCall } from '../../../server/api/grpc/h2-bidi-call.js';
-import type { RegisteredHandler } from '../../../server/api/grpc/unary-fast-path.js';
+import { H2StreamingCall } from '../../../server/api/grpc/h2-streaming-call.js';
+import type { ServedMethod } from '../../../server/api/grpc/method-table.js';
 
 type Out =
   | { readonly kind: 'headers'; readonly fields: readonly HeaderField[]; readonly end: boolean }
@@ -40,11 +40,11 @@ function recordedStream(headers: readonly HeaderField[] = [{ name: ':path', valu
 }
 
 /** A handler over text messages; `upper` is refused by its deserializer. */
-function handlerOf(func: (call: H2BidiCall) => void): RegisteredHandler {
+function handlerOf(func: (call: H2StreamingCall) => void): ServedMethod {
   return {
-    type: 'bidi',
+    kind: 'bidi',
     path: '/t.S/Bidi',
-    func: func as unknown as RegisteredHandler['func'],
+    func: func as unknown as ServedMethod['func'],
     serialize: (v) => Buffer.from(String(v)),
     deserialize: (b) => {
       const text = b.toString();
@@ -73,7 +73,7 @@ void test('messages cut across and within chunks arrive in order, then end; repl
   const { stream, out } = recordedStream();
   const seen: unknown[] = [];
   let ended = false;
-  new H2BidiCall(stream, handlerOf((call) => {
+  new H2StreamingCall(stream, handlerOf((call) => {
     call.on('data', (m) => {
       seen.push(m);
       call.write(`echo ${String(m)}`);
@@ -103,9 +103,9 @@ void test('messages cut across and within chunks arrive in order, then end; repl
 void test('pause holds messages and their window; resume delivers them, and end waits for them', () => {
   const { stream, out } = recordedStream();
   const seen: unknown[] = [];
-  let call!: H2BidiCall;
+  let call!: H2StreamingCall;
   let ended = false;
-  new H2BidiCall(stream, handlerOf((c) => {
+  new H2StreamingCall(stream, handlerOf((c) => {
     call = c;
     c.on('data', (m) => {
       seen.push(m);
@@ -127,7 +127,7 @@ void test('pause holds messages and their window; resume delivers them, and end 
 void test('a message over the receive limit ends the call with RESOURCE_EXHAUSTED, trailers-only, as grpc-js words it', () => {
   const { stream, out } = recordedStream();
   let closed = 0;
-  new H2BidiCall(stream, handlerOf((c) => c.on('close', () => closed++)), limits, new Socket()).serve();
+  new H2StreamingCall(stream, handlerOf((c) => c.on('close', () => closed++)), limits, new Socket()).serve();
   stream.receive(frame('x'.repeat(65)).subarray(0, 5));
   assert.equal(out.length, 1);
   const only = out[0]!;
@@ -143,7 +143,7 @@ void test('a compressed message on an identity stream and one that does not dese
     [frame('bad'), 'Error deserializing request'],
   ] as const) {
     const { stream, out } = recordedStream();
-    new H2BidiCall(stream, handlerOf(() => undefined), limits, new Socket()).serve();
+    new H2StreamingCall(stream, handlerOf(() => undefined), limits, new Socket()).serve();
     stream.receive(bytes);
     assert.deepEqual(statusOf(fieldsOf(out.at(-1))), { code: '13', message });
   }
@@ -152,7 +152,7 @@ void test('a compressed message on an identity stream and one that does not dese
 void test("a handler's 'error' event after replies is the trailers; a reply over the send limit is RESOURCE_EXHAUSTED", () => {
   {
     const { stream, out } = recordedStream();
-    new H2BidiCall(stream, handlerOf((c) => {
+    new H2StreamingCall(stream, handlerOf((c) => {
       c.write('first');
       c.emit('error', { code: 14, details: 'etcdserver: no leader' });
       assert.equal(c.write('late'), false);
@@ -162,7 +162,7 @@ void test("a handler's 'error' event after replies is the trailers; a reply over
   }
   {
     const { stream, out } = recordedStream();
-    new H2BidiCall(stream, handlerOf((c) => void c.write('y'.repeat(65))), limits, new Socket()).serve();
+    new H2StreamingCall(stream, handlerOf((c) => void c.write('y'.repeat(65))), limits, new Socket()).serve();
     assert.deepEqual(statusOf(fieldsOf(out.at(-1))), { code: '8', message: 'Sent message larger than max (70 vs. 64)' });
   }
 });
@@ -170,8 +170,8 @@ void test("a handler's 'error' event after replies is the trailers; a reply over
 void test("write reports a full window, 'drain' follows; the client's reset is 'cancelled' then 'close', once", () => {
   const { stream, out, room } = recordedStream();
   const events: string[] = [];
-  let call!: H2BidiCall;
-  new H2BidiCall(stream, handlerOf((c) => {
+  let call!: H2StreamingCall;
+  new H2StreamingCall(stream, handlerOf((c) => {
     call = c;
     for (const e of ['drain', 'cancelled', 'close']) c.on(e, () => events.push(e));
   }), limits, new Socket()).serve();
@@ -194,13 +194,13 @@ void test('metadata and the peer come from the request headers and the socket', 
   ]);
   const socket = Object.create(Socket.prototype, { remoteAddress: { value: '127.0.0.9' }, remotePort: { value: 4242 } }) as Socket;
   let seen: { token: unknown; peer: string; auth: unknown } | undefined;
-  new H2BidiCall(stream, handlerOf((c) => (seen = { token: c.metadata.get('token'), peer: c.getPeer(), auth: c.getAuthContext() })), limits, socket).serve();
+  new H2StreamingCall(stream, handlerOf((c) => (seen = { token: c.metadata.get('token'), peer: c.getPeer(), auth: c.getAuthContext() })), limits, socket).serve();
   assert.deepEqual(seen, { token: ['abc'], peer: '127.0.0.9:4242', auth: null });
 });
 
 void test("a reply is framed by the server's framer for the method when it has one (one buffer, no copy)", () => {
   const { stream, out } = recordedStream();
   const framers = new Map([['/t.S/Bidi', (v: unknown) => frame(`framed ${String(v)}`)]]);
-  new H2BidiCall(stream, handlerOf((c) => void c.write('x')), { ...limits, framers }, new Socket()).serve();
+  new H2StreamingCall(stream, handlerOf((c) => void c.write('x')), { ...limits, framers }, new Socket()).serve();
   assert.deepEqual(out.filter((o) => o.kind === 'data'), [{ kind: 'data', text: 'framed x' }]);
 });

@@ -1,6 +1,6 @@
 /**
  * Types for the parts of the `hpack.js` package (RFC 7541 HPACK, CommonJS, untyped) that
- * header-block-codec.ts uses. Header names and values are byte strings: one char per octet.
+ * the tests use (an independent HPACK implementation beside server/transport/hpack/). Header names and values are byte strings: one char per octet.
  */
 declare module 'hpack.js' {
   import type { Duplex } from 'node:stream';
