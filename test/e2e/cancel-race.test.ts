@@ -1,14 +1,13 @@
 /**
  * The "call cancelled right after it starts" race, black-box, on a real kvstore member in every
- * client-port mode (default, KVSTORE_CLIENT_THREADS=1, KVSTORE_GRPC_HTTP2=node), over http and
+ * client-port mode (default, KVSTORE_CLIENT_THREADS=1), over http and
  * over https: a HEADERS frame followed at once by RST_STREAM(CANCEL) on the same stream must
  * never kill the member (reported: ERR_HTTP2_INVALID_STREAM thrown by `respond` in grpc-js's
  * `_verifyContentType` / `_respondWithError`, uncaught, exit 1). Three phases per member:
  * 1. raw frames (cancel-race-raw.ts): preface + SETTINGS + HEADERS (+ DATA) + RST_STREAM in one
  *    write, several streams per connection, or the RST a few ms later; every kind of method and
- *    every request our framing relays to grpc-js (gzip, bidi with grpc-timeout, text/plain or no
- *    content type, unknown methods), and an `:authority` holding the client URL (which the port
- *    relays to Node's HTTP/2 on KVSTORE_GRPC_HTTP2=node);
+ *    every request our framing once relayed to grpc-js (gzip, bidi with grpc-timeout, text/plain
+ *    or no content type, unknown methods), and an `:authority` holding the client URL;
  * 2. grpc-js (cancel-race-grpc.ts): unary, Watch, LeaseKeepAlive and Snapshot calls cancelled in
  *    the same tick, after setImmediate, or by a 1 ms deadline, plain and gzip-compressed;
  * 3. Go clientv3 (test/e2e/go/cancelrace): Get/Put with a 100 µs timeout or cancelled at once,
@@ -18,7 +17,7 @@
  * that died in one phase is restarted for the next, so each phase is judged on its own.
  *
  * CANCEL_RACE_SCALE (default 1) multiplies the counts; CANCEL_RACE_MODES (comma list of
- * `default`, `threads`, `node`) and CANCEL_RACE_TRANSPORTS (`http`, `https`) narrow the matrix.
+ * `default`, `threads`) and CANCEL_RACE_TRANSPORTS (`http`, `https`) narrow the matrix.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -39,7 +38,6 @@ const GO_OPS = Math.round(120 * SCALE);
 const MODES = [
   { id: 'default', title: 'default', env: {} },
   { id: 'threads', title: 'KVSTORE_CLIENT_THREADS=1', env: { KVSTORE_CLIENT_THREADS: '1' } },
-  { id: 'node', title: 'KVSTORE_GRPC_HTTP2=node', env: { KVSTORE_GRPC_HTTP2: 'node' } },
 ] as const;
 const TRANSPORTS = ['http', 'https'] as const;
 

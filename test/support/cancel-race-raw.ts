@@ -3,9 +3,8 @@
  * the client preface, SETTINGS and one or more gRPC requests (HEADERS, maybe DATA) each followed
  * by RST_STREAM(CANCEL) on the same stream — in ONE write, or with the resets in a second write
  * a few ms later. The requests cover every kind of etcd method and the ones our own framing
- * relays to grpc-js (compressed, bidi with a `grpc-timeout`, other content types, unknown paths),
- * and an `:authority` holding the client URL (as etcdctl --cluster sends it), which Node's
- * HTTP/2 refuses and the client port therefore relays on KVSTORE_GRPC_HTTP2=node.
+ * once relayed to grpc-js (compressed, bidi with a `grpc-timeout`, other content types, unknown
+ * paths), and an `:authority` holding the client URL (as etcdctl --cluster sends it).
  *
  * The client port sends an empty SETTINGS on the server's behalf and hands the connection on
  * only once the client has acknowledged it (transport/h2-opening.ts). So a connection either

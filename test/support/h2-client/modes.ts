@@ -1,10 +1,10 @@
 /**
  * The client-port modes every HTTP/2 conformance file and the fuzzer run against, and how to
- * start a member in one of them: our own HTTP/2 framing on the core thread (default), on a
- * front-end thread (`KVSTORE_CLIENT_THREADS=1`), and grpc-js on Node's HTTP/2
- * (`KVSTORE_GRPC_HTTP2=node`); plaintext (h2c, prior knowledge) and TLS (ALPN `h2`).
+ * start a member in one of them: our own HTTP/2 framing on the core thread (default) and on a
+ * front-end thread (`KVSTORE_CLIENT_THREADS=1`), each over plaintext (h2c, prior knowledge) and
+ * TLS (ALPN `h2`).
  *
- * `H2_MODES=default,threads,node,default-tls,node-tls` (comma list of names) narrows the set.
+ * `H2_MODES=default,threads,default-tls,threads-tls` (comma list of names) narrows the set.
  */
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -22,9 +22,8 @@ export interface ServerMode {
 export const ALL_MODES: readonly ServerMode[] = [
   { name: 'default', env: {}, tls: false },
   { name: 'threads', env: { KVSTORE_CLIENT_THREADS: '1' }, tls: false },
-  { name: 'node', env: { KVSTORE_GRPC_HTTP2: 'node' }, tls: false },
   { name: 'default-tls', env: {}, tls: true },
-  { name: 'node-tls', env: { KVSTORE_GRPC_HTTP2: 'node' }, tls: true },
+  { name: 'threads-tls', env: { KVSTORE_CLIENT_THREADS: '1' }, tls: true },
 ];
 
 /** The modes selected by `H2_MODES` (all by default). */
