@@ -7,6 +7,8 @@
  * Contract (RFC 9113; the table in server/transport/README.md, "What the connection enforces"):
  * - a connection error is thrown (`H2ConnectionError`), caught by the connection's read loop;
  *   a stream error goes through `core.streams.error`;
+ * - the first frame after the preface must be the client's SETTINGS (not an ACK: RFC 9113 §3.4),
+ *   anything else is a connection PROTOCOL_ERROR;
  * - any frame but CONTINUATION inside an open header block is a connection PROTOCOL_ERROR;
  * - each frame a flood bound counts (flood-guard.ts) spends its token before it takes effect;
  * - a frame on an idle stream that would need a RST_STREAM there is a connection error (§6.4).
@@ -21,6 +23,7 @@ import type { RequestFrames } from './request-frames.js';
 export class FrameHandlers {
   readonly #core: ConnectionCore;
   readonly #request: RequestFrames;
+  #settingsSeen = false;
 
   constructor(core: ConnectionCore, request: RequestFrames) {
     this.#core = core;
@@ -29,6 +32,10 @@ export class FrameHandlers {
 
   /** One frame, as the frame reader splits them. */
   frame(type: number, flags: number, id: number, payload: Buffer): void {
+    if (!this.#settingsSeen) {
+      if (type !== FrameType.Settings || (flags & FrameFlag.Ack) !== 0) throw new H2ConnectionError(H2Error.ProtocolError, 'the client preface is not followed by SETTINGS');
+      this.#settingsSeen = true;
+    }
     if (this.#request.inHeaderBlock && type !== FrameType.Continuation) throw new H2ConnectionError(H2Error.ProtocolError, `frame type ${type} inside a header block`);
     switch (type) {
       case FrameType.Data:

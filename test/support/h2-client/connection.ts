@@ -69,6 +69,9 @@ export class H2Client {
   readonly #encoder = hpack.compressor.create({ table: { maxSize: 4096 } });
   #block: { streamId: number; parts: Buffer[] } | undefined;
   #ackSettings: boolean;
+  /** Octets written so far, and ACKs of server SETTINGS held until the preface is out. */
+  #written = 0;
+  #heldAcks = 0;
 
   private constructor(socket: Socket | TLSSocket, alpn: string | false, ackSettings: boolean) {
     this.#socket = socket;
@@ -114,7 +117,12 @@ export class H2Client {
 
   write(bytes: Buffer): void {
     if (this.closed || this.#socket.destroyed) return;
+    this.#written += bytes.length;
     this.#socket.write(bytes);
+    if (this.#written >= PREFACE.length && this.#heldAcks > 0) {
+      // A client sends nothing before its preface is out (RFC 9113 §3.4): ACKs wait for it.
+      for (; this.#heldAcks > 0; this.#heldAcks--) this.#socket.write(settingsAck());
+    }
   }
 
   /** Writes `bytes` in pieces cut at `cuts` (offsets), one socket write per turn of the loop. */
@@ -223,7 +231,8 @@ export class H2Client {
   #onFrame(f: Frame): void {
     if (f.type === FrameType.SETTINGS && (f.flags & Flag.ACK) === 0) {
       for (let i = 0; i + 6 <= f.payload.length; i += 6) this.serverSettings.set(f.payload.readUInt16BE(i), f.payload.readUInt32BE(i + 2));
-      if (this.#ackSettings) this.write(settingsAck());
+      if (this.#ackSettings && this.#written >= PREFACE.length) this.write(settingsAck());
+      else if (this.#ackSettings) this.#heldAcks++;
     } else if (f.type === FrameType.HEADERS || f.type === FrameType.PUSH_PROMISE) {
       let p = f.payload;
       let pad = 0;
