@@ -115,6 +115,9 @@ async function framedSnapshot(
     const req = call.request as Incoming<SnapshotRequest>;
     const refused = await snapshotRefusal(ctx, req, call.metadata, () => callerOf(call as unknown as Parameters<typeof callerOf>[0]));
     if (refused !== undefined) return { code: refused.code, details: refused.message };
+    // A client that cancelled while the call was checked costs no image (a burst of Snapshot
+    // calls cancelled at once must not make the member stage one image each).
+    if (!out.open) return undefined;
     const image = await stage(req as SnapshotRequest);
     try {
       for await (const block of snapshotFrames(image)) {
