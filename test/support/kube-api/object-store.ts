@@ -6,12 +6,17 @@
  * pruned, defaulted and validated by their CRD schema, and a bounded
  * event history that watches replay from (older than the history → 410 Expired).
  *
+ * Custom resources are kept with the keys of every object sorted, as the API server stores and
+ * serves them; a write that changes nothing (canonical.ts) keeps the resourceVersion, wakes no
+ * watcher and answers the stored object.
+ *
  * Invariants: objects handed out are copies; resourceVersions only grow; every change is one
  * event in the history with that change's resourceVersion; listeners are called synchronously
  * after the change, in order (controllers must defer their own writes).
  */
 import { asSeenBy, EventLog, selects, type Selection, type StoreEvent } from './event-log.js';
 import { apiVersionOf, typeKey, type ResourceRegistry, type ResourceType } from './resources.js';
+import { canonicalJson, withSortedKeys } from './canonical.js';
 import { applyDefaults } from './schema-defaults.js';
 import { prune } from './schema-prune.js';
 import { SchemaValidator } from './schema-validate.js';
@@ -53,14 +58,19 @@ function idOf(ns: string | undefined, name: string): string {
   return `${ns ?? ''}/${name}`;
 }
 
-/** The parts of an object that count as its spec (generation bumps when they change). */
+/** The parts of an object that count as its spec (generation bumps when they change), as canonical JSON. */
 function specPart(t: ResourceType, o: KubeObject): string {
   const { metadata: _m, status, apiVersion: _a, kind: _k, ...rest } = o;
-  return JSON.stringify(t.hasStatus ? rest : { ...rest, status });
+  return canonicalJson((t.hasStatus ? rest : { ...rest, status }) as Json);
 }
 
+/**
+ * A write that changes nothing: the object to store is the stored one (compared as JSON values,
+ * key order aside; resourceVersion aside — as the API server compares what it would store with
+ * what it holds, after defaulting). Such a write keeps the resourceVersion and wakes no watcher.
+ */
 function sameContent(a: KubeObject, b: KubeObject): boolean {
-  const strip = (o: KubeObject): string => JSON.stringify({ ...o, apiVersion: '', metadata: { ...o.metadata, resourceVersion: '' } });
+  const strip = (o: KubeObject): string => canonicalJson({ ...o, apiVersion: '', metadata: { ...o.metadata, resourceVersion: '' } } as unknown as Json);
   return strip(a) === strip(b);
 }
 
@@ -311,9 +321,10 @@ export class ObjectStore {
     return s;
   }
 
-  private put(t: ResourceType, type: 'ADDED' | 'MODIFIED', o: KubeObject, previous?: KubeObject): KubeObject {
+  private put(t: ResourceType, type: 'ADDED' | 'MODIFIED', written: KubeObject, previous?: KubeObject): KubeObject {
     this.rv += 1n;
-    o.metadata.resourceVersion = String(this.rv);
+    written.metadata.resourceVersion = String(this.rv);
+    const o = t.custom === true ? withSortedKeys(written as unknown as Json) as unknown as KubeObject : written;
     this.space(t).set(idOf(o.metadata.namespace, o.metadata.name ?? ''), o);
     this.emit({ rv: this.rv, type, typeKey: typeKey(t), object: clone(o), ...(previous !== undefined ? { previous: clone(previous) } : {}) });
     return clone(o);

@@ -22,6 +22,8 @@ export interface ResourceType {
   readonly shortNames: readonly string[];
   /** The CRD's OpenAPI schema of the storage version (defaults are applied from it). */
   readonly schema?: JsonObject;
+  /** Defined by a CRD: stored and served with the keys of every object sorted (canonical.ts). */
+  readonly custom?: boolean;
 }
 
 /** `group/plural`, the key of a type's object space. */
@@ -90,6 +92,7 @@ export function typeOfCrd(crd: KubeObject): ResourceType | { readonly error: str
     hasStatus: versions.some((v) => obj(obj(v.subresources)?.status) !== undefined),
     shortNames: Array.isArray(names?.shortNames) ? names.shortNames.map(String) : [],
     ...(schema !== undefined ? { schema } : {}),
+    custom: true,
   };
 }
 

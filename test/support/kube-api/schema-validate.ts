@@ -8,6 +8,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FieldCause } from './status.js';
 import type { Json, JsonObject } from './types.js';
+import { canonicalJson } from './canonical.js';
 
 function isObject(v: Json | undefined): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -85,13 +86,6 @@ function immutableRules(schema: JsonObject, path: string[] = []): { path: string
   return out;
 }
 
-/** JSON with object keys sorted: equal values give equal text. */
-function canonical(v: Json | undefined): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
-  return JSON.stringify(v) ?? 'undefined';
-}
-
 function at(v: Json | undefined, path: readonly string[]): Json | undefined {
   let cur = v;
   for (const p of path) cur = isObject(cur) ? cur[p] : undefined;
@@ -122,7 +116,7 @@ export class SchemaValidator {
       for (const rule of this.immutable) {
         const before = at(old, rule.path);
         const after = at(value, rule.path);
-        if (before !== undefined && after !== undefined && canonical(before) !== canonical(after)) {
+        if (before !== undefined && after !== undefined && canonicalJson(before) !== canonicalJson(after)) {
           out.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${typeName(after)}": ${rule.message}`, field: rule.path.join('.') });
         }
       }

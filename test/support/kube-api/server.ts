@@ -2,7 +2,8 @@
  * The in-process Kubernetes API test server: node:http on 127.0.0.1 and a random port, serving
  * discovery, the resource verbs, pod eviction and watches over one object store, with the CRD
  * controller, the garbage collector and the disruption (PDB status) controller always on, the StatefulSet controller on unless disabled, and a kubelet
- * when a pod runner is given (README.md lists what is and is not implemented).
+ * when a pod runner is given (README.md lists what is and is not implemented); an `audit` hook
+ * hears of every resource request.
  *
  * Lifecycle: `startKubeApi()` resolves once listening; `close()` ends every watch stream, stops
  * the controllers and the kubelet (which stops every pod process it started) and the listener.
@@ -11,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
+import { auditRecord, type AuditRecord } from './audit.js';
 import { runCrdController } from './crd-controller.js';
 import { coreVersions, groupList, groupOf, resourceList, versionInfo } from './discovery.js';
 import { runDisruptionController } from './disruption-controller.js';
@@ -41,6 +43,8 @@ export interface KubeApiOptions {
   readonly probeIntervalMs?: number;
   /** Interval of BOOKMARK events on watches that allow them (default 1000 ms). */
   readonly bookmarkMs?: number;
+  /** Told of every resource request as it arrives (audit.ts), e.g. to count a client's writes. */
+  readonly audit?: (record: AuditRecord) => void;
 }
 
 /** A running test API server. */
@@ -135,6 +139,9 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
       return d === undefined ? replyError(res, noRoute()) : reply(res, 200, d);
     }
     if (route.kind !== 'resource') return replyError(res, noRoute());
+    const isWatch = method === 'GET' && (route.watchPath || url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1');
+    const record = opts.audit === undefined ? undefined : auditRecord(method, route, isWatch);
+    if (record !== undefined) opts.audit?.(record);
     const type = registry.lookup(route.group, route.version, route.plural);
     const badScope = type !== undefined && !type.namespaced && route.namespace !== undefined;
     const eviction = route.subresource === 'eviction' && type?.group === '' && type.plural === 'pods';
@@ -150,7 +157,6 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
       const r = evict(store, route.namespace, route.name);
       return reply(res, r.code, r.body);
     }
-    const isWatch = method === 'GET' && (route.watchPath || url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1');
     if (isWatch) {
       const match = selectorsOf(url.searchParams);
       if ('error' in match) return replyError(res, badRequest(match.error));
