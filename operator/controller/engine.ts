@@ -15,7 +15,11 @@
  * - the outcome of a TakeSnapshot is kept in memory for the NEXT pass (`observed.snapshotOutcome`)
  *   until a pass that saw it has written its status (reconcile records it there), or a newer
  *   snapshot replaces it; the status, not this memory, is what survives an operator restart;
- * - the status is written only when it differs from the cluster's current one;
+ * - the status is written only when it differs from the cluster's current one as a JSON value
+ *   (key order aside: the API server hands custom resources back with sorted keys); nothing in
+ *   it changes from pass to pass by itself (conditions keep their lastTransitionTime while their
+ *   status holds, a member its unhealthySince while it stays not ready), so a steady cluster
+ *   costs no write;
  * - metrics: upgrades started / completed / blocked from the plan's events, the member upgrade
  *   duration from `status.upgrade.currentMember` → `membersDone`, reconcile errors.
  * - the member admin of a pass comes from the AdminSource when one is given (the cluster's TLS
@@ -35,6 +39,7 @@ import type { Plan, SnapshotOutcome } from './model.js';
 import type { BackupOutcome } from './backup/outcome.js';
 import type { BackupStores } from './backup/store-port.js';
 import { observe } from './observe.js';
+import { sameJson } from './status/same-json.js';
 import { needsRestoreCheck, type RestoreInspector } from './restore/restore-source.js';
 import { portOk, type AdminSource, type Clock, type EngineLogger, type EngineMetrics, type EventSink, type MemberAdmin, type MemberPlatform, type PortResult, type ReconcileFn, type RehearsalPlatform, type SnapshotStore, type StatusSink } from './ports.js';
 
@@ -194,9 +199,13 @@ export class Engine {
     return { requeueAfterSeconds: retry, error };
   }
 
-  /** Writes `status` unless it equals `previous` (the status last read or written). */
+  /**
+   * Writes `status` unless it is the same as `previous` (the status last read or written),
+   * compared as JSON values (status/same-json.ts: key order and absent keys do not count), so an
+   * idle cluster costs no write.
+   */
   private async writeStatus(cluster: KvstoreCluster, status: KvstoreClusterStatus, previous: KvstoreClusterStatus | undefined): Promise<boolean> {
-    if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(status)) {
+    if (previous !== undefined && sameJson(previous, status)) {
       this.deps.logger.debug({ cluster: keyOf(cluster) }, 'status unchanged');
       return true;
     }

@@ -55,6 +55,10 @@ void test('status merge patch: changed keys set, dropped keys null, applying it 
   assert.deepEqual(patch, { upgrade: { state: 'WaitingV2', currentMember: null, membersDone: ['demo-0', 'demo-1'], waitUntil: 'x' } });
   assert.deepEqual(applyMergePatch(from, patch), to);
   assert.equal(mergePatchBetween(to, structuredClone(to)), undefined);
+  // As the API server hands it back (keys sorted, also inside the arrays): no change, no patch.
+  const served = { conditions: [{ status: 'True', type: 'Available' }], phase: 'Upgrading', upgrade: { membersDone: ['demo-0', 'demo-1'], state: 'WaitingV2', waitUntil: 'x' } };
+  assert.equal(mergePatchBetween(served, to), undefined);
+  assert.deepEqual(mergePatchBetween(served, { ...to, conditions: [{ type: 'Available', status: 'False' }] }), { conditions: [{ type: 'Available', status: 'False' }] });
 });
 
 void test('watched objects → cluster keys', () => {
