@@ -11,6 +11,7 @@
  * | work_queue_depth | gauge | — |
  * | is_leader | gauge (1/0) | — |
  * | backup_total, backup_duration_seconds, backup_last_success_timestamp_seconds, backup_bytes | backup-metrics.ts | namespace, cluster (+ result) |
+ * | api_requests_total | api-request-metrics.ts | namespace, cluster, verb, resource |
  *
  * `OperatorMetrics` is the typed port the rest of the operator calls; it fits the engine's
  * `EngineMetrics` (operator/controller/ports.ts). Clusters are named by their key
@@ -18,6 +19,7 @@
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { BackupMetric } from '../controller/ports.js';
+import { createApiRequestSeries } from './api-request-metrics.js';
 import { createBackupSeries } from './backup-metrics.js';
 
 export const METRIC_PREFIX = 'kvstore_operator_';
@@ -41,6 +43,8 @@ export interface OperatorMetrics {
   reconcileDuration(cluster: string, seconds: number): void;
   setQueueDepth(depth: number): void;
   setLeader(leading: boolean): void;
+  /** One Kubernetes API request made for `cluster` ('' for none: leader election, informers). */
+  apiRequest(cluster: string, verb: string, resource: string): void;
   /** Drops the series of a deleted cluster. */
   forgetCluster(cluster: string): void;
 }
@@ -71,6 +75,7 @@ export function createOperatorMetrics(registry: Registry): OperatorMetrics {
   leader.set(0);
   depth.set(0);
   const backups = createBackupSeries(registry, METRIC_PREFIX);
+  const requests = createApiRequestSeries(registry, METRIC_PREFIX);
   const perCluster = [started, completed, blocked, errors, memberDuration, reconcile];
   return {
     upgradeStarted: (c) => started.inc(clusterLabels(c)),
@@ -82,9 +87,11 @@ export function createOperatorMetrics(registry: Registry): OperatorMetrics {
     reconcileDuration: (c, s) => reconcile.observe(clusterLabels(c), s),
     setQueueDepth: (d) => depth.set(d),
     setLeader: (l) => leader.set(l ? 1 : 0),
+    apiRequest: (c, verb, resource) => requests.apiRequest(clusterLabels(c), verb, resource),
     forgetCluster: (c) => {
       for (const m of perCluster) m.remove(clusterLabels(c));
       backups.forget(clusterLabels(c));
+      requests.forget(clusterLabels(c));
     },
   };
 }

@@ -30,7 +30,8 @@ import { EventRecorder } from '../event-recorder.js';
 import type { Check } from '../health-server.js';
 import type { ClientNodeKubeClient } from '../kube/client-node-client.js';
 import { listWatchSource } from '../kube/list-watch-source.js';
-import type { KubeObject, ListQuery } from '../kube/types.js';
+import type { CountingKubeClient } from '../kube/counting-client.js';
+import type { KubeClient, KubeObject, ListQuery } from '../kube/types.js';
 import type { OperatorMetrics } from '../metrics.js';
 import type { Timers } from '../timers.js';
 import { Outcome, type ProcessOutcome } from '../work-queue.js';
@@ -55,6 +56,11 @@ export interface LeaderElectionConfig {
 export interface KubeControllerOptions {
   readonly kubeConfig: KubeConfig;
   readonly kube: ClientNodeKubeClient;
+  /**
+   * `kube` with its requests counted (kube/counting-client.ts): when given, every call goes
+   * through it, each pass inside `during(<ns>/<name>)` so its requests are the cluster's.
+   */
+  readonly requests?: CountingKubeClient;
   /** Namespace watched; undefined = all namespaces. */
   readonly namespace: string | undefined;
   /** Member admin calls (with the URL resolver in front, see kube-platform/member-url.ts); a
@@ -71,6 +77,8 @@ export interface KubeControllerOptions {
   readonly logger: EngineLogger;
   readonly timers: Timers;
   readonly metrics: OperatorMetrics;
+  /** `reportingInstance` of the Events this operator records (its pod name; default the host name). */
+  readonly reportingInstance?: string;
   /** Absent: this process reconciles without an election. */
   readonly leaderElection?: LeaderElectionConfig;
   /** Backoff after failed passes (default 1 s … 60 s). */
@@ -87,23 +95,27 @@ export class KubeController {
   readonly #o: KubeControllerOptions;
   readonly #engine: Engine;
   readonly #events: EventRecorder;
+  /** What every call goes through: the counting client when there is one. */
+  readonly #kube: KubeClient;
   #runner: ControllerRunner<KubeObject> | undefined;
 
   constructor(options: KubeControllerOptions) {
     this.#o = options;
     const o = options;
+    this.#kube = o.requests ?? o.kube;
     this.#events = new EventRecorder({
-      kube: o.kube,
+      kube: this.#kube,
       timers: o.timers,
+      ...(o.reportingInstance === undefined ? {} : { instance: o.reportingInstance }),
       onError: (error, notice) => o.logger.warn({ reason: notice.reason, error: error.message }, 'event not recorded'),
     });
     this.#engine = new Engine({
-      platform: new KubePlatform(o.kube, o.peerURL, o.restore?.url),
+      platform: new KubePlatform(this.#kube, o.peerURL, o.restore?.url),
       admin: o.admin,
       snapshots: o.snapshots,
       ...(o.backups === undefined ? {} : { backups: o.backups }),
       ...(o.rehearsal === undefined ? {} : { rehearsal: o.rehearsal }),
-      status: new KubeStatusSink(o.kube),
+      status: new KubeStatusSink(this.#kube),
       events: new KubeEventSink(this.#events),
       clock: { now: () => o.timers.now() },
       metrics: o.metrics,
@@ -128,7 +140,7 @@ export class KubeController {
     const o = this.#o;
     const ns = o.namespace ?? '';
     const managed = `${LABEL_MANAGED_BY}=${MANAGER}`;
-    const source = async (query: ListQuery) => listWatchSource<KubeObject>(o.kubeConfig, o.kube, query);
+    const source = async (query: ListQuery) => listWatchSource<KubeObject>(o.kubeConfig, o.kube, query, o.requests);
     const clusters = await source({ apiVersion: API_VERSION, kind: KIND, namespace: ns });
     const sets = await source({ apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: ns, labelSelector: managed });
     const pods = await source({ apiVersion: 'v1', kind: 'Pod', namespace: ns, labelSelector: managed });
@@ -153,16 +165,22 @@ export class KubeController {
       metrics: o.metrics,
       logger: o.logger,
       queueBackoff: { baseMs: 1000, capMs: 60_000, ...o.backoff },
-      ...(le === undefined ? {} : { election: { kube: o.kube, ...le } }),
+      ...(le === undefined ? {} : { election: { kube: this.#kube, ...le } }),
     });
     this.#runner.start();
     return { ok: true };
   }
 
-  async #process(key: string): Promise<ProcessOutcome> {
+  /** One pass of `key`, its API requests counted for that cluster. */
+  #process(key: string): Promise<ProcessOutcome> {
+    const counting = this.#o.requests;
+    return counting === undefined ? this.#pass(key) : counting.during(key, () => this.#pass(key));
+  }
+
+  async #pass(key: string): Promise<ProcessOutcome> {
     const o = this.#o;
     const { namespace, name } = splitKey(key);
-    const got = await o.kube.get<Cluster>({ apiVersion: API_VERSION, kind: KIND, namespace, name });
+    const got = await this.#kube.get<Cluster>({ apiVersion: API_VERSION, kind: KIND, namespace, name });
     if (!got.ok) {
       if (got.error.kind !== 'NotFound') return Outcome.retry(new Error(`read ${key}: ${got.error.message}`));
       this.#engine.forget({ metadata: { name, namespace } } as KvstoreCluster);
@@ -180,7 +198,7 @@ export class KubeController {
     }
     let cluster = parsed.cluster;
     if (!hasFinalizer(object)) {
-      const added = await addFinalizer(o.kube, object);
+      const added = await addFinalizer(this.#kube, object);
       if (!added.ok) return Outcome.retry(new Error(`add finalizer to ${key}: ${added.error.message}`));
       cluster = { ...cluster, metadata: { ...cluster.metadata, ...added.value.metadata } };
     }
@@ -193,7 +211,7 @@ export class KubeController {
     this.#engine.forget({ metadata: { name: object.metadata.name, namespace: object.metadata.namespace } } as KvstoreCluster);
     this.#o.metrics.forgetCluster(key);
     if (!hasFinalizer(object)) return Outcome.done;
-    const r = await removeFinalizer(this.#o.kube, object);
+    const r = await removeFinalizer(this.#kube, object);
     if (!r.ok && r.error.kind !== 'NotFound') return Outcome.retry(new Error(`remove finalizer of ${key}: ${r.error.message}`));
     this.#o.logger.info({ cluster: key }, 'cluster deleted: snapshot files kept, finalizer removed');
     return Outcome.done;

@@ -1,7 +1,7 @@
 /**
  * One operator process on Kubernetes, wired: the KubeConfig's client, the member admins (one per
  * cluster access: the TLS client certificate and credentials its Secrets hold) behind a URL resolver, the snapshot volume, the controller loop, the prom-client Registry with the
- * operator metrics, and the /healthz /readyz /metrics server (readiness: every informer has
+ * operator metrics (every API request counted by cluster, verb and resource), and the /healthz /readyz /metrics server (readiness: every informer has
  * listed once; leadership is not a readiness condition, so a standby is ready), which also serves
  * snapshots to restore init containers and to upgrade rehearsals' scratch pods (PodRehearsal;
  * without a listener rehearsals fall back to a process in this pod, ProcessRehearsal, and say so).
@@ -18,6 +18,7 @@ import { kubeAccessLoader } from '../kube-platform/secret-access.js';
 import type { EngineLogger, ReconcileFn, RehearsalPlatform } from '../../controller/ports.js';
 import { startHealthServer, type HealthServer } from '../health-server.js';
 import { ClientNodeKubeClient } from '../kube/client-node-client.js';
+import { CountingKubeClient } from '../kube/counting-client.js';
 import { createOperatorMetrics } from '../metrics.js';
 import { systemTimers, type Timers } from '../timers.js';
 import { identityResolver, resolvingAdmin, type UrlResolver } from '../kube-platform/member-url.js';
@@ -47,6 +48,8 @@ export interface KubeOperatorOptions {
   readonly reconcile: ReconcileFn;
   readonly logger: EngineLogger;
   readonly leaderElection?: LeaderElectionConfig;
+  /** Which operator reports its Events (`reportingInstance`): its pod name (default the host name). */
+  readonly instance?: string;
   /** Health + metrics listener; undefined = none. */
   readonly metricsBind?: { readonly host: string; readonly port: number };
   /** Client URLs as this process dials them. Default: identity (cluster DNS). */
@@ -85,7 +88,9 @@ function unsynced(controller: KubeController): string | undefined {
 export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: true; value: KubeOperator } | { ok: false; error: string }> {
   const registry = new Registry();
   const metrics = createOperatorMetrics(registry);
-  const kube = new ClientNodeKubeClient(o.kubeConfig);
+  const direct = new ClientNodeKubeClient(o.kubeConfig);
+  // Every API request is counted (kvstore_operator_api_requests_total), by the cluster whose pass made it.
+  const kube = new CountingKubeClient(direct, (r) => metrics.apiRequest(r.cluster, r.verb, r.resource));
   const resolve = o.resolveUrl ?? identityResolver;
   const admin = createAdminSource({
     load: kubeAccessLoader(kube),
@@ -113,7 +118,8 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
   if (!restores) o.logger.warn({}, IN_OPERATOR_NOTE);
   const controller = new KubeController({
     kubeConfig: o.kubeConfig,
-    kube,
+    kube: direct,
+    requests: kube,
     namespace: o.namespace,
     admin,
     ...(o.resolvePeerUrl === undefined ? {} : { peerURL: o.resolvePeerUrl }),
@@ -125,6 +131,7 @@ export async function startKubeOperator(o: KubeOperatorOptions): Promise<{ ok: t
     timers: o.timers ?? systemTimers(),
     metrics,
     ...(o.leaderElection === undefined ? {} : { leaderElection: o.leaderElection }),
+    ...(o.instance === undefined ? {} : { reportingInstance: o.instance }),
     ...(o.observeTimeoutMs === undefined ? {} : { observeTimeoutMs: o.observeTimeoutMs }),
     restore: {
       inspector: kubeRestoreInspector(kube, restoreDirs, restores, backups),
