@@ -104,7 +104,8 @@ export function runCommand(io: RunCommandIO): Command {
         fail(`kubeconfig: ${(err as Error).message}`);
         return;
       }
-      const identity = `${io.env('POD_NAME') ?? hostname()}_${randomBytes(4).toString('hex')}`;
+      const instance = io.env('POD_NAME') ?? hostname();
+      const identity = `${instance}_${randomBytes(4).toString('hex')}`;
       const started = await startKubeOperator({
         kubeConfig,
         namespace: opts.namespace === 'all' ? undefined : opts.namespace,
@@ -113,6 +114,7 @@ export function runCommand(io: RunCommandIO): Command {
         ...(opts.memberAddressMap === undefined ? {} : mapped(resolve(opts.memberAddressMap))),
         reconcile,
         logger,
+        instance,
         ...(metricsBind === undefined ? {} : { metricsBind }),
         ...restoreBase(opts.restoreBaseUrl, io.env('POD_NAMESPACE'), metricsBind?.port),
         ...(opts.leaderElect

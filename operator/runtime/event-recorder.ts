@@ -1,6 +1,9 @@
 /**
  * Records core/v1 Events about objects the operator manages, source component
- * `kvstore-operator`. Repeats are folded the way kubectl shows them: an event with the same
+ * `kvstore-operator`, reported by it: every Event created names `reportingComponent`
+ * `kvstore-operator` and `reportingInstance` (this operator: its pod name, else the host name;
+ * what `kubectl get events -o wide` and events.k8s.io/v1 show as the reporting controller and
+ * instance). Repeats are folded the way kubectl shows them: an event with the same
  * involved object, type, reason and message as one already recorded by this recorder increments
  * that Event's `count` and moves its `lastTimestamp` (merge patch) instead of creating a new one;
  * if that Event is gone (expired), a new one is created.
@@ -9,6 +12,7 @@
  * typed result. Calls are serialized, so concurrent repeats cannot create duplicates. The
  * remembered events are bounded (least recently used first out).
  */
+import { hostname } from 'node:os';
 import type { CoreEvent, KubeClient, KubeError, KubeResult } from './kube/types.js';
 import type { Timers } from './timers.js';
 
@@ -35,6 +39,8 @@ export interface EventRecorderOptions {
   readonly timers: Timers;
   /** `source.host` (e.g. the operator pod's node or name); omitted when absent. */
   readonly host?: string;
+  /** `reportingInstance`: which operator process reports (its pod name; default the host name). At most 128 characters are kept (the API server's limit). */
+  readonly instance?: string;
   /** Remembered events for folding repeats (default 4096). */
   readonly cacheSize?: number;
   readonly onError?: (error: KubeError, notice: EventNotice) => void;
@@ -55,12 +61,14 @@ export class EventRecorder {
   readonly #o: EventRecorderOptions;
   readonly #seen = new Map<string, Remembered>();
   readonly #cacheSize: number;
+  readonly #instance: string;
   #tail: Promise<unknown> = Promise.resolve();
   #seq = 0;
 
   constructor(options: EventRecorderOptions) {
     this.#o = options;
     this.#cacheSize = options.cacheSize ?? 4096;
+    this.#instance = (options.instance ?? hostname()).slice(0, 128);
   }
 
   /** Records `notice` about `subject`; never rejects. (Fits the engine's EventSink.) */
@@ -115,6 +123,8 @@ export class EventRecorder {
       firstTimestamp: now,
       lastTimestamp: now,
       source: { component: EVENT_SOURCE_COMPONENT, ...(this.#o.host !== undefined ? { host: this.#o.host } : {}) },
+      reportingComponent: EVENT_SOURCE_COMPONENT,
+      reportingInstance: this.#instance,
     };
     const created = await this.#o.kube.createEvent(event);
     if (created.ok) this.#remember(key, { name: created.value.metadata.name, namespace, count: 1 });

@@ -1,4 +1,5 @@
-// The event recorder: core/v1 Events with source kvstore-operator, repeats folded into count,
+// The event recorder: core/v1 Events with source and reporting component kvstore-operator and the
+// reporting instance, repeats folded into count,
 // a vanished Event recreated, errors reported — on the in-memory client and on the test API server.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,19 +35,20 @@ for (const world of ['memory', 'api'] as const) {
   void test(`${world}: an event names its object and source; a repeat increments count`, async () => {
     const { kube, namespace } = setup();
     const timers = new ManualTimers(Date.UTC(2026, 10, 21, 10, 0, 0));
-    const rec = new EventRecorder({ kube, timers });
+    const rec = new EventRecorder({ kube, timers, instance: 'kvstore-operator-7d9f-x2' });
     const subject = cluster(namespace);
     await rec.emit(subject, { type: 'Normal', reason: 'UpgradeStarted', message: 'upgrading 3.4.0 → 3.5.0' });
     const [first] = await events(kube, namespace);
     assert.ok(first);
     assert.deepEqual(
-      { involved: first.involvedObject, reason: first.reason, type: first.type, count: first.count, source: first.source.component },
+      { involved: first.involvedObject, reason: first.reason, type: first.type, count: first.count, source: first.source.component, by: [first.reportingComponent, first.reportingInstance] },
       {
         involved: { apiVersion: 'kvstore.io/v1alpha1', kind: 'KvstoreCluster', namespace, name: 'demo', uid: 'u-1' },
         reason: 'UpgradeStarted',
         type: 'Normal',
         count: 1,
         source: 'kvstore-operator',
+        by: ['kvstore-operator', 'kvstore-operator-7d9f-x2'],
       },
     );
     assert.equal(Date.parse(first.firstTimestamp), Date.UTC(2026, 10, 21, 10, 0, 0));
