@@ -520,6 +520,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
           tls: tls.client,
           logger: log,
           local: local?.options,
+          onClientFault: (path) => grpcEdge.countFault(path),
         })
       : listenClients(config.listenClientUrls, h2Serving, httpHandler, log, { tls: tls.client });
   const metricsApp = createMetricsApp({

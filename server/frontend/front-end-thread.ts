@@ -132,6 +132,7 @@ async function localServing(s: FrontEndStart, log: Logger): Promise<LocalServing
     electionTimeoutMs: o.electionTimeoutMs,
     logger: log,
     onReport: (payload) => channel.record(FromFront.WatchReport, 0, 0, 0, payload),
+    onFault: (path) => channel.record(FromFront.Fault, 0, 0, 0, Buffer.from(path, 'utf8')),
   });
   local = { host, reads, watches };
   return local;

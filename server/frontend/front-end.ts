@@ -57,6 +57,8 @@ export interface FrontEndOptions {
     /** The thread's watch streams: counts since the last report, gauges now. */
     readonly onWatchReport: (report: WatchReport) => void;
   };
+  /** A call served on the thread ended by a fault inside the member (the thread logged it): count it. */
+  readonly onClientFault?: (path: string) => void;
   /** The thread failed or exited unexpectedly. Default: log fatal and exit the process with status 1. */
   readonly onFailure?: (err: Error) => void;
 }
@@ -84,6 +86,7 @@ export async function startFrontEnd(o: FrontEndOptions): Promise<ClientListeners
     record: (r, extras) => {
       if (r.kind === FromFront.LocalReads) o.local?.onServed(r.arg);
       else if (r.kind === FromFront.WatchReport) o.local?.onWatchReport(decodeWatchReport(r.payload));
+      else if (r.kind === FromFront.Fault) o.onClientFault?.(r.payload.toString('utf8'));
       else if (r.kind === FromFront.ReplicaWanted) feed?.want();
       else if (r.kind === FromFront.ReplicaIdle) feed?.idle();
       else connections.fromFront(r, extras);

@@ -68,6 +68,8 @@ export interface LocalWatchesOptions {
   readonly logger: Logger;
   /** A report for the core (watch-report.ts). */
   readonly onReport: (payload: Buffer) => void;
+  /** A stream served here ended by a fault inside the member (logged here; counted by the core). */
+  readonly onFault?: (path: string) => void;
 }
 
 export class LocalWatches implements ReplicaFollower {
@@ -106,7 +108,10 @@ export class LocalWatches implements ReplicaFollower {
       maxRecvBytes: o.maxRecvBytes,
       maxSendBytes: o.maxSendBytes,
       framers: replyFramers(),
-      onFault: (err, stream) => o.logger.error({ err, stream: stream.id, method: WATCH }, 'a client call failed inside the member; answered INTERNAL'),
+      onFault: (err, stream) => {
+        o.logger.error({ err, stream: stream.id, method: WATCH }, 'a client call failed inside the member; answered INTERNAL');
+        o.onFault?.(WATCH);
+      },
     };
     this.#timers = [setInterval(() => this.#hub?.progressTick(), o.progressIntervalMs), setInterval(() => this.#report(), REPORT_MS)];
     for (const t of this.#timers) t.unref();

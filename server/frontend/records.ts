@@ -45,6 +45,8 @@ export const FromFront = {
   ReplicaIdle: 13,
   /** Counts and gauges of the watch streams the front end serves itself; payload: watch-report.ts. */
   WatchReport: 14,
+  /** A call on the thread ended by a fault inside the member (logged there); payload: its method path (utf8). */
+  Fault: 15,
 } as const;
 
 /** Core → front end. */

@@ -106,6 +106,10 @@ export function workerRoutes(channel: TurnChannel, log: Logger, local?: LocalSer
           else if (local?.watches.takes(stream, socket) === true) local.watches.serve(stream, socket);
           else forward(stream, [], false);
         },
+        onStreamFault(err, info) {
+          log.error({ err, stream: info.streamId, method: info.path, remote: socket.remoteAddress }, 'a client call failed inside the member; its stream was reset');
+          channel.record(FromFront.Fault, conn, info.streamId, 0, Buffer.from(info.path ?? '', 'utf8'));
+        },
         close() {
           grpcConns.delete(conn);
           channel.record(FromFront.Closed, conn, 0, 0);

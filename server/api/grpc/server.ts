@@ -94,6 +94,8 @@ export interface GrpcEdge {
   readonly h2: H2Serving;
   /** Every service with its handlers (request deserializers guarded). */
   readonly services: readonly RegisteredService[];
+  /** Counts a fault of a call on `path` served elsewhere (a front-end thread); unknown paths count as `other`. */
+  countFault(path: string): void;
 }
 
 /** The gRPC receive limit for a given `max-request-bytes` (default 1.5 MiB → 2 MiB). */
@@ -140,5 +142,5 @@ export function createGrpcEdge(options: GrpcServerOptions): GrpcEdge {
     ctx.logger,
     ctx.metrics,
   );
-  return { h2, services: registered };
+  return { h2, services: registered, countFault: (path) => ctx.metrics.clientFault('grpc', methods.has(path) ? path : 'other') };
 }
