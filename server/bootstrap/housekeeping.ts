@@ -3,7 +3,7 @@
  * - lease expiry: expired leases are revoked through the log (this member is leader);
  * - lease checkpoints (when the lessor has checkpointing on, this member is leader): due
  *   remaining TTLs are proposed as LeaseCheckpointRequests of at most 1000 entries;
- * - backend size: refreshed for quota checks, Status and the size gauges;
+ * - backend size (the store's accounting, MvccStore.size): refreshed on the size gauges;
  * - watch progress notifications;
  * - auto-compaction (when configured).
  * `stop()` clears every timer.
@@ -13,21 +13,20 @@ import type { Compactor } from '../compactor/compactor.js';
 import { checkpointBatches, MAX_CHECKPOINTS_PER_PROPOSAL } from '../lease/checkpoint-schedule.js';
 import type { Lessor } from '../lease/lessor.js';
 import type { Member } from '../member/member.js';
-import type { MvccStore } from '../mvcc/types.js';
-import type { Backend } from '../storage/backend.js';
+import type { MvccStore, StoreSize } from '../mvcc/types.js';
 import type { WatchHub } from '../watch/watch-hub.js';
 
 export interface HousekeepingDeps {
   readonly member: Member;
   readonly store: MvccStore;
-  readonly backend: Backend;
   readonly lessor: Lessor;
   readonly hub: WatchHub;
   readonly compactor: Compactor | undefined;
   readonly progressIntervalMs: number;
   readonly now: () => number;
   readonly logger: Logger;
-  readonly onDbSize: (bytes: number) => void;
+  /** Also the moment the watch and proposal gauges are refreshed. */
+  readonly onDbSize: (size: StoreSize) => void;
   readonly onLeaseExpired: (count: number) => void;
 }
 
@@ -35,7 +34,7 @@ const LEASE_CHECK_MS = 500;
 const MAX_REVOKES_PER_CHECK = 500;
 /** Checkpoints proposed per check (at most 10 proposals); the rest stay due for the next check. */
 const MAX_CHECKPOINTS_PER_CHECK = 10 * MAX_CHECKPOINTS_PER_PROPOSAL;
-/** Backend size refresh (quota checks, Status, gauges): a directory scan, so not too often. */
+/** Gauge refresh (backend size, watch and proposal gauges). Quota checks and Status read the store's size directly. */
 const SIZE_CHECK_MS = 5000;
 
 export function startHousekeeping(d: HousekeepingDeps): { stop(): void } {
@@ -73,7 +72,7 @@ export function startHousekeeping(d: HousekeepingDeps): { stop(): void } {
     if (failed !== undefined && !failed.ok) d.logger.warn({ error: failed.error.kind, checkpoints: due.length }, 'failed to propose lease checkpoints');
   });
 
-  every(SIZE_CHECK_MS, async () => d.onDbSize(await d.backend.size()));
+  every(SIZE_CHECK_MS, () => d.onDbSize(d.store.size));
 
   every(d.progressIntervalMs, () => d.hub.progressTick());
 

@@ -393,7 +393,6 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   metrics.quotaBackendBytes.set(config.effectiveQuotaBackendBytes);
   metrics.authRevision.set(auth.store.revision);
 
-  let dbSize = await backend.size();
   const clientUrls = config.advertiseClientUrls;
   const ctx: ServiceContext = {
     member,
@@ -404,7 +403,8 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     serverVersion: config.serverVersion,
     maxTxnOps: config.maxTxnOps,
     quotaBytes: config.effectiveQuotaBackendBytes,
-    dbSize: () => dbSize,
+    dbSize: () => store.size.allocated,
+    dbSizeInUse: () => store.size.inUse,
     now,
     newLeaseId: createLeaseIdGenerator(memberId, now()),
     membership,
@@ -538,17 +538,15 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const housekeeping = startHousekeeping({
     member,
     store,
-    backend,
     lessor,
     hub,
     compactor: config.autoCompaction ? new Compactor(config.autoCompaction, now()) : undefined,
     progressIntervalMs: config.experimentalWatchProgressNotifyIntervalMs,
     now,
     logger: log,
-    onDbSize: (bytes) => {
-      dbSize = bytes;
-      metrics.dbTotalSize.set(bytes);
-      metrics.dbTotalSizeInUse.set(bytes);
+    onDbSize: (size) => {
+      metrics.dbTotalSize.set(size.allocated);
+      metrics.dbTotalSizeInUse.set(size.inUse);
       const s = hub.stats();
       const f = local?.watchStats() ?? { streams: 0, watchers: 0, slowWatchers: 0, pendingEvents: 0 };
       metrics.watchStreams.set(s.streams + f.streams);

@@ -272,10 +272,14 @@ export class Member {
     return out;
   }
 
-  /** Resolves once this member has applied everything committed when it was called (linearizable read point). */
-  readBarrier(): Promise<Result<void>> {
+  /**
+   * Resolves once this member has applied everything committed when it was called (linearizable
+   * read point). Fails with Timeout after `timeoutMs` (default: the request timeout; checked
+   * every tick), e.g. when no quorum confirms the read index.
+   */
+  readBarrier(timeoutMs: number = this.#d.requestTimeoutMs): Promise<Result<void>> {
     if (this.#stopped || !this.#node) return Promise.resolve(err('Stopped'));
-    const p = this.#reads.wait(this.#d.scheduler.now() + this.#d.requestTimeoutMs);
+    const p = this.#reads.wait(this.#d.scheduler.now() + timeoutMs);
     this.#schedule();
     return p;
   }

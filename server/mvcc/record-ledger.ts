@@ -14,6 +14,14 @@
  * Example: add(2,0,put,5) add(3,0,put,7) add(3,1,tomb,1) remove(2,0) →
  *   main [2,3,3] sub [0,0,1] state [DEAD,PUT,TOMB] value [5,7,1], length 2, dead 1;
  *   freeze() → main [3,3] sub [0,1] tombstone [0,1] valueLength [7,1].
+ *
+ * Space accounting (the backend size reported for the quota, Status and the size gauges, as
+ * etcd reports its bbolt file): a record occupies `recordBytes` (revision key + stored value +
+ * RECORD_OVERHEAD). `bytesInUse` is the sum over live records; `bytesAllocated` is its high-water
+ * mark since the ledger was made or last `shrinkToFit` — like a bbolt file, it grows with what
+ * is written, does not shrink when compaction frees records (their space is reused first), and
+ * falls to `bytesInUse` at a defragmentation. In the example: in use 5+7+1 + 17+17+18 + 3×16
+ * = 113 after the adds, 113−(17+5+16) = 75 after the remove; allocated stays 113.
  */
 
 /** Frozen copy of the ledger: the key bucket's records in ascending revision order. */
@@ -27,6 +35,19 @@ export interface RecordSizes {
   readonly tombstone: Uint8Array;
   /** Bytes of record i's stored value. */
   readonly valueLength: Uint32Array;
+}
+
+/**
+ * Bytes one record costs besides its revision key and value: bbolt's leaf element header
+ * (16 bytes), the per-record cost of the file etcd reports.
+ */
+export const RECORD_OVERHEAD = 16;
+/** Revision key length: main (8) '_' sub (8), plus the tombstone mark 't'. */
+const KEY_BYTES = 17;
+
+/** Bytes a record occupies in the space accounting. */
+export function recordBytes(tombstone: boolean, valueLength: number): number {
+  return KEY_BYTES + (tombstone ? 1 : 0) + valueLength + RECORD_OVERHEAD;
 }
 
 /** Entry states (the `tombstone` array of a frozen copy holds only PUT or TOMB). */
@@ -44,6 +65,8 @@ export class RecordLedger {
   /** Entries in the arrays, dead ones included. */
   private used = 0;
   private dead = 0;
+  private inUse = 0;
+  private allocated = 0;
 
   /** A ledger holding exactly `records` (a frozen copy, in revision order: an index checkpoint's). */
   static of(records: RecordSizes): RecordLedger {
@@ -62,12 +85,29 @@ export class RecordLedger {
       if (!after(ledger.main[i]!, ledger.sub[i]!, ledger.main[i - 1]!, ledger.sub[i - 1]!)) throw new Error('mvcc: record ledger out of revision order');
     }
     ledger.used = n;
+    for (let i = 0; i < n; i++) ledger.inUse += recordBytes(ledger.state[i] === TOMB, ledger.valueLength[i]!);
+    ledger.allocated = ledger.inUse;
     return ledger;
   }
 
   /** Live records. */
   get length(): number {
     return this.used - this.dead;
+  }
+
+  /** Bytes of the live records (see the header: space accounting). */
+  get bytesInUse(): number {
+    return this.inUse;
+  }
+
+  /** High-water mark of `bytesInUse` since the ledger was made or last shrunk to fit. */
+  get bytesAllocated(): number {
+    return this.allocated;
+  }
+
+  /** A defragmentation: the allocated bytes become the bytes in use. */
+  shrinkToFit(): void {
+    this.allocated = this.inUse;
   }
 
   /** Adds a record; an add at a revision already present (live or dead) replaces that entry. */
@@ -78,6 +118,7 @@ export class RecordLedger {
       at = this.lowerBound(main, sub);
       if (at < n && this.main[at] === main && this.sub[at] === sub) {
         if (this.state[at] === DEAD) this.dead--;
+        else this.inUse -= this.bytesAt(at);
         this.set(at, main, sub, tombstone, valueLength);
         return;
       }
@@ -97,6 +138,7 @@ export class RecordLedger {
   remove(main: number, sub: number): void {
     const at = this.lowerBound(main, sub);
     if (at === this.used || this.main[at] !== main || this.sub[at] !== sub || this.state[at] === DEAD) return;
+    this.inUse -= this.bytesAt(at);
     this.state[at] = DEAD;
     this.dead++;
     if (this.dead > this.used - this.dead) this.compactDead();
@@ -128,11 +170,18 @@ export class RecordLedger {
     return out;
   }
 
+  /** Writes entry `at` (live) and counts its bytes in use. */
   private set(at: number, main: number, sub: number, tombstone: boolean, valueLength: number): void {
     this.main[at] = main;
     this.sub[at] = sub;
     this.state[at] = tombstone ? TOMB : PUT;
     this.valueLength[at] = valueLength;
+    this.inUse += recordBytes(tombstone, valueLength);
+    if (this.inUse > this.allocated) this.allocated = this.inUse;
+  }
+
+  private bytesAt(at: number): number {
+    return recordBytes(this.state[at] === TOMB, this.valueLength[at]!);
   }
 
   /** The first index whose entry is not before (main, sub). */

@@ -86,6 +86,14 @@ export interface Pinned<V> {
 /** A pinned backend view of this thread and its records. */
 export type PinnedSnapshot = Pinned<ReadView>;
 
+/** Backend size in bytes (MvccStore.size). */
+export interface StoreSize {
+  /** What the file would hold: the high-water mark of `inUse` since the last defragmentation. */
+  readonly allocated: number;
+  /** What the live records occupy. */
+  readonly inUse: number;
+}
+
 export interface MvccStore {
   readonly currentRevision: bigint;
   /** Highest compacted revision (0 if never compacted). */
@@ -94,6 +102,19 @@ export interface MvccStore {
   readonly consistentIndex: bigint;
   /** Number of live keys. */
   readonly keyCount: number;
+
+  /**
+   * The backend size as etcd reports its bbolt file (record-ledger.ts, space accounting), for
+   * the quota, Status and the size gauges: `allocated` grows with the records flushed and
+   * falls only at `shrinkToFit`; `inUse` also falls when a compaction removes records. Both
+   * include a fixed part (a fresh etcd file's pages). Changes not flushed yet are not counted.
+   */
+  readonly size: StoreSize;
+  /**
+   * A defragmentation of the accounting: once every compaction started so far has finished
+   * its backend pass, the allocated size becomes the size in use.
+   */
+  shrinkToFit(): Promise<void>;
 
   range(params: RangeParams): Promise<Result<RangeResult>>;
   beginWrite(): WriteTxn;

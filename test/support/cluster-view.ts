@@ -23,6 +23,9 @@ export interface EndpointStatus {
   readonly raftAppliedIndex: bigint;
   readonly revision: bigint;
   readonly isLearner: boolean;
+  /** Backend size (`dbSize`) and what is in use of it (`dbSizeInUse`), in bytes. */
+  readonly dbSize: number;
+  readonly dbSizeInUse: number;
 }
 
 /** One entry of `member list`. */
@@ -62,6 +65,8 @@ interface RawStatus {
     raftTerm?: unknown;
     raftAppliedIndex?: unknown;
     isLearner?: boolean;
+    dbSize?: unknown;
+    dbSizeInUse?: unknown;
   };
 }
 
@@ -77,6 +82,8 @@ export function parseStatuses(stdout: string): EndpointStatus[] {
     raftAppliedIndex: big(s.Status.raftAppliedIndex),
     revision: big(s.Status.header.revision),
     isLearner: s.Status.isLearner === true,
+    dbSize: Number(big(s.Status.dbSize)),
+    dbSizeInUse: Number(big(s.Status.dbSizeInUse)),
   }));
 }
 

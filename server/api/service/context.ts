@@ -33,8 +33,13 @@ export interface ServiceContext {
   readonly maxTxnOps: number;
   /** Effective backend quota in bytes. */
   readonly quotaBytes: number;
-  /** Last measured backend size in bytes (refreshed by the member's housekeeping). */
+  /**
+   * Backend size in bytes as etcd reports its file (MvccStore.size.allocated): what the quota
+   * checks, Status reports as dbSize. Grows with every flush, falls at a defragmentation.
+   */
   readonly dbSize: () => number;
+  /** Bytes the live records occupy (MvccStore.size.inUse): Status's dbSizeInUse. */
+  readonly dbSizeInUse: () => number;
   readonly now: () => number;
   readonly newLeaseId: () => bigint;
   readonly membership: Membership;

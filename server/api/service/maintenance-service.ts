@@ -29,17 +29,16 @@ export function createMaintenanceService(ctx: ServiceContext): MaintenanceServic
       const errors: string[] = [];
       if (member.leaderId === 0n) errors.push('etcdserver: no leader');
       for (const a of ctx.alarms.list()) errors.push(`memberID:${a.memberID} alarm:${ALARM_NAMES[a.alarm] ?? a.alarm} `);
-      const dbSize = BigInt(ctx.dbSize());
       return ok({
         header: member.header(store.currentRevision),
         version: ctx.serverVersion,
-        dbSize,
+        dbSize: BigInt(ctx.dbSize()),
         leader: member.leaderId,
         raftIndex: BigInt(member.committedIndex),
         raftTerm: BigInt(member.term),
         raftAppliedIndex: BigInt(member.appliedIndex),
         errors,
-        dbSizeInUse: dbSize,
+        dbSizeInUse: BigInt(ctx.dbSizeInUse()),
         isLearner: ctx.membership.get(member.memberId)?.isLearner ?? false,
       });
     },
@@ -47,6 +46,8 @@ export function createMaintenanceService(ctx: ServiceContext): MaintenanceServic
     async defragment(): Promise<Result<pb.DefragmentResponse>> {
       await member.flush();
       await ctx.backend.defragment();
+      // The reported size shrinks to what is in use, once the compactions asked so far are done.
+      await store.shrinkToFit();
       return ok({ header: undefined });
     },
 

@@ -175,3 +175,36 @@ void describe('record ledger of the store', () => {
     }
   });
 });
+
+void describe('store size (MvccStore.size, shrinkToFit)', () => {
+  void it('grows with each flush, keeps its allocation through a compaction, shrinks to what is in use at shrinkToFit', async () => {
+    const s = await openMvccStore(createMemoryBackend());
+    const empty = s.size;
+    assert.equal(empty.allocated, empty.inUse, 'a fresh store: its fixed part only');
+    const sizes: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      put(s, `k${i % 2}`, 'v'.repeat(1000));
+      await s.flush(BigInt(i + 1));
+      sizes.push(s.size.allocated);
+    }
+    for (let i = 1; i < sizes.length; i++) assert.ok(sizes[i]! > sizes[i - 1]!, `sizes grow: ${sizes.join(' ')}`);
+    const full = s.size;
+    assert.equal(full.inUse, full.allocated);
+    // Not awaited: shrinkToFit waits for the compaction's backend pass itself.
+    unwrap(s.compact(s.currentRevision));
+    await s.shrinkToFit();
+    const after = s.size;
+    assert.deepEqual(after, { allocated: after.inUse, inUse: after.inUse });
+    assert.ok(after.inUse - empty.inUse < (full.inUse - empty.inUse) / 4, `two keys of ten records remain: ${after.inUse} of ${full.inUse}`);
+  });
+
+  void it('a compaction alone frees space in use but not the allocation', async () => {
+    const s = await openMvccStore(createMemoryBackend());
+    for (let i = 0; i < 4; i++) put(s, 'k', 'v'.repeat(500));
+    await s.flush(4n);
+    const full = s.size;
+    await unwrap(s.compact(s.currentRevision)).done;
+    assert.equal(s.size.allocated, full.allocated);
+    assert.ok(s.size.inUse < full.inUse);
+  });
+});

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { RecordLedger, type RecordSizes } from '../../../server/mvcc/record-ledger.js';
+import { RecordLedger, recordBytes, type RecordSizes } from '../../../server/mvcc/record-ledger.js';
 
 /** "main.sub[t]:len" per record. */
 function show(r: RecordSizes): string[] {
@@ -116,6 +116,55 @@ void describe('RecordLedger', () => {
         const expected = [...model.values()].sort((a, b) => a.main - b.main || a.sub - b.sub).map((e) => e.text);
         assert.equal(l.length, expected.length);
         assert.deepEqual(show(l.freeze()), expected);
+      }),
+    );
+  });
+
+  void it('space accounting: the header example (in use falls at a removal, allocated only at shrinkToFit)', () => {
+    const l = new RecordLedger();
+    l.add(2, 0, false, 5);
+    l.add(3, 0, false, 7);
+    l.add(3, 1, true, 1);
+    assert.deepEqual([l.bytesInUse, l.bytesAllocated], [113, 113]);
+    l.remove(2, 0);
+    assert.deepEqual([l.bytesInUse, l.bytesAllocated], [75, 113]);
+    l.add(4, 0, false, 10); // reuses freed space: allocated does not grow
+    assert.deepEqual([l.bytesInUse, l.bytesAllocated], [118, 118]);
+    l.remove(4, 0);
+    l.shrinkToFit();
+    assert.deepEqual([l.bytesInUse, l.bytesAllocated], [75, 75]);
+    assert.equal(RecordLedger.of(l.freeze()).bytesInUse, 75);
+    assert.equal(RecordLedger.of(l.freeze()).bytesAllocated, 75);
+  });
+
+  void it('space accounting equals a model: in use = sum of live records, allocated = its high-water mark since the last shrink', () => {
+    const rev = fc.tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 3 }));
+    const op = fc.oneof(
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant('add' as const), rev, tombstone: fc.boolean(), len: fc.integer({ min: 0, max: 5000 }) }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), rev }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('shrink' as const) }) },
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+        const l = new RecordLedger();
+        const model = new Map<string, number>();
+        let peak = 0;
+        const inUse = (): number => [...model.values()].reduce((a, v) => a + v, 0);
+        for (const o of ops) {
+          if (o.kind === 'add') {
+            l.add(o.rev[0], o.rev[1], o.tombstone, o.len);
+            model.set(`${o.rev[0]}.${o.rev[1]}`, recordBytes(o.tombstone, o.len));
+          } else if (o.kind === 'remove') {
+            l.remove(o.rev[0], o.rev[1]);
+            model.delete(`${o.rev[0]}.${o.rev[1]}`);
+          } else {
+            l.shrinkToFit();
+            peak = inUse();
+          }
+          peak = Math.max(peak, inUse());
+          assert.equal(l.bytesInUse, inUse());
+          assert.equal(l.bytesAllocated, peak);
+        }
       }),
     );
   });
