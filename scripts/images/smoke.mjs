@@ -6,14 +6,14 @@
 //   operator: --help; `kvstore-operator local -f` on a one-member copy of deploy/local/cluster.yaml
 //             brings the member up (status readyMembers 1/1 written back into the file) and /readyz answers.
 // Containers and their anonymous volumes are removed afterwards, also on failure.
+/* global fetch, AbortSignal -- Node's own (eslint.config.js declares only a few globals for .mjs) */
 import { spawnSync } from 'node:child_process';
 import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parse, stringify } from 'yaml';
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** True when host:port can be bound now. */
 function free(host, port) {
