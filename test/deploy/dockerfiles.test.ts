@@ -1,7 +1,9 @@
 /**
  * The container images, checked statically (no Docker engine needed): deploy/docker/member.Dockerfile
- * and operator.Dockerfile are multi-stage builds on a current Node LTS slim base, the final stage
- * runs as a non-root uid, installs production dependencies only, copies every file its entry point
+ * and operator.Dockerfile are multi-stage builds on a current Node LTS slim base (BASE_IMAGE, which
+ * scripts/images.mjs may point at a locally made one), npm gets its settings as build secrets only,
+ * the final stage needs no network, runs as a non-root uid, gets production dependencies only from a
+ * `deps` stage (the member's without the packages it never imports), copies every file its entry point
  * loads from the build stage (checked against this build's import closure), and — for the member —
  * turns the KVSTORE_SERVER_VERSION build argument into the environment and keeps KVSTORE_DATA_DIR
  * on a volume. The build context (.dockerignore) keeps out node_modules, builds and VCS data.
@@ -23,6 +25,10 @@ interface ImageCase {
   readonly binaries: Readonly<Record<string, string>>;
   readonly ports: readonly string[];
   readonly volume: string;
+  /** Production dependencies the image prunes (`npm pkg delete` + `npm prune`): none may be imported. */
+  readonly pruned: readonly string[];
+  /** What the HEALTHCHECK fetches by default: the chart's probe. */
+  readonly health: string;
 }
 
 const IMAGES: readonly ImageCase[] = [
@@ -32,6 +38,8 @@ const IMAGES: readonly ImageCase[] = [
     binaries: { kvstore: 'server/main.js', kvstorectl: 'ctl/main.js' },
     ports: ['2379', '2380'],
     volume: '/var/lib/kvstore',
+    pruned: ['@kubernetes/client-node', '@aws-sdk/client-s3', 'typebox', 'level'],
+    health: 'http://127.0.0.1:2379/health',
   },
   {
     file: 'deploy/docker/operator.Dockerfile',
@@ -39,6 +47,8 @@ const IMAGES: readonly ImageCase[] = [
     binaries: { 'kvstore-operator': 'operator/main.js', kvstore: 'server/main.js', kvstorectl: 'ctl/main.js' },
     ports: ['8080'],
     volume: '/var/lib/kvstore-operator/snapshots',
+    pruned: [],
+    health: 'http://127.0.0.1:8080/healthz',
   },
 ];
 
@@ -57,7 +67,8 @@ function load(file: string): Dockerfile {
 
 function globalArgDefaults(df: Dockerfile): Map<string, string | undefined> {
   const vars = new Map<string, string | undefined>();
-  for (const a of df.globalArgs) for (const [k, v] of keyValues(a.args)) vars.set(k, v);
+  // Defaults may use earlier ARGs (BASE_IMAGE=node:${NODE_VERSION}-slim).
+  for (const a of df.globalArgs) for (const [k, v] of keyValues(a.args)) vars.set(k, v === undefined ? v : substitute(v, vars));
   return vars;
 }
 
@@ -83,8 +94,10 @@ function copyParts(args: string): { sources: string[]; dest: string } {
 /** The in-image paths a final stage gets from the build stage, mapped to build-output paths (`/src/dist/server` → `server`). */
 function copiedBuildDirs(df: Dockerfile, stage: Stage): string[] {
   const dirs: string[] = [];
+  const build = df.stages[0] as Stage;
   for (const c of instructions(stage, 'COPY').filter((i) => i.flags.from !== undefined)) {
     const from = stageNamed(df, c.flags.from ?? '');
+    if (from !== build) continue; // the deps stage: package.json and node_modules (checked on their own)
     const workdir = instructions(from, 'WORKDIR').map((w) => w.args).pop() ?? '/';
     for (const src of copyParts(c.args).sources) {
       const prefix = `${workdir.replace(/\/$/, '')}/dist/`;
@@ -133,16 +146,37 @@ for (const image of IMAGES) {
     assert.ok(final.instructions.slice(userAt).every((i) => i.keyword !== 'RUN'), 'USER comes after the last RUN (the image user cannot write outside its volume)');
   });
 
-  void test(`${image.file}: the final stage has production dependencies only`, () => {
-    const runs = instructions(final, 'RUN').map((r) => r.args);
-    const installs = runs.filter((r) => /\bnpm (ci|install|i)\b/.test(r));
-    assert.ok(installs.length > 0, 'dependencies installed in the final stage');
-    for (const r of installs) {
-      assert.match(r, /\bnpm ci\b/, 'lockfile install');
-      assert.match(r, /--omit=dev\b/, 'no devDependencies');
+  void test(`${image.file}: npm's settings come in as build secrets, never as a layer`, () => {
+    for (const stage of df.stages) {
+      for (const r of instructions(stage, 'RUN').filter((x) => /\bnpm ci\b/.test(x.args))) {
+        assert.match(r.flags.mount ?? '', /type=secret,id=npmrc\b/, `${stage.name ?? ''}: npm ci mounts the npmrc secret`);
+        assert.match(r.args, /NPM_CONFIG_USERCONFIG=\/run\/secrets\/npmrc\b/, 'npm reads it as its user config');
+      }
+      for (const c of [...instructions(stage, 'COPY'), ...instructions(stage, 'ADD')]) assert.doesNotMatch(c.args, /npmrc|\.pem|\.crt/, 'no npm config or CA copied in');
+      for (const a of [...instructions(stage, 'ARG'), ...instructions(stage, 'ENV')]) assert.doesNotMatch(a.args, /NPM_CONFIG|npm_config|NODE_EXTRA_CA/i, 'no npm config in ARG/ENV');
     }
-    for (const c of instructions(final, 'COPY')) assert.doesNotMatch(c.args, /node_modules/, 'node_modules are not copied in (the build stage has dev dependencies)');
+  });
+
+  void test(`${image.file}: the final stage needs no network and gets production dependencies only`, () => {
+    const runs = instructions(final, 'RUN').map((r) => r.args);
+    for (const r of runs) assert.doesNotMatch(r, /\bnpm\b|\bapt-get\b|\bcurl\b|\bwget\b/, 'no download in the runtime stage');
+    const modules = instructions(final, 'COPY').filter((c) => /node_modules/.test(c.args));
+    assert.equal(modules.length, 1, 'node_modules copied once');
+    const deps = stageNamed(df, modules[0]?.flags.from ?? '');
+    assert.notEqual(deps, df.stages[0], 'not from the build stage (it has dev dependencies)');
+    const installs = instructions(deps, 'RUN').map((r) => r.args).filter((r) => /\bnpm (ci|install|i)\b/.test(r));
+    assert.equal(installs.length, 1);
+    assert.match(installs[0] ?? '', /\bnpm ci\b.*--omit=dev\b/, 'lockfile install without devDependencies');
+    for (const name of image.pruned) assert.ok(installs[0]?.includes(`dependencies.${name}`), `${name} pruned`);
+    if (image.pruned.length > 0) assert.match(installs[0] ?? '', /npm prune --omit=dev --offline\b/, 'pruned from the lockfile, offline');
     assert.ok(keyValues(instructions(final, 'ENV').map((e) => e.args).join(' ')).get('NODE_ENV') === 'production');
+  });
+
+  void test(`${image.file}: HEALTHCHECK fetches what the chart's probe does`, () => {
+    const hc = instructions(final, 'HEALTHCHECK');
+    assert.equal(hc.length, 1);
+    assert.ok(hc[0]?.args.includes(`'${image.health}'`), `${hc[0]?.args ?? ''}: default ${image.health}`);
+    assert.match(hc[0]?.args ?? '', /CMD \["node", "-e"/, 'exec form with the image\'s node (no curl in a slim image)');
   });
 
   void test(`${image.file}: the entry point and the linked binaries are files the final stage copies`, () => {
@@ -175,8 +209,8 @@ for (const image of IMAGES) {
       assert.deepEqual(closure.missing, [], 'every relative import resolves');
       const outside = [...closure.files].map((f) => f.slice(BUILD_ROOT.length + 1)).filter((f) => !dirs.some((d) => f.startsWith(`${d}/`)));
       assert.deepEqual(outside, [], `${target} loads files the image does not copy`);
-      const notProd = [...closure.packages].filter((p) => pkg.dependencies[p] === undefined);
-      assert.deepEqual(notProd, [], `${target} imports packages that are not production dependencies`);
+      const notProd = [...closure.packages].filter((p) => pkg.dependencies[p] === undefined || image.pruned.includes(p));
+      assert.deepEqual(notProd, [], `${target} imports packages that are not production dependencies (or that the image prunes)`);
     }
   });
 

@@ -79,7 +79,9 @@ function* logicalLines(text: string): Generator<Instruction> {
     if (FLAGGED.has(keyword)) {
       let f: RegExpExecArray | null;
       while ((f = /^--([a-z-]+)(?:=(\S*))?\s+/.exec(args)) !== null) {
-        flags[f[1] ?? ''] = f[2] ?? '';
+        // A repeated flag (RUN --mount=… --mount=…) keeps every value, space-separated.
+        const name = f[1] ?? '';
+        flags[name] = flags[name] === undefined ? f[2] ?? '' : `${flags[name]} ${f[2] ?? ''}`;
         args = args.slice(f[0].length);
       }
     }
