@@ -27,6 +27,7 @@ import { applyTxn, checkPutAgainstState, txnHasPut } from './txn.js';
 import { AuthStore } from '../auth/auth-store.js';
 import { applyAuth, isAuthRequest, type AuthApplyPort } from './auth-apply.js';
 import { checkProposal } from '../auth/apply-check.js';
+import { recordAttributes, recordClusterVersion, recordMemberAdded, recordMemberRemoved, recordPeerUrls } from './v2-cluster-keys.js';
 
 const NO_LEASE_KEYS = (): readonly Buffer[] => [];
 
@@ -122,14 +123,17 @@ export class Applier {
       case 'alarm':
         return ok({ response: this.#alarm(r.value) });
       case 'memberUpdate':
+        this.#recordV2(() => recordPeerUrls(this.#deps.v2, r.value.ID, r.value.peerURLs));
         this.#backendOps.push(...this.#deps.membership.updatePeerUrls(r.value.ID, r.value.peerURLs));
         return ok({ response: undefined });
       case 'memberAttributes':
+        this.#recordV2(() => recordAttributes(this.#deps.v2, r.value.id, r.value.name, r.value.clientUrls));
         this.#backendOps.push(...this.#deps.membership.setAttributes(r.value.id, r.value.name, r.value.clientUrls));
         this.#deps.onMembersChanged?.();
         return ok({ response: undefined });
       case 'clusterVersionSet': {
         const changed = this.#deps.clusterVersion.set(r.value.ver);
+        if (changed) this.#recordV2(() => recordClusterVersion(this.#deps.v2, `${this.#deps.clusterVersion.current!}.0`));
         if (changed && changed.previous !== this.#deps.clusterVersion.current) {
           this.#backendOps.push(changed.op);
           this.#deps.onClusterVersion?.(changed.previous, this.#deps.clusterVersion.current!);
@@ -157,14 +161,16 @@ export class Applier {
    * consensus core too). AddNode of an existing learner promotes it.
    */
   applyConfChange(cc: ConfChange, context: ConfChangeContext | undefined): void {
-    const { membership } = this.#deps;
+    const { membership, v2 } = this.#deps;
     if (cc.type === ConfChangeType.RemoveNode) {
+      this.#recordV2(() => recordMemberRemoved(v2, cc.nodeId));
       this.#backendOps.push(...membership.remove(cc.nodeId));
       this.#deps.onMembersChanged?.();
       return;
     }
     const m = context?.member;
     const isLearner = cc.type === ConfChangeType.AddLearnerNode;
+    this.#recordV2(() => recordMemberAdded(v2, cc.nodeId, m?.peerURLs ?? [], isLearner));
     this.#backendOps.push(
       ...membership.add({
         id: cc.nodeId,
@@ -175,6 +181,12 @@ export class Applier {
       }),
     );
     this.#deps.onMembersChanged?.();
+  }
+
+  /** A write of the cluster's own records into the v2 store (v2-cluster-keys.ts). */
+  #recordV2(write: () => void): void {
+    write();
+    this.#v2Dirty = true;
   }
 
   async #write<T extends { header?: pb.ResponseHeader | undefined }>(
