@@ -60,7 +60,8 @@ import { guardedHttpHandler } from '../api/http/guarded-handler.js';
 import { listenMetrics } from '../transport/listen-metrics.js';
 import { openWal, walExists } from '../wal/index.js';
 import { WatchHub } from '../watch/watch-hub.js';
-import { dataDirLayout, decodeWalMetadata, encodeWalMetadata } from './data-dir.js';
+import { dataDirLayout, decodeWalMetadata, encodeWalMetadata, type DataDirLayout } from './data-dir.js';
+import { importEtcdDataDir } from './etcd-import/index.js';
 import { frontEndLocal } from './front-end-local.js';
 import { startHousekeeping } from './housekeeping.js';
 import { leasePort, restoreLeases } from './lease-port.js';
@@ -139,6 +140,26 @@ async function saveIndexCheckpoint(store: MvccStoreImpl, path: string, log: Logg
   }
 }
 
+/** An etcd 3.4 data dir is converted once, before anything else reads it (etcd-import/). */
+async function importEtcdData(layout: DataDirLayout, logger: Logger): Promise<void> {
+  const imported = await importEtcdDataDir(layout);
+  if (imported.kind === 'Refused') throw new ConfigProblem(`cannot start on the etcd data dir: ${imported.reason}`);
+  if (imported.kind !== 'Imported') return;
+  const { plan } = imported;
+  logger.info(
+    {
+      'local-member-id': formatId(plan.memberId),
+      'cluster-id': formatId(plan.clusterId),
+      members: plan.members.map((m) => formatId(m.id)),
+      index: plan.marker.index,
+      term: plan.marker.term,
+      entries: imported.copied,
+      'skipped-buckets': imported.skippedBuckets,
+    },
+    'imported etcd data dir (originals kept as member/snap/db.etcd and the WAL directory + .etcd)',
+  );
+}
+
 export async function startMember(config: ServerConfig, logger: Logger): Promise<RunningMember> {
   const now = (): number => Date.now();
   const layout = dataDirLayout(config);
@@ -150,6 +171,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const http: { handler: HttpHandler; switchTo: (minor: string) => void } = { handler: () => undefined, switchTo: () => undefined };
   const metrics = createMemberMetrics(registry, { serverVersion: config.serverVersion }, metricNamesFor(profile));
 
+  await importEtcdData(layout, logger);
   if ((await walExists(layout.walDir)) && !existsSync(layout.backendPath)) {
     throw new ConfigProblem(
       `the data dir ${config.dataDir} holds a write-ahead log (v2 data) but no v3 database at ${layout.backendPath}: ` +

@@ -28,7 +28,12 @@ function makeTables(): Uint32Array {
 
 export class Crc32c {
   readonly #t = makeTables();
-  #crc = 0xffffffff;
+  #crc: number;
+
+  /** `seed`: a checksum to continue (etcd's WAL chains each record's CRC on from the previous one); 0 starts afresh. */
+  constructor(seed = 0) {
+    this.#crc = (seed ^ 0xffffffff) >>> 0;
+  }
 
   /** Folds `bytes[start…end)` (all of it by default) into the checksum, in order. */
   update(bytes: Uint8Array, start = 0, end = bytes.length): this {

@@ -34,7 +34,7 @@ export function copyOp(bucket: string, key: Buffer, value: Buffer): BackendOp | 
   return { type: 'put', bucket: bucket as Bucket, key, value };
 }
 
-/** The ops written after every copied entry: the new member list and the consistent index. */
-export function finalOps(members: readonly MemberRecord[], consistentIndex: bigint): BackendOp[] {
-  return [...Membership.restore(members, []).allOps(), consistentIndexOp(consistentIndex)];
+/** The ops written after every copied entry: the new member list (and removed ids) and the consistent index. */
+export function finalOps(members: readonly MemberRecord[], consistentIndex: bigint, removed: readonly bigint[] = []): BackendOp[] {
+  return [...Membership.restore(members, removed).allOps(), consistentIndexOp(consistentIndex)];
 }
