@@ -2,7 +2,8 @@
  * `node test/etcd-e2e/run.mjs [--server kvstore|etcd] [--run <regex>] [--timeout <s>] [--jobs <n>] [--record]`
  *
  * Builds the suite (cached), runs each selected test in its own process against the chosen server,
- * writes `.e2e/results-<server>.json` (after every test, so a cut-short run keeps what finished),
+ * writes `.e2e/results-<server>.json` (`results-<server>-partial.json` for a `--run` selection) after every
+ * test, so a cut-short run keeps what finished,
  * prints the table and the gate's findings. Exit status: 1 when kvstore fails a test that etcd passes
  * and that neither accepted.json nor known-open.json names; 2 on a usage error; 0 otherwise.
  * `--record` (etcd only) rewrites reference.json from the run (merged into it for a partial run).
@@ -60,7 +61,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const selector = new RegExp(values.run);
   const selected = suiteTests.filter((t) => selector.test(t));
   const lists = readLists();
-  const resultsPath = join(ensureWorkDir(), `results-${server}.json`);
+  const partial = selected.length < suiteTests.length;
+  const resultsPath = join(ensureWorkDir(), `results-${server}${partial ? '-partial' : ''}.json`);
   const started = new Date().toISOString();
   const done = new Map<string, Outcome>();
   const save = (): void => {
@@ -83,7 +85,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const changes = referenceChanges(outcomes, lists);
     if (changes.length > 0) console.log(`differences from reference.json:\n  ${changes.join('\n  ')}`);
     if (values.record) {
-      const ref = writeReference(outcomes, { server: `etcd 3.4.23 (${ETCD_BIN})`, machine: `${hostname()}, ${cpus().length} cpus`, timeoutSeconds }, selected.length < suiteTests.length ? lists.reference : undefined);
+      const ref = writeReference(outcomes, { server: `etcd 3.4.23 (${ETCD_BIN})`, machine: `${hostname()}, ${cpus().length} cpus`, timeoutSeconds }, partial ? lists.reference : undefined);
       console.log(`recorded reference.json: ${ref.counts.pass} pass, ${ref.counts.skip} skip, ${ref.counts.fail} fail, ${ref.counts.timeout} timeout`);
     }
     return 0;

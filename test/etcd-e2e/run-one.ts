@@ -15,7 +15,7 @@ import type { Tree } from './build.js';
 export const RESULTS = ['pass', 'fail', 'timeout', 'skip'] as const;
 export type Result = (typeof RESULTS)[number];
 
-/** One test's outcome. `reason` is the first failure line; `tail` the last lines of its output. */
+/** One test's outcome. `reason` is the first failure line; `tail` the first and last lines of its output. */
 export interface Outcome {
   readonly name: string;
   readonly result: Result;
@@ -26,7 +26,8 @@ export interface Outcome {
 
 const HARD_KILL_GRACE_MS = 15_000;
 const TOKEN_VAR = 'KVSTORE_ETCD_E2E_RUN';
-const TAIL_LINES = 25;
+const HEAD_LINES = 10;
+const TAIL_LINES = 20;
 
 /** Pids of live processes whose environment holds `TOKEN_VAR=token`. */
 function processesWithToken(token: string): number[] {
@@ -55,14 +56,19 @@ function killAll(pids: readonly number[]): void {
   }
 }
 
-/** The first line that says why the test failed (a `file_test.go:NN:` line, a panic, or Go's timeout). */
+/**
+ * The line that says why the test failed: Go's timeout, else the first `file_test.go:NN:` line saying
+ * fail/error (t.Log lines come first in some tests), else any such line, a panic, `--- FAIL`.
+ */
 function failureReason(output: string): string | undefined {
   const lines = output.split('\n').map((l) => l.trim());
   const found =
     lines.find((l) => /^panic: test timed out/.test(l)) ??
+    lines.find((l) => /^[\w.]+\.go:\d+: /.test(l) && /\b(fail(ed|s)?|error)\b/i.test(l)) ??
     lines.find((l) => /^[\w.]+\.go:\d+: /.test(l)) ??
-    lines.find((l) => /^panic: /.test(l)) ??
-    lines.find((l) => /^--- FAIL/.test(l));
+    lines.find((l) => /^(panic|fatal error): /.test(l)) ??
+    lines.find((l) => /^--- FAIL/.test(l)) ??
+    lines.find((l) => l !== '' && !/^(=== RUN|goroutine |\S+\(|\t)/.test(l));
   return found?.slice(0, 300);
 }
 
@@ -102,7 +108,8 @@ export async function runOne(binary: string, tree: Tree, name: string, timeoutSe
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   const result = verdict(name, output, code, hardKilled);
   if (result === 'pass' || result === 'skip') return { name, result, seconds };
-  const tail = output.trimEnd().split('\n').slice(-TAIL_LINES).join('\n');
+  const lines = output.trimEnd().split('\n');
+  const tail = lines.length <= HEAD_LINES + TAIL_LINES ? lines.join('\n') : [...lines.slice(0, HEAD_LINES), '…', ...lines.slice(-TAIL_LINES)].join('\n');
   return { name, result, seconds, reason: failureReason(output) ?? (hardKilled ? 'killed after the timeout' : `exit ${code}`), tail };
 }
 

@@ -18,28 +18,38 @@ import { runOne } from './run-one.js';
 
 /** The subset: fast on kvstore (each < 10 s) and one or two per area. */
 export const CI_SUBSET = [
+  // v3 kv, txn, compaction
   'TestCtlV3Put',
   'TestCtlV3GetFormat',
   'TestCtlV3Del',
+  'TestCtlV3TxnInteractiveSuccess',
+  'TestCtlV3Compact',
+  // watch, lease
   'TestCtlV3Watch',
   'TestCtlV3LeaseKeepAlive',
   'TestCtlV3LeaseRevoke',
-  'TestCtlV3TxnInteractiveSuccess',
-  'TestCtlV3Compact',
+  // auth (password, prefix permissions, client-cert CN)
   'TestCtlV3AuthEnable',
   'TestCtlV3AuthPrefixPerm',
   'TestCtlV3UserAdd',
+  'TestCtlV3AuthCertCN',
+  // membership, maintenance
   'TestCtlV3MemberAdd',
   'TestCtlV3MemberRemove',
   'TestCtlV3MemberList',
   'TestCtlV3EndpointHealth',
+  'TestCtlV3Snapshot',
+  // concurrency API
   'TestCtlV3Lock',
   'TestCtlV3Elect',
+  // v2 keys (etcdctl v2 and curl)
   'TestCtlV2Set',
-  'TestCtlV2Watch',
+  'TestCtlV2Ls',
+  'TestV2CurlNoTLS',
+  // TLS on client and peer ports, the HTTP gateway over TLS, a config file
   'TestCtlV3PutClientTLS',
   'TestCtlV3GetPeerTLS',
-  'TestV3CurlPutGetNoTLS',
+  'TestV3CurlPutGetAllTLS',
   'TestEtcdExampleConfig',
 ] as const;
 
