@@ -1,7 +1,7 @@
 /**
  * CI-sized slice of etcd 3.4's own e2e suite, run against kvstore and gated on etcd's recorded results.
  *
- * The whole suite (243 tests, ~15 min) runs with `npm run e2e:etcd`; here a fixed subset of fast tests,
+ * The whole suite (243 tests, ~11 min) runs with `npm run e2e:etcd`; here a fixed subset of fast tests,
  * each a few seconds on kvstore, covers one or two tests per area (v3 put/get/del/watch/lease/txn, auth,
  * membership, v2 keys, TLS and curl on the gateway). Each runs in its own process exactly as
  * `run.mjs` does; a subtest fails when the gate calls the result a regression (kvstore fails a test
