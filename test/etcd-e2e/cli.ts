@@ -4,7 +4,8 @@
  * Builds the suite (cached), runs each selected test in its own process against the chosen server,
  * writes `.e2e/results-<server>.json` (`results-<server>-partial.json` for a `--run` selection) after every
  * test, so a cut-short run keeps what finished,
- * prints the table and the gate's findings. Exit status: 1 when kvstore fails a test that etcd passes
+ * prints the table and the gate's findings. A kvstore failure that would gate is retried once; a pass
+ * on the retry is reported as flaky, not gated. Exit status: 1 when kvstore fails a test that etcd passes
  * and that neither accepted.json nor known-open.json names; 2 on a usage error; 0 otherwise.
  * `--record` (etcd only) rewrites reference.json from the run (merged into it for a partial run).
  */
@@ -13,10 +14,10 @@ import { cpus, hostname } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SERVERS, type Server, ensureSuiteBinary, ensureWorkDir, prepareTree } from './build.js';
-import { gate, referenceChanges } from './gate.js';
+import { gate, judge, referenceChanges } from './gate.js';
 import { countResults, readLists, writeReference } from './lists.js';
 import { ETCD_BIN, missingPrerequisite } from './paths.js';
-import { type Outcome, listTests, runOne } from './run-one.js';
+import { type Outcome, listTests, runWithRetry } from './run-one.js';
 import { formatTable } from './table.js';
 
 const USAGE = 'usage: node test/etcd-e2e/run.mjs [--server kvstore|etcd] [--run <regex>] [--timeout <seconds>] [--jobs 1|2] [--record]';
@@ -71,10 +72,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   };
   console.error(`running ${selected.length} of ${suiteTests.length} tests against ${server}, one per process, ${jobs} at a time, timeout ${timeoutSeconds}s`);
   await pool(selected, jobs, async (name) => {
-    const outcome = await runOne(binary, tree, name, timeoutSeconds);
+    // A kvstore failure the gate would call a regression is run once more: only a reproducible one gates.
+    const outcome = await runWithRetry(binary, tree, name, timeoutSeconds, (o) => server === 'kvstore' && judge(o, lists).verdict === 'regression');
     done.set(name, outcome);
     save();
-    console.error(`[${done.size}/${selected.length}] ${name} ${outcome.result} ${outcome.seconds}s${outcome.reason ? `  ${outcome.reason}` : ''}`);
+    const retried = outcome.firstAttempt ? ` (retried; first ${outcome.firstAttempt.result}: ${outcome.firstAttempt.reason ?? ''})` : '';
+    console.error(`[${done.size}/${selected.length}] ${name} ${outcome.result} ${outcome.seconds}s${outcome.reason ? `  ${outcome.reason}` : ''}${retried}`);
   });
   const outcomes = selected.map((t) => done.get(t)!);
   const report = gate(outcomes, lists, suiteTests);
@@ -90,6 +93,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     return 0;
   }
+  const flaky = outcomes.filter((o) => o.firstAttempt !== undefined && (o.result === 'pass' || o.result === 'skip'));
+  if (flaky.length > 0) console.log(`FLAKY (failed, then passed on a retry):\n  ${flaky.map((o) => `${o.name}: first ${o.firstAttempt?.reason ?? o.firstAttempt?.result}`).join('\n  ')}`);
   if (report.listChanges.length > 0) console.log(`lists to update:\n  ${report.listChanges.join('\n  ')}`);
   if (report.regressions.length > 0) {
     console.log(`REGRESSIONS (fail on ${server}, pass on etcd, in neither list):\n  ${report.regressions.map((j) => `${j.outcome.name}: ${j.outcome.reason ?? j.outcome.result}`).join('\n  ')}`);

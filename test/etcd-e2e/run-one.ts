@@ -22,6 +22,8 @@ export interface Outcome {
   readonly seconds: number;
   readonly reason?: string;
   readonly tail?: string;
+  /** Set when this outcome is a retry: how the first attempt ended (a pass after it marks a flaky test). */
+  readonly firstAttempt?: { readonly result: Result; readonly reason?: string };
 }
 
 const HARD_KILL_GRACE_MS = 15_000;
@@ -111,6 +113,17 @@ export async function runOne(binary: string, tree: Tree, name: string, timeoutSe
   const lines = output.trimEnd().split('\n');
   const tail = lines.length <= HEAD_LINES + TAIL_LINES ? lines.join('\n') : [...lines.slice(0, HEAD_LINES), '…', ...lines.slice(-TAIL_LINES)].join('\n');
   return { name, result, seconds, reason: failureReason(output) ?? (hardKilled ? 'killed after the timeout' : `exit ${code}`), tail };
+}
+
+/**
+ * Runs `name`; when `retryIf` holds for the outcome, runs it once more and returns the second outcome
+ * carrying the first one's result and reason. Used so that only a reproducible failure gates.
+ */
+export async function runWithRetry(binary: string, tree: Tree, name: string, timeoutSeconds: number, retryIf: (o: Outcome) => boolean): Promise<Outcome> {
+  const first = await runOne(binary, tree, name, timeoutSeconds);
+  if (!retryIf(first)) return first;
+  const second = await runOne(binary, tree, name, timeoutSeconds);
+  return { ...second, firstAttempt: first.reason === undefined ? { result: first.result } : { result: first.result, reason: first.reason } };
 }
 
 /** The suite's test names, in its order. */

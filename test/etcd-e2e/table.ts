@@ -10,7 +10,8 @@ function cell(result: string | undefined, seconds: number | undefined): string {
 export function formatTable(server: string, judged: readonly Judged[], lists: Lists): string {
   const rows = judged.map((j) => {
     const ref = lists.reference?.tests[j.outcome.name];
-    return [j.outcome.name, cell(j.outcome.result, j.outcome.seconds), cell(ref?.result, ref?.seconds), j.verdict];
+    const retried = j.outcome.firstAttempt ? ` (retry; first ${j.outcome.firstAttempt.result})` : '';
+    return [j.outcome.name, cell(j.outcome.result, j.outcome.seconds) + retried, cell(ref?.result, ref?.seconds), j.verdict];
   });
   const header = ['test', server, 'etcd 3.4 (reference)', 'verdict'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
