@@ -1,12 +1,19 @@
 /**
  * The client port (gRPC and HTTP on `--listen-client-urls`, on this thread or a front-end
- * thread), bound only once the member may serve (serve-gate.ts): before that no connection is
- * accepted, so no route — gRPC, the JSON gateway, /health, v2, a front-end thread's local reads
- * and watches — can answer from a state older than one this member has shown.
+ * thread), serving only once the member may serve (serve-gate.ts), so that no route — gRPC, the
+ * JSON gateway, /health, v2, a front-end thread's local reads and watches — can answer from a
+ * state older than one this member has shown.
+ *
+ * Two ways (`early`):
+ * - bound at once, connections held until `ready` (the listener's `hold`): as etcd, a client
+ *   that connects while the member starts waits instead of being refused (this thread);
+ * - bound only after `ready` (a front-end thread, which binds its own listeners).
  *
  * Contract:
- * - `listen` runs once, after `ready` resolves, unless `close()` was called first (then never);
- * - `onListening` gets the bound listeners (the place to log `ready to serve client requests`);
+ * - `listen` runs once — at once when `early`, else after `ready` resolves unless `close()` was
+ *   called first (then never);
+ * - `onListening` gets the bound listeners once they are bound and `ready` has resolved (the
+ *   place to log `ready to serve client requests`);
  * - a failure to bind goes to `onFailed` (the member cannot serve: its caller stops the process);
  * - `close()` resolves once the listeners (if any were bound, or are being bound) are closed.
  */
@@ -18,6 +25,8 @@ export interface DeferredClientPort {
 
 export interface DeferredClientPortDeps {
   readonly ready: Promise<void>;
+  /** Bind at once (the listeners hold connections until `ready` themselves). */
+  readonly early?: boolean;
   readonly listen: () => Promise<ClientListeners>;
   readonly onListening: (listeners: ClientListeners) => void;
   readonly onFailed: (error: unknown) => void;
@@ -26,11 +35,12 @@ export interface DeferredClientPortDeps {
 export function clientPortWhenReady(d: DeferredClientPortDeps): DeferredClientPort {
   let closed = false;
   let binding: Promise<ClientListeners | undefined> | undefined;
-  void d.ready.then(() => {
-    if (closed) return;
+  const bind = (): void => {
     binding = d.listen().then(
       (listeners) => {
-        if (!closed) d.onListening(listeners);
+        void d.ready.then(() => {
+          if (!closed) d.onListening(listeners);
+        });
         return listeners;
       },
       (e: unknown) => {
@@ -38,7 +48,12 @@ export function clientPortWhenReady(d: DeferredClientPortDeps): DeferredClientPo
         return undefined;
       },
     );
-  });
+  };
+  if (d.early === true) bind();
+  else
+    void d.ready.then(() => {
+      if (!closed) bind();
+    });
   return {
     async close() {
       closed = true;

@@ -544,7 +544,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
           local: local?.options,
           onClientFault: (path) => grpcEdge.countFault(path),
         })
-      : listenClients(config.listenClientUrls, h2Serving, httpHandler, log, { tls: tls.client });
+      : listenClients(config.listenClientUrls, h2Serving, httpHandler, log, { tls: tls.client, hold: serving.opened });
   const metricsApp = createMetricsApp({
     registry,
     info: services.info,
@@ -582,6 +582,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const publisher = publishAttributes(member, config.name, clientUrls, log, () => serving.published());
   const clientPort = clientPortWhenReady({
     ready: serving.opened,
+    early: frontEndThreads() === 0,
     listen: listenClientPort,
     onListening: (listeners) => log.info({ 'client-urls': boundUrls(listeners), 'server-version': config.serverVersion }, 'ready to serve client requests'),
     onFailed: (e) => {

@@ -41,6 +41,12 @@ import { sniffSocket, type SniffedProtocol } from './sniff-socket.js';
 export type { HttpHandler } from './in-process-routes.js';
 
 export interface ClientListenerOptions {
+  /**
+   * Connections accepted before this resolves are held (not read, not answered) and served once
+   * it does, as etcd holds its client connections until the member is ready: a client that
+   * connects early waits instead of being refused. Absent: served at once.
+   */
+  readonly hold?: Promise<void>;
   /** A connection that sends nothing decisive within this time is dropped. Default 10 s. */
   readonly sniffTimeoutMs?: number;
   /** How long `close()` lets in-flight requests and streams finish. Default 2 s. */
@@ -163,10 +169,28 @@ export async function listenClientRouted(url: URL, routes: ConnectionRoutes, log
 
   // Half-open: a client that sends its request and then ends its side (`nc -N`, some health
   // checkers) still gets the answer; the HTTP server ends the socket after it.
-  const netServer = createNetServer({ noDelay: true, allowHalfOpen: true }, (socket) => {
-    socket.setNoDelay(true);
+  const accept = (socket: Socket): void => {
     if (acceptor !== undefined) acceptor.accept(socket);
     else serve(socket, undefined);
+  };
+  let held: Set<Socket> | undefined;
+  if (options.hold !== undefined) {
+    const waiting = new Set<Socket>();
+    held = waiting;
+    void options.hold.then(() => {
+      held = undefined;
+      for (const socket of waiting) if (!socket.destroyed) accept(socket);
+      waiting.clear();
+    });
+  }
+  const netServer = createNetServer({ noDelay: true, allowHalfOpen: true }, (socket) => {
+    socket.setNoDelay(true);
+    if (held === undefined) return accept(socket);
+    // Held: nothing is read until the member serves; a client that leaves meanwhile is forgotten.
+    const waiting = held;
+    waiting.add(socket);
+    socket.on('error', () => undefined);
+    socket.once('close', () => waiting.delete(socket));
   });
   netServer.on('error', (err) => log.error({ err }, 'client listener error'));
 
@@ -194,6 +218,7 @@ export async function listenClientRouted(url: URL, routes: ConnectionRoutes, log
       });
       acceptor?.close();
       for (const socket of sniffing) socket.destroy();
+      for (const socket of held ?? []) socket.destroy();
       sniffing.clear();
       routes.drain(closeGraceMs);
     });

@@ -243,3 +243,24 @@ void test('a client that ends its side right after its request still gets the an
     grpcServer.forceShutdown();
   }
 });
+
+void test('with `hold`, a connection made early waits, unanswered, and is served once the hold resolves', async () => {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  const grpcServer = healthServer();
+  const listener = await listenClient(new URL('http://127.0.0.1:0'), grpcServer, echoHandler, logger, { hold });
+  try {
+    let answered = false;
+    const call = httpCall(listener.address.port, 'GET', '/early').then((r) => {
+      answered = true;
+      return r;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(answered, false, 'held: no answer before the hold resolves');
+    release();
+    assert.deepEqual(await call, { status: 200, body: 'GET /early ' });
+    assert.deepEqual(await httpCall(listener.address.port, 'GET', '/later'), { status: 200, body: 'GET /later ' });
+  } finally {
+    await listener.close();
+  }
+});
