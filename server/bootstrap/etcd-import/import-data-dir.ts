@@ -16,10 +16,9 @@
  */
 import { rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { bucketFate, copyOp, finalOps } from '../../snapshot/restore/backend-rewrite.js';
+import { finalOps } from '../../snapshot/restore/backend-rewrite.js';
+import { copyBuckets } from '../../snapshot/restore/copy-buckets.js';
 import { openBolt } from '../../snapshot/bbolt/index.js';
-import type { BackendOp } from '../../storage/backend.js';
-import { openLevelBackend } from '../../storage/level-backend.js';
 import { syncDir } from '../../storage/sync-dir.js';
 import { openWal } from '../../wal/index.js';
 import { readEtcdWal } from '../../wal/etcd/index.js';
@@ -27,7 +26,6 @@ import { META_CONSISTENT_INDEX } from '../../mvcc/meta.js';
 import { encodeWalMetadata, type DataDirLayout } from '../data-dir.js';
 import { planImport, type ImportPlan } from './plan.js';
 
-const BATCH_OPS = 2000;
 
 export type ImportOutcome =
   | { readonly kind: 'NotEtcd' }
@@ -87,31 +85,11 @@ export async function importEtcdDataDir(layout: DataDirLayout): Promise<ImportOu
 
 async function fillBackend(boltPath: string, backendPath: string, plan: ImportPlan): Promise<{ copied: number; skippedBuckets: string[] }> {
   const bolt = await openBolt(boltPath);
-  const backend = await openLevelBackend(backendPath);
-  const skippedBuckets: string[] = [];
-  let copied = 0;
   try {
-    let batch: BackendOp[] = [];
-    for (const name of bolt.bucketNames()) {
-      if (bucketFate(name) === 'skip') skippedBuckets.push(name);
-      if (bucketFate(name) !== 'copy') continue;
-      for await (const [k, v] of bolt.entries(name)) {
-        const op = copyOp(name, Buffer.from(k), Buffer.from(v));
-        if (op === undefined) continue;
-        batch.push(op);
-        copied++;
-        if (batch.length >= BATCH_OPS) {
-          await backend.write(batch);
-          batch = [];
-        }
-      }
-    }
-    await backend.write([...batch, ...finalOps(plan.members, plan.consistentIndex, plan.removed)], { sync: true });
+    return await copyBuckets(bolt, backendPath, finalOps(plan.members, plan.consistentIndex, plan.removed));
   } finally {
-    await backend.close();
     await bolt.close();
   }
-  return { copied, skippedBuckets };
 }
 
 async function writeLog(walDir: string, plan: ImportPlan): Promise<void> {

@@ -14,16 +14,14 @@
  */
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { openLevelBackend } from '../../storage/level-backend.js';
 import { syncDir } from '../../storage/sync-dir.js';
-import type { BackendOp } from '../../storage/backend.js';
 import { openWal } from '../../wal/index.js';
-import { bucketFate, copyOp, finalOps } from './backend-rewrite.js';
+import { finalOps } from './backend-rewrite.js';
+import { copyBuckets } from './copy-buckets.js';
 import { goPathError } from './go-errors.js';
 import { checkSnapshotHash } from './hash-check.js';
 import { planRestore, type RestorePlan, type RestoreTarget } from './restore-plan.js';
 
-const BATCH_OPS = 2000;
 
 export interface RestoreOptions {
   readonly snapshotPath: string;
@@ -117,35 +115,13 @@ async function fillBackend(
     const code = (err as NodeJS.ErrnoException).code;
     return { ok: false, message: code !== undefined ? goPathError('open', snapshotPath, err) : (err as Error).message };
   }
-  const backend = await openLevelBackend(backendPath);
-  const skippedBuckets: string[] = [];
-  let copied = 0;
-  let bytes = 0;
   try {
-    let batch: BackendOp[] = [];
-    for (const name of reader.bucketNames()) {
-      if (bucketFate(name) === 'skip') skippedBuckets.push(name);
-      if (bucketFate(name) !== 'copy') continue;
-      for await (const [k, v] of reader.entries(name)) {
-        const op = copyOp(name, Buffer.from(k), Buffer.from(v));
-        bytes += k.length + v.length;
-        if (op === undefined) continue;
-        batch.push(op);
-        copied++;
-        if (batch.length >= BATCH_OPS) {
-          await backend.write(batch);
-          batch = [];
-          ports.onProgress?.('copy', Math.min(bytes, dbSize), dbSize);
-        }
-      }
-    }
-    await backend.write([...batch, ...finalOps(plan.members, plan.consistentIndex)], { sync: true });
+    const value = await copyBuckets(reader, backendPath, finalOps(plan.members, plan.consistentIndex), (bytes) => ports.onProgress?.('copy', Math.min(bytes, dbSize), dbSize));
     ports.onProgress?.('copy', dbSize, dbSize);
+    return { ok: true, value };
   } finally {
-    await backend.close();
     await reader.close();
   }
-  return { ok: true, value: { skippedBuckets, copied } };
 }
 
 async function writeLog(walDir: string, plan: RestorePlan): Promise<void> {
