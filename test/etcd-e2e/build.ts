@@ -15,12 +15,11 @@
  *     .e2e/work/<label>/bin/{etcd,etcdctl}    what -bin-dir names
  *     .e2e/work/<label>/tmp/                  TMPDIR: the suite's data dirs and snapshots
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ETCD_BIN, ETCDCTL_BIN, FIXTURES_SRC, SUITE_PKG, SUITE_SRC, SYSTEM_GOPATH, kvstoreMain, listsDir, workDir } from './paths.js';
+import { ensureGoBinary } from '../../bench/go-build.js';
+import { ETCD_BIN, ETCDCTL_BIN, FIXTURES_SRC, SUITE_PKG, SUITE_SRC, kvstoreMain, listsDir, workDir } from './paths.js';
 
-const BUILD_TIMEOUT_MS = 10 * 60_000;
 
 export const SERVERS = ['kvstore', 'etcd'] as const;
 export type Server = (typeof SERVERS)[number];
@@ -34,51 +33,10 @@ export function ensureWorkDir(): string {
   return dir;
 }
 
-function newestSource(): number {
-  return Math.max(...readdirSync(SUITE_SRC).filter((f) => f.endsWith('.go')).map((f) => statSync(join(SUITE_SRC, f)).mtimeMs));
-}
-
-function runGo(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolveBuild, reject) => {
-    const proc = spawn('go', args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    proc.stdout.on('data', (b: Buffer) => (output += b.toString()));
-    proc.stderr.on('data', (b: Buffer) => (output += b.toString()));
-    const timer = setTimeout(() => proc.kill('SIGKILL'), BUILD_TIMEOUT_MS);
-    proc.once('error', (err) => {
-      clearTimeout(timer);
-      reject(new Error('could not run go (apt-get install golang-go)', { cause: err }));
-    });
-    proc.once('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolveBuild();
-      else reject(new Error(`go ${args.join(' ')} failed (${signal ?? `code ${code}`}):\n${output.trim()}`));
-    });
-  });
-}
-
 /** Path of an up-to-date `e2e.test`, building it first when needed (~1 min with a cold cache). */
 export async function ensureSuiteBinary(log: (line: string) => void = () => {}): Promise<string> {
   const dir = ensureWorkDir();
-  const binary = join(dir, 'e2e.test');
-  if (existsSync(binary) && statSync(binary).mtimeMs >= newestSource()) return binary;
-  log(`building ${binary} from ${SUITE_SRC}`);
-  const tmp = `${binary}.tmp-${process.pid}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    GO111MODULE: 'off',
-    GOPATH: SYSTEM_GOPATH,
-    GOPROXY: 'off',
-    GOFLAGS: '',
-    GOCACHE: join(dir, 'go-cache'),
-  };
-  try {
-    await runGo(['test', '-c', '-o', tmp, SUITE_PKG], dir, env);
-    renameSync(tmp, binary);
-  } finally {
-    rmSync(tmp, { force: true });
-  }
-  return binary;
+  return ensureGoBinary({ binary: join(dir, 'e2e.test'), sourceDir: SUITE_SRC, args: ['test', '-c', SUITE_PKG], cwd: dir, cacheDir: join(dir, 'go-cache'), noCgo: false, log });
 }
 
 /** The paths one server's runs use. */

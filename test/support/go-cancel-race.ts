@@ -6,9 +6,9 @@
  * .go source is newer than the binary; the binary is written under a temporary name and renamed.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { ensureGoBinary } from '../../bench/go-build.js';
 import { BUILD_ROOT } from './paths.js';
 
 const run = promisify(execFile);
@@ -16,27 +16,14 @@ const run = promisify(execFile);
 const REPO = dirname(BUILD_ROOT);
 const SOURCE_DIR = join(REPO, 'test', 'e2e', 'go', 'cancelrace');
 const OUT_DIR = join(REPO, '.bench');
-const GOPATH = '/usr/share/gocode';
-const CLIENTV3 = join(GOPATH, 'src', 'go.etcd.io', 'etcd', 'clientv3');
 
 /** Path of an up-to-date cancelrace binary, built first when needed (a few seconds warm, ~20 s cold). */
 export async function cancelRaceBinary(): Promise<string> {
-  const binary = join(OUT_DIR, 'bin', 'cancelrace');
-  const newest = Math.max(...readdirSync(SOURCE_DIR).filter((f) => f.endsWith('.go')).map((f) => statSync(join(SOURCE_DIR, f)).mtimeMs));
-  if (existsSync(binary) && statSync(binary).mtimeMs >= newest) return binary;
-  if (!existsSync(CLIENTV3)) throw new Error(`the Go clientv3 sources are missing in ${CLIENTV3} (apt-get install golang-go golang-etcd-server-dev)`);
-  mkdirSync(dirname(binary), { recursive: true });
-  const tmp = `${binary}.tmp-${process.pid}`;
-  const env = { ...process.env, GO111MODULE: 'off', GOPATH, GOPROXY: 'off', GOFLAGS: '', CGO_ENABLED: '0', GOCACHE: join(OUT_DIR, 'go-cache') };
   try {
-    await run('go', ['build', '-o', tmp, '.'], { cwd: SOURCE_DIR, env, timeout: 300_000 });
-    renameSync(tmp, binary);
+    return await ensureGoBinary({ binary: join(OUT_DIR, 'bin', 'cancelrace'), sourceDir: SOURCE_DIR, args: ['build', '.'], cwd: SOURCE_DIR, cacheDir: join(OUT_DIR, 'go-cache') });
   } catch (err) {
     throw new Error(`building ${SOURCE_DIR} failed`, { cause: err });
-  } finally {
-    rmSync(tmp, { force: true });
   }
-  return binary;
 }
 
 /** One phase's outcomes, as the Go program counts them. */
