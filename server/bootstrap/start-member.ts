@@ -17,11 +17,9 @@ import { Registry } from 'prom-client';
 import { AlarmSet } from '../apply/alarms.js';
 import { Applier } from '../apply/applier.js';
 import { noMethods } from '../api/grpc/h2-serving.js';
-import { clientThreads } from '../config/client-threads.js';
 import { createGrpcEdge } from '../api/grpc/server.js';
 import { createGrpcMetrics } from '../api/grpc/metrics.js';
 import { toStatus } from '../api/grpc/error-table.js';
-import { createHttpApp } from '../api/http/app.js';
 import { createClusterService } from '../api/service/cluster-service.js';
 import type { ServiceContext } from '../api/service/context.js';
 import { createKvService } from '../api/service/kv-service.js';
@@ -37,26 +35,21 @@ import { createLessor } from '../lease/lessor.js';
 import { minLeaseTtlSeconds } from '../lease/ttl.js';
 import { Member } from '../member/member.js';
 import { createMemberMetrics } from '../metrics/member-metrics.js';
-import { openMvccStore, type MvccStoreImpl } from '../mvcc/store.js';
-import { takeIndexCheckpoint, writeIndexCheckpoint } from './index-checkpoint-file.js';
+import { openMvccStore } from '../mvcc/store.js';
+import { takeIndexCheckpoint } from './index-checkpoint-file.js';
 import { Bucket } from '../storage/backend.js';
 import { openLevelBackend } from '../storage/level-backend.js';
-import { startFrontEnd } from '../frontend/front-end.js';
-import { inProcessRoutes } from '../transport/in-process-routes.js';
-import { listenClients, type ClientListeners } from '../transport/listen-clients.js';
 import { prepareMemberTls } from '../tls/member-tls.js';
 import { TlsLoadError } from '../tls/tls-source.js';
-import { capableOf, profileFor, profileOf, responseLimitBytes } from '../version/profile.js';
+import { capableOf, profileFor, responseLimitBytes } from '../version/profile.js';
 import { MINOR_VERSIONS, type MinorVersion } from '../version/minor.js';
 import { ClusterVersionState } from '../clusterversion/cluster-version-state.js';
 import { compareVersions, joinProblem } from '../clusterversion/versions.js';
 import { startVersionMonitor } from '../clusterversion/monitor.js';
 import { logVersionHistory } from '../clusterversion/history-log.js';
 import { gateOnClusterVersion } from '../clusterversion/health-gate.js';
-import type { HttpHandler } from '../transport/client-listener.js';
 import { healthBodyFor, metricNamesFor, metricNamesForCluster } from './profile-impl.js';
 import { createMetricsApp } from '../api/http/metrics-app.js';
-import { guardedHttpHandler } from '../api/http/guarded-handler.js';
 import { listenMetrics } from '../transport/listen-metrics.js';
 import { openWal, walExists } from '../wal/index.js';
 import { WatchHub } from '../watch/watch-hub.js';
@@ -69,7 +62,8 @@ import { loadMembership } from './membership-store.js';
 import type { MemberRecord } from '../membership/membership.js';
 import { publishAttributes } from './publish.js';
 import { gateOnServing, serveGate } from './serve-gate.js';
-import { clientPortWhenReady } from './client-port.js';
+import { boundUrls, clientPortListen, clientPortWhenReady, frontEndThreads } from './client-port.js';
+import { logRecovery, saveIndexCheckpoint } from './key-index-start.js';
 import { startPeers, type Peers } from './peers.js';
 import { handOffLeadership } from './leadership-handoff.js';
 import { createLeaderForwarder, MEMBER_PROMOTE_PATH } from '../api/service/leader-forward.js';
@@ -82,11 +76,10 @@ import { removeSnapshotTemps } from '../snapshot/stream.js';
 import { existsSync } from 'node:fs';
 import { bootstrapEntries } from './bootstrap-entries.js';
 import { loadV2Store, startV2Upkeep, v2Port } from './v2.js';
-import { createV2Router } from '../api/http/v2/router.js';
+import { clientHttp } from './client-http.js';
 import { clusterVersionOfPeers, discoverIdentity, isMemberBootstrapped } from './join.js';
 import { authGate, openAuth } from './auth.js';
 import { createAuthService } from '../api/service/auth-service.js';
-import { gatewayAuth } from '../api/http/gateway-auth.js';
 
 export interface RunningMember {
   readonly memberId: bigint;
@@ -99,45 +92,13 @@ const GRPC_OVERHEAD_BYTES = 512 * 1024;
 /** A configuration that cannot start a member (reported without a stack trace). */
 export class ConfigProblem extends Error {}
 
-/** Front-end threads for the client port (config/client-threads.ts, checked when the configuration is loaded). */
-function frontEndThreads(): number {
-  const read = clientThreads(process.env);
-  return read.ok ? read.value : 0;
-}
-
 /** `/health` unhealthy until the member serves clients (serve-gate.ts) and the cluster version is decided (health-gate.ts). */
 function gatedMemberInfo(info: MemberInfo, serving: () => boolean, clusterVersion: () => string | undefined): MemberInfo {
   return { ...info, health: async () => gateOnClusterVersion(gateOnServing(await info.health(), serving()), clusterVersion()) };
 }
 
-/** The bound client addresses, e.g. http://127.0.0.1:2379 (ports resolved). */
-function boundUrls(listeners: ClientListeners): string[] {
-  return listeners.listeners.map((l) => `${l.url.protocol}//${l.address.family === 'IPv6' ? `[${l.address.address}]` : l.address.address}:${l.address.port}`);
-}
-
 function initialIds(config: ServerConfig): { memberId: bigint; clusterId: bigint } {
   return { memberId: memberIdFor(config.initialAdvertisePeerUrls, config.initialClusterToken), clusterId: initialClusterId(config) };
-}
-
-function logRecovery(store: MvccStoreImpl, ms: number, log: Logger): void {
-  const how = store.recovered;
-  const fields = { keys: store.keyCount, 'current-revision': String(store.currentRevision), took: `${(ms / 1000).toFixed(3)}s` };
-  if (how.from === 'checkpoint') log.info(fields, 'recovered key index from checkpoint');
-  else if (how.checkpointIgnored !== undefined) log.warn({ ...fields, reason: how.checkpointIgnored }, 'ignored key index checkpoint; rebuilt the key index from the backend');
-  else log.info(fields, 'rebuilt key index from the backend');
-}
-
-/** The store's index checkpoint for the next start (a failure only costs that start a scan). */
-async function saveIndexCheckpoint(store: MvccStoreImpl, path: string, log: Logger): Promise<void> {
-  try {
-    const started = performance.now();
-    await store.settle();
-    const bytes = store.checkpoint();
-    await writeIndexCheckpoint(path, bytes);
-    log.info({ keys: store.keyCount, bytes: bytes.length, took: `${((performance.now() - started) / 1000).toFixed(3)}s` }, 'saved key index checkpoint');
-  } catch (e) {
-    log.warn({ err: e }, 'could not save key index checkpoint; the next start rebuilds the key index from the backend');
-  }
 }
 
 /** An etcd 3.4 data dir is converted once, before anything else reads it (etcd-import/). */
@@ -168,7 +129,8 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   await removeSnapshotTemps(layout.snapDir);
 
   const registry = new Registry();
-  const http: { handler: HttpHandler; switchTo: (minor: string) => void } = { handler: () => undefined, switchTo: () => undefined };
+  // The gateway's release line follows the cluster version; the handler is built further down.
+  const http: { switchTo: (minor: string) => void } = { switchTo: () => undefined };
   const metrics = createMemberMetrics(registry, { serverVersion: config.serverVersion }, metricNamesFor(profile));
 
   await importEtcdData(layout, logger);
@@ -479,39 +441,27 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     logger: log,
     auth: gate,
   });
-  const gatewayGate = gatewayAuth(gate);
-  // The gateway speaks the cluster version's interface (prefix), switched when it changes.
-  const port = v2Port({ v2, member, membership, cluster: services.cluster, now });
-  const appFor = (minor: string) => {
-    const p = profileOf(minor as MinorVersion);
-    const app = createHttpApp({
-      services: gatewayGate.guard(services),
+  const servedHttp = clientHttp({
+    app: {
       registry,
-      gatewayPrefix: p.gatewayPrefix,
-      gatewayAliases: p.gatewayAliases,
-      gatewayRedirects: p.gatewayRedirects,
-      gatewayAbsentPaths: p.gatewayAbsentPaths,
       maxMessageBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
       toStatus,
       logger: log,
       healthBody: healthBodyFor(profile),
       onHealthChecked: (healthy) => (healthy ? metrics.healthSuccess.inc() : metrics.healthFailures.inc()),
       logLevel: { set: (level) => (logger.level = level), deprecated: profile.configLogDeprecated },
-    });
-    if (config.enableV2) app.use(createV2Router(port).routes());
-    return app.callback();
-  };
-  http.handler = appFor(clusterVersion.current !== undefined && MINOR_VERSIONS.includes(clusterVersion.current as MinorVersion) ? clusterVersion.current : profile.minor);
-  http.switchTo = (minor) => {
-    if (MINOR_VERSIONS.includes(minor as MinorVersion)) http.handler = appFor(minor);
-  };
-  const httpHandler = guardedHttpHandler(
-    gatewayGate.wrapHandler((req, res) => http.handler(req, res)),
-    (err, req) => {
+    },
+    services,
+    gate,
+    v2: config.enableV2 ? v2Port({ v2, member, membership, cluster: services.cluster, now }) : undefined,
+    minor: clusterVersion.current !== undefined && MINOR_VERSIONS.includes(clusterVersion.current as MinorVersion) ? clusterVersion.current : profile.minor,
+    onFault: (err, req) => {
       grpcMetrics.clientFault('http', req.method ?? '');
       log.error({ err, method: req.method, path: req.url, remote: req.socket.remoteAddress }, 'a client request failed inside the member; answered 500');
     },
-  );
+  });
+  http.switchTo = (minor) => servedHttp.switchTo(minor);
+  const httpHandler = servedHttp.handler;
   const h2Serving = grpcEdge.h2;
   const local =
     backend.sharedLocation === undefined
@@ -533,18 +483,16 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
           grpcMetrics,
           metrics,
         });
-  const listenClientPort = (): Promise<ClientListeners> =>
-    frontEndThreads() > 0
-      ? startFrontEnd({
-          urls: config.listenClientUrls,
-          serving: h2Serving,
-          http: inProcessRoutes(h2Serving, httpHandler, log),
-          tls: tls.client,
-          logger: log,
-          local: local?.options,
-          onClientFault: (path) => grpcEdge.countFault(path),
-        })
-      : listenClients(config.listenClientUrls, h2Serving, httpHandler, log, { tls: tls.client, hold: serving.opened });
+  const onThread = frontEndThreads() > 0;
+  const listenClientPort = clientPortListen({
+    urls: config.listenClientUrls,
+    h2: h2Serving,
+    http: httpHandler,
+    tls: tls.client,
+    logger: log,
+    frontEnd: onThread ? { local: local?.options, onClientFault: (path) => grpcEdge.countFault(path) } : undefined,
+    hold: serving.opened,
+  });
   const metricsApp = createMetricsApp({
     registry,
     info: services.info,
@@ -582,7 +530,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const publisher = publishAttributes(member, config.name, clientUrls, log, () => serving.published());
   const clientPort = clientPortWhenReady({
     ready: serving.opened,
-    early: frontEndThreads() === 0,
+    early: !onThread,
     listen: listenClientPort,
     onListening: (listeners) => log.info({ 'client-urls': boundUrls(listeners), 'server-version': config.serverVersion }, 'ready to serve client requests'),
     onFailed: (e) => {
