@@ -10,8 +10,11 @@ import type { Histogram } from './load/histogram.js';
 export const RANGE_KEY = 'bench/range/key';
 
 export type LoadSpec =
-  /** Puts of `valueSize` bytes; keys uniformly at random among `keySpace`, or in turn when `sequentialKeys`. */
-  | { readonly kind: 'put'; readonly keySpace: number; readonly sequentialKeys: boolean }
+  /**
+   * Puts of `valueSize` bytes (the row's own `valueBytes` when set, else the run's); keys uniformly
+   * at random among `keySpace`, or in turn when `sequentialKeys`.
+   */
+  | { readonly kind: 'put'; readonly keySpace: number; readonly sequentialKeys: boolean; readonly valueBytes?: number }
   /** Reads of RANGE_KEY, linearizable or serializable. */
   | { readonly kind: 'range'; readonly serializable: boolean }
   /** Transactions with no compare putting `txnOps` keys (random among `keySpace`). */

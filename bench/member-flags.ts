@@ -15,6 +15,9 @@ export interface MemberAddress {
 export const clientUrl = (m: MemberAddress): string => `http://${m.host}:${m.clientPort}`;
 export const peerUrl = (m: MemberAddress): string => `http://${m.host}:${m.peerPort}`;
 
+/** Backend quota of every member: 8 GiB, the largest etcd accepts without a warning. */
+const QUOTA_BYTES = 8 * 1024 ** 3;
+
 /** Flags for `self`, one of `all` (the founding members, in order); `token` separates deployments. */
 export function memberArgs(self: MemberAddress, all: readonly MemberAddress[], dataDir: string, token: string): string[] {
   return [
@@ -27,5 +30,7 @@ export function memberArgs(self: MemberAddress, all: readonly MemberAddress[], d
     '--initial-cluster', all.map((m) => `${m.name}=${peerUrl(m)}`).join(','),
     '--initial-cluster-token', token,
     '--initial-cluster-state', 'new',
+    // The large-value rows write gigabytes of history (nothing compacts during a run).
+    '--quota-backend-bytes', String(QUOTA_BYTES),
   ];
 }

@@ -5,7 +5,9 @@
  */
 import type { LoadSpec } from './load-spec.js';
 
-export const ROW_IDS = ['put-1', 'put-100', 'put-100-keys', 'put-500', 'range-lin', 'range-ser', 'txn-put', 'watch-10k'] as const;
+export const ROW_IDS = [
+  'put-1-cold', 'put-1', 'put-100', 'put-100-keys', 'put-500', 'put-8k', 'put-100k', 'put-1m', 'range-lin', 'range-ser', 'txn-put', 'watch-10k',
+] as const;
 export type RowId = (typeof ROW_IDS)[number];
 
 /** `single`: `--members 1`; `cluster`: `--members` > 1. */
@@ -22,6 +24,8 @@ export interface Row {
   readonly unit: RowUnit;
   readonly clients: number;
   readonly connections: number;
+  /** Measured on deployments started for this row alone, from their first request (no warm-up of any kind). */
+  readonly cold: boolean;
 }
 
 interface RowSpec {
@@ -36,13 +40,22 @@ interface RowSpec {
   readonly sizedByFlags: boolean;
   /** Deployments that run this row when `--rows` is not given. */
   readonly defaultIn: readonly Topology[];
+  /** See Row.cold. */
+  readonly cold?: boolean;
 }
 
 const BOTH: readonly Topology[] = TOPOLOGIES;
 const ONE_KEY: LoadSpec = { kind: 'put', keySpace: 1, sequentialKeys: false };
 const DISTINCT_KEYS: LoadSpec = { kind: 'put', keySpace: 100_000, sequentialKeys: true };
 
+/** Large values go to a small key space: each row rewrites the same keys (the data set stays bounded). */
+const largeValues = (valueBytes: number): LoadSpec => ({ kind: 'put', keySpace: 1000, sequentialKeys: true, valueBytes });
+
 export const ROW_TABLE: Readonly<Record<RowId, RowSpec>> = {
+  'put-1-cold': {
+    what: 'put, cold start', detail: 'one key, the first seconds of a just-started deployment', load: ONE_KEY,
+    clients: 1, connections: 1, sizedByFlags: false, defaultIn: BOTH, cold: true,
+  },
   'put-1': { what: 'put', detail: 'one key', load: ONE_KEY, clients: 1, connections: 1, sizedByFlags: false, defaultIn: BOTH },
   'put-100': { what: 'put', detail: 'one key', load: ONE_KEY, clients: 100, connections: 10, sizedByFlags: true, defaultIn: BOTH },
   'put-100-keys': {
@@ -50,6 +63,15 @@ export const ROW_TABLE: Readonly<Record<RowId, RowSpec>> = {
   },
   'put-500': {
     what: 'put', detail: '100 k distinct keys', load: DISTINCT_KEYS, clients: 500, connections: 50, sizedByFlags: false, defaultIn: ['cluster'],
+  },
+  'put-8k': {
+    what: 'put 8 KiB values', detail: '1 000 keys', load: largeValues(8 * 1024), clients: 100, connections: 10, sizedByFlags: false, defaultIn: BOTH,
+  },
+  'put-100k': {
+    what: 'put 100 KiB values', detail: '1 000 keys', load: largeValues(100 * 1024), clients: 16, connections: 4, sizedByFlags: false, defaultIn: BOTH,
+  },
+  'put-1m': {
+    what: 'put 1 MiB values', detail: '1 000 keys', load: largeValues(1024 * 1024), clients: 4, connections: 2, sizedByFlags: false, defaultIn: BOTH,
   },
   'range-lin': {
     what: 'linearizable range', detail: 'one key', load: { kind: 'range', serializable: false },
@@ -91,6 +113,7 @@ function toRow(id: RowId, sizing: RowSizing): Row {
     unit: spec.load.kind === 'watch' ? 'events' : 'ops',
     clients,
     connections,
+    cold: spec.cold === true,
   };
 }
 

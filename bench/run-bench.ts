@@ -9,7 +9,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { startDeployment, type Deployment } from './deployment.js';
 import type { EndpointOrder } from './endpoint-order.js';
 import { openGenerator, type GeneratorName } from './generator.js';
-import { measureOrFail } from './measure.js';
+import { measureOrFail, type MeasureOptions } from './measure.js';
 import { warmDeployment } from './server-warmup.js';
 import { prepareRangeKey } from './prepare.js';
 import type { Goal, Row } from './rows.js';
@@ -52,6 +52,30 @@ function versionOf(cfg: ServerConfig): string {
   return m ? m[1] : 'unknown';
 }
 
+/** The measured window of a cold row: about the first 1 500–2 000 puts of one client. */
+const COLD_SECONDS = 2;
+
+/**
+ * A cold row, round by round: each server gets a deployment started for the round alone and
+ * measured from its first request (no server warm-up, no generator warm-up), then stopped.
+ */
+async function measureCold(row: Row, opts: BenchOptions, hooks: BenchHooks, measureOpts: MeasureOptions): Promise<Measurement[]> {
+  const out: Measurement[] = [];
+  for (let round = 1; round <= opts.rounds; round++) {
+    for (const cfg of opts.servers) {
+      const d = await startDeployment(cfg, opts.members);
+      hooks.live.add(d);
+      try {
+        out.push(await measureOrFail(d, row, round, { ...measureOpts, warmupSeconds: 0, seconds: COLD_SECONDS }));
+      } finally {
+        await d.stop();
+        hooks.live.delete(d);
+      }
+    }
+  }
+  return out;
+}
+
 export async function runBench(opts: BenchOptions, hooks: BenchHooks): Promise<BenchRun> {
   const { log, live } = hooks;
   const loadBefore = loadavg()[0];
@@ -61,27 +85,29 @@ export async function runBench(opts: BenchOptions, hooks: BenchHooks): Promise<B
   const measurements: Measurement[] = [];
   const deployments: Deployment[] = [];
   const generator = await openGenerator(opts.generator, opts.outDir, { nodeProcs: opts.procs, goProcs: opts.goProcs }, log);
+  const measureOpts: MeasureOptions = {
+    generator,
+    valueSize: opts.valueSize,
+    warmupSeconds: opts.warmupSeconds,
+    seconds: opts.seconds,
+    endpointOrder: opts.endpointOrder,
+    log,
+  };
+  for (const row of opts.rows.filter((r) => r.cold)) measurements.push(...(await measureCold(row, opts, hooks, measureOpts)));
+  const warmRows = opts.rows.filter((r) => !r.cold);
   try {
     for (const cfg of opts.servers) {
       const d = await startDeployment(cfg, opts.members);
       live.add(d);
       deployments.push(d);
       for (const m of d.members) log(`${cfg.name}: ${m.name} serving on ${m.target} (pid ${m.process.pid}, log ${m.process.logFile})`);
-      if (opts.rows.some((r) => r.load.kind === 'range')) await prepareRangeKey(d, opts.valueSize);
+      if (warmRows.some((r) => r.load.kind === 'range')) await prepareRangeKey(d, opts.valueSize);
     }
     for (const d of deployments) {
       log(`${d.server}: warming up for ${opts.serverWarmupSeconds} s (unmeasured puts)`);
       await warmDeployment(d, opts.serverWarmupSeconds, generator, opts.valueSize);
     }
-    const measureOpts = {
-      generator,
-      valueSize: opts.valueSize,
-      warmupSeconds: opts.warmupSeconds,
-      seconds: opts.seconds,
-      endpointOrder: opts.endpointOrder,
-      log,
-    };
-    for (const row of opts.rows) {
+    for (const row of warmRows) {
       for (let round = 1; round <= opts.rounds; round++) {
         for (const d of deployments) measurements.push(await measureOrFail(d, row, round, measureOpts));
       }

@@ -13,7 +13,7 @@ function loadArgs(load: LoadSpec, valueSize: number): string[] {
   const keyArgs = (keySpace: number): string[] => ['--key-size', String(KEY_SIZE), '--key-space-size', String(keySpace)];
   switch (load.kind) {
     case 'put':
-      return ['put', ...keyArgs(load.keySpace), '--val-size', String(valueSize), ...(load.sequentialKeys ? ['--sequential-keys'] : [])];
+      return ['put', ...keyArgs(load.keySpace), '--val-size', String(load.valueBytes ?? valueSize), ...(load.sequentialKeys ? ['--sequential-keys'] : [])];
     case 'range':
       return ['range', RANGE_KEY, '--consistency', load.serializable ? 's' : 'l'];
     case 'txn-put':

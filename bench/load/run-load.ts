@@ -35,7 +35,7 @@ export function nodePlan(plan: LoadPlan, procs: number): NodePlan {
     connections: plan.connections,
     procs,
     params: {
-      valueSize: plan.valueSize,
+      valueSize: load.kind === 'put' ? (load.valueBytes ?? plan.valueSize) : plan.valueSize,
       keySpace: load.kind === 'put' ? load.keySpace : 1,
       sequentialKeys: load.kind === 'put' && load.sequentialKeys,
       serializable: load.kind === 'range' && load.serializable,

@@ -167,6 +167,8 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     metadata: encodeWalMetadata(fresh.memberId, fresh.clusterId),
     onFsync: (s) => metrics.walFsyncDuration.observe(s),
     onWriteBytes: (n) => metrics.walWriteBytes.inc(n),
+    // The log's entries keep their payloads in the WAL's files, not in memory (member.ts, logWindowBytes).
+    payloads: 'files',
   });
   const { memberId, clusterId } = decodeWalMetadata(opened.contents.metadata);
   const log = logger.child({ 'local-member-id': formatId(memberId) });

@@ -31,7 +31,7 @@ import {
   type RaftNode,
   type Ready,
 } from '../raft/index.js';
-import type { Wal, WalContents } from '../wal/types.js';
+import type { PayloadAt, Wal, WalContents } from '../wal/types.js';
 import { ProposalWaiters } from './proposal-waiters.js';
 import { ReadBarriers } from './read-barrier.js';
 import { OwnProposals } from './own-proposals.js';
@@ -72,6 +72,12 @@ export interface MemberDeps {
   readonly snapshotCount: number;
   /** Entries kept in the log after a snapshot, for followers that are a little behind. */
   readonly catchUpEntries: number;
+  /**
+   * Payload bytes of the newest log entries kept in memory (default 64 MiB); older entries'
+   * payloads are read back from the WAL when needed, so memory does not grow with the data
+   * written since the last snapshot.
+   */
+  readonly logWindowBytes?: number;
   /** How long a proposal or read may wait before failing with Timeout. */
   readonly requestTimeoutMs: number;
   /** Sends a consensus message to a peer (best effort); may only queue it until `flushSends`. */
@@ -82,6 +88,23 @@ export interface MemberDeps {
 }
 
 type Request = NonNullable<InternalRequest['request']>;
+
+/** What `#persistWhileApplying` did: committed entries applied meanwhile, where the entries went. */
+interface Persisted {
+  readonly applied: number;
+  readonly placed: readonly PayloadAt[];
+}
+
+const NOTHING_PERSISTED: Persisted = { applied: 0, placed: [] };
+
+/** Default `logWindowBytes`. */
+const LOG_WINDOW_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Committed entries handed out per Ready, in payload bytes (etcd's is one message's size): after
+ * a restart, the entries applied again are read from the WAL a bounded batch at a time.
+ */
+const MAX_COMMITTED_BYTES_PER_READY = 8 * 1024 * 1024;
 
 /** The membership a member starts with. */
 export interface StartMembership {
@@ -99,7 +122,7 @@ export class Member {
   readonly #own = new OwnProposals();
   readonly #flusher: BackendFlusher;
   readonly #reads: ReadBarriers;
-  readonly #storage = new MemoryRaftStorage();
+  readonly #storage: MemoryRaftStorage<PayloadAt>;
   #node: RaftNode | undefined;
   #hard: HardState = { term: 0, vote: 0n, commit: 0 };
   /** `#hard.term` as the bigint a response header carries (made once per term, not per response). */
@@ -122,6 +145,7 @@ export class Member {
 
   constructor(deps: MemberDeps) {
     this.#d = deps;
+    this.#storage = new MemoryRaftStorage<PayloadAt>({ bytes: deps.logWindowBytes ?? LOG_WINDOW_BYTES, read: (at) => deps.wal.readPayload(at) });
     this.#waiters = new ProposalWaiters(BigInt(deps.scheduler.now()) << 16n);
     this.#reads = new ReadBarriers(deps.memberId);
     this.#envelopes = new EnvelopeEncoder(deps.memberId);
@@ -183,7 +207,7 @@ export class Member {
       const confState = known.voters.length > 0 ? known : contents.snapshot.confState;
       this.#storage.applySnapshot({ metadata: { ...contents.snapshot, confState }, data: Buffer.alloc(0) });
     }
-    this.#storage.append(contents.entries);
+    this.#storage.append(contents.entries, contents.entries.map((e) => e.at));
     const last = this.#storage.lastIndex();
     // Commit-only hard states are not fsynced; whatever was applied was committed.
     const commit = [contents.hardState.commit, applied < last ? applied : last].reduce((a, b) => (a > b ? a : b));
@@ -201,6 +225,7 @@ export class Member {
       checkQuorum: true,
       maxInflight: 256,
       maxSizePerMsg: 1024 * 1024,
+      maxCommittedSizePerReady: MAX_COMMITTED_BYTES_PER_READY,
       rng: this.#d.random,
       storage: this.#storage,
       applied: applied < this.#storage.firstIndex() - 1 ? undefined : applied,
@@ -418,10 +443,11 @@ export class Member {
     if (rd.snapshot) await this.#install(rd.snapshot);
     if (rd.sendBeforePersist) this.#sendAll(rd.messages);
     if (rd.hardState) this.#setHard(rd.hardState);
-    const appliedEarly = rd.entries.length > 0 || (rd.hardState && rd.mustSync) ? await this.#persistWhileApplying(rd) : 0;
+    const persisted = rd.entries.length > 0 || (rd.hardState && rd.mustSync) ? await this.#persistWhileApplying(rd) : NOTHING_PERSISTED;
+    const appliedEarly = persisted.applied;
     if (rd.entries.length > 0) {
       this.#own.persisted(rd.entries);
-      this.#storage.append(rd.entries);
+      this.#storage.append(rd.entries, persisted.placed);
     }
     if (rd.hardState) this.#storage.setHardState(rd.hardState);
     if (!rd.sendBeforePersist) this.#sendAll(rd.messages);
@@ -438,19 +464,21 @@ export class Member {
    * with the previous batch's apply and replies instead of taking turns. Entries this Ready
    * itself persists are applied only after the write (`#handle`), so nothing is applied — or
    * answered — before it is on this member's disk, and the backend never gets ahead of the log.
-   * Returns how many of the committed entries (a prefix) it applied.
+   * Returns how many of the committed entries (a prefix) it applied, and where the WAL put the
+   * entries' payloads.
    */
-  async #persistWhileApplying(rd: Ready): Promise<number> {
+  async #persistWhileApplying(rd: Ready): Promise<Persisted> {
     const durableEnd = Math.min(this.#storage.lastIndex() + 1, rd.entries.length > 0 ? rd.entries[0]!.index : Infinity);
     let n = 0;
     while (n < rd.committedEntries.length && rd.committedEntries[n]!.index < durableEnd) n++;
     this.#leaderPersisting = rd.sendBeforePersist;
     const saving = this.#d.wal.save(rd.entries, rd.hardState ?? this.#hard).finally(() => (this.#leaderPersisting = false));
-    if (n === 0) return saving.then(() => 0);
+    if (n === 0) return saving.then((placed) => ({ applied: 0, placed }));
     const applying = this.#apply(n === rd.committedEntries.length ? rd.committedEntries : rd.committedEntries.slice(0, n));
     const [saved, applied] = await Promise.allSettled([saving, applying]);
-    for (const r of [saved, applied]) if (r.status === 'rejected') throw r.reason;
-    return n;
+    if (saved.status === 'rejected') throw saved.reason;
+    if (applied.status === 'rejected') throw applied.reason;
+    return { applied: n, placed: saved.value };
   }
 
   /**
@@ -557,7 +585,8 @@ export class Member {
       const compactTo = index - this.#d.catchUpEntries;
       if (compactTo > this.#storage.firstIndex()) this.#storage.compact(compactTo);
       await this.#d.wal.saveSnapshot({ index, term: term.value, confState });
-      await this.#d.wal.releaseTo(index);
+      // The log still holds entries from its first index on, some only in the WAL's files.
+      await this.#d.wal.releaseTo(Math.min(index, this.#storage.firstIndex() - 1));
       this.#snapshotIndex = index;
       this.#d.hooks.onSnapshot?.(index);
     } catch (e) {

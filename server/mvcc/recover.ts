@@ -100,32 +100,55 @@ export async function recoverState(backend: Backend, options?: StoreOptions, che
   return { state, meta, how: checkpointIgnored === undefined ? { from: 'scan' } : { from: 'scan', checkpointIgnored } };
 }
 
-/** The state rebuilt by one scan of the `key` bucket. */
+/**
+ * Bytes of records scanned between two `dropReadMappings` of the backend: the scan reads every
+ * record, and LevelDB keeps each table file it reads mapped until it closes, so without them the
+ * member's peak resident size would grow with its data.
+ */
+const SCAN_LEG_BYTES = 256 * 1024 * 1024;
+/** A last leg smaller than this keeps its mappings (a small store's are not worth a reopen). */
+const SMALL_LEG_BYTES = 64 * 1024 * 1024;
+
+/** The state rebuilt by one scan of the `key` bucket (in legs of SCAN_LEG_BYTES). */
 async function scanState(backend: Backend, meta: MvccMeta, options: StoreOptions | undefined): Promise<StoreState> {
   const state = newStoreState(backend, options);
   const index = state.index;
   const ledger = state.ledger;
   let newest = 0;
-  // In bulk batches (up to 1000 entries / 1 MiB per LevelDB read, the next read in flight while
-  // this one is indexed): no promise or generator step per record.
-  for await (const batch of backend.batches(Bucket.Key)) {
-    const start = batch.keyStart;
-    for (const [stored, storedValue] of batch.entries) {
-      const key = start === 0 ? stored : stored.subarray(start);
-      const value = storedValue ?? EMPTY;
-      if (!isRevisionKey(key)) throw new Error(`mvcc: malformed key in the key bucket: ${key.toString('hex')}`);
-      const main = mainNumber(key);
-      const sub = subOfKey(key);
-      const tombstone = isTombstoneKey(key);
-      ledger.add(main, sub, tombstone, value.length);
-      if (tombstone) {
-        index.restoreTombstone(peekKey(value).toString('latin1'), main, sub);
-      } else {
-        const m = peekRecordMeta(value);
-        index.put(m.key.toString('latin1'), main, sub, m.createRevision, m.version, m.lease);
+  let from: Buffer | undefined;
+  for (;;) {
+    let leg = 0;
+    let last: Buffer | undefined;
+    // In bulk batches (up to 1000 entries / 1 MiB per LevelDB read, the next read in flight while
+    // this one is indexed): no promise or generator step per record.
+    for await (const batch of backend.batches(Bucket.Key, from === undefined ? undefined : { gte: from })) {
+      const start = batch.keyStart;
+      for (const [stored, storedValue] of batch.entries) {
+        const key = start === 0 ? stored : stored.subarray(start);
+        const value = storedValue ?? EMPTY;
+        if (!isRevisionKey(key)) throw new Error(`mvcc: malformed key in the key bucket: ${key.toString('hex')}`);
+        const main = mainNumber(key);
+        const sub = subOfKey(key);
+        const tombstone = isTombstoneKey(key);
+        ledger.add(main, sub, tombstone, value.length);
+        if (tombstone) {
+          index.restoreTombstone(peekKey(value).toString('latin1'), main, sub);
+        } else {
+          const m = peekRecordMeta(value);
+          index.put(m.key.toString('latin1'), main, sub, m.createRevision, m.version, m.lease);
+        }
+        newest = main;
+        leg += key.length + value.length;
       }
-      newest = main;
+      if (leg >= SCAN_LEG_BYTES && batch.entries.length > 0) {
+        const k = batch.entries[batch.entries.length - 1]![0];
+        last = Buffer.from(start === 0 ? k : k.subarray(start));
+        break;
+      }
     }
+    if (leg >= SMALL_LEG_BYTES) await backend.dropReadMappings?.();
+    if (last === undefined) break;
+    from = Buffer.concat([last, Buffer.from([0])]);
   }
   let current = newest > 1 ? BigInt(newest) : 1n;
   if (meta.scheduledCompactRev > current) current = meta.scheduledCompactRev;

@@ -84,6 +84,12 @@ export interface Backend extends ReadView {
   size(): Promise<number>;
   /** Reclaims space (LevelDB compaction / nothing in memory). */
   defragment(): Promise<void>;
+  /**
+   * Gives back the memory that reading the whole store left mapped (LevelDB maps each table
+   * file it reads). Called once, right after a recovery scan, while nothing else uses the
+   * backend; absent where reads map nothing.
+   */
+  dropReadMappings?(): Promise<void>;
 }
 
 /** Entries per batch of `batchesOf`. */

@@ -19,7 +19,8 @@ import { afterAppend, afterSnapshot, appendProblem, type LogPosition } from './l
 import { segmentName } from './segment-name.js';
 import { syncDir } from '../storage/sync-dir.js';
 import { SegmentFile, type SegmentFileOptions } from './segment-file.js';
-import type { Entry, HardState, SnapshotMetadata, Wal } from './types.js';
+import { SegmentReader } from './segment-reader.js';
+import type { Entry, HardState, PayloadAt, SnapshotMetadata, Wal } from './types.js';
 import { WalError } from './wal-error.js';
 import { encodeSegmentHead, encodeWrite, saveOp, snapshotOp, writeBytes, type WalOp } from './write-encoder.js';
 
@@ -52,9 +53,11 @@ export interface FileWalOptions extends SegmentFileOptions {
 
 interface Waiter {
   readonly op: WalOp;
-  readonly resolve: () => void;
+  readonly resolve: (placed: PayloadAt[]) => void;
   readonly reject: (e: Error) => void;
 }
+
+const NONE_PLACED: PayloadAt[] = [];
 
 export class FileWal implements Wal {
   private readonly dir: string;
@@ -74,6 +77,9 @@ export class FileWal implements Wal {
   private scratch: Buffer = Buffer.alloc(0);
   private failure: WalError | undefined;
   private closed = false;
+  private readonly reader: SegmentReader;
+  /** Reused by each write: where its entries' payloads went in the scratch buffer. */
+  private readonly payloadOffsets: number[] = [];
 
   constructor(
     state: WalState,
@@ -88,9 +94,10 @@ export class FileWal implements Wal {
     this.hardState = state.hardState;
     this.snapshot = state.snapshot;
     this.writtenLast = state.position.last;
+    this.reader = new SegmentReader(state.dir);
   }
 
-  save(entries: readonly Entry[], hardState?: HardState): Promise<void> {
+  save(entries: readonly Entry[], hardState?: HardState): Promise<PayloadAt[]> {
     const problem = appendProblem(this.accepted, entries);
     if (problem !== undefined) return Promise.reject(new WalError({ kind: 'InvalidAppend', reason: problem }));
     let op: WalOp;
@@ -105,10 +112,15 @@ export class FileWal implements Wal {
     });
   }
 
-  saveSnapshot(snapshot: SnapshotMetadata): Promise<void> {
-    return this.enqueue(snapshotOp(snapshot), () => {
+  async saveSnapshot(snapshot: SnapshotMetadata): Promise<void> {
+    await this.enqueue(snapshotOp(snapshot), () => {
       this.accepted = afterSnapshot(this.accepted, snapshot.index);
     });
+  }
+
+  readPayload(at: PayloadAt): Buffer {
+    if (!this.segments.some((s) => s.name === at.segment)) throw new Error(`wal: segment ${at.segment} is not part of the log`);
+    return this.reader.read(at);
   }
 
   releaseTo(index: number): Promise<void> {
@@ -122,14 +134,15 @@ export class FileWal implements Wal {
     this.closed = true;
     await this.writing;
     await this.releasing;
+    this.reader.closeAll();
     await this.file.close();
   }
 
-  private enqueue(op: WalOp, onAccepted: () => void): Promise<void> {
+  private enqueue(op: WalOp, onAccepted: () => void): Promise<PayloadAt[]> {
     if (this.closed) return Promise.reject(new WalError({ kind: 'Closed' }));
     if (this.failure !== undefined) return Promise.reject(this.failure);
     onAccepted();
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<PayloadAt[]>((resolve, reject) => {
       this.queue.push({ op, resolve, reject });
       this.writing ??= this.drain();
     });
@@ -145,20 +158,22 @@ export class FileWal implements Wal {
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];
+      let placed: PayloadAt[][];
       try {
-        await this.write(batch.map((w) => w.op));
+        placed = await this.write(batch.map((w) => w.op));
       } catch (e) {
         this.failure = new WalError({ kind: 'WriteFailed', reason: e instanceof Error ? e.message : String(e) }, { cause: e });
         for (const w of [...batch, ...this.queue]) w.reject(this.failure);
         this.queue = [];
         break;
       }
-      for (const w of batch) w.resolve();
+      for (const [i, w] of batch.entries()) w.resolve(placed[i] ?? NONE_PLACED);
     }
     this.writing = undefined;
   }
 
-  private async write(ops: WalOp[]): Promise<void> {
+  /** Writes `ops` as one durable write; returns, op by op, where their entries' payloads went. */
+  private async write(ops: WalOp[]): Promise<PayloadAt[][]> {
     const length = writeBytes(ops);
     let firstIndex: number | undefined;
     let maxIndex: number | undefined;
@@ -171,15 +186,20 @@ export class FileWal implements Wal {
         if (maxIndex === undefined || e.index > maxIndex) maxIndex = e.index;
       }
     }
-    if (!hasRecords) return;
+    if (!hasRecords) return [];
     if (this.file.dataEnd >= this.options.segmentBytes) await this.rotate(firstIndex ?? (this.writtenLast ?? 0) + 1);
     if (this.scratch.length < length) this.scratch = Buffer.allocUnsafe(Math.max(length, Math.min(this.scratch.length * 2, MAX_KEPT_SCRATCH)));
-    const crc = encodeWrite(this.scratch, 0, this.crc, ops);
+    const offsets = this.payloadOffsets;
+    offsets.length = 0;
+    const crc = encodeWrite(this.scratch, 0, this.crc, ops, offsets);
+    const base = this.file.dataEnd;
+    const segment = this.segments[this.segments.length - 1]!.name;
     await this.file.append(this.scratch.subarray(0, length));
     if (this.scratch.length > MAX_KEPT_SCRATCH) this.scratch = Buffer.alloc(0);
     this.crc = crc;
     this.options.onWriteBytes?.(length);
     this.noteWritten(ops, maxIndex);
+    return placements(ops, offsets, segment, base);
   }
 
   private noteWritten(ops: readonly WalOp[], maxIndex: number | undefined): void {
@@ -220,9 +240,19 @@ export class FileWal implements Wal {
       const oldest = this.segments[0];
       if (oldest === undefined || (oldest.maxIndex !== undefined && oldest.maxIndex > limit)) break;
       this.segments.shift();
+      this.reader.forget(oldest.name);
       await rm(join(this.dir, oldest.name));
       removed++;
     }
     if (removed > 0) await syncDir(this.dir);
   }
+}
+
+/** Per op, the file position of each of its entries' payloads (`offsets` are in the write's buffer, which lands at `base`). */
+function placements(ops: readonly WalOp[], offsets: readonly number[], segment: string, base: number): PayloadAt[][] {
+  let k = 0;
+  return ops.map((op) => {
+    if (op.kind !== 'save' || op.entries.length === 0) return NONE_PLACED;
+    return op.entries.map((e) => ({ segment, offset: base + offsets[k++]!, bytes: e.data.length }));
+  });
 }

@@ -13,8 +13,10 @@
  */
 import * as wire from '../../proto/gen/kvstore/raft.js';
 import type { Entry, HardState, SnapshotMetadata } from '../raft/log-types.js';
+import type { LoggedEntry } from './types.js';
 import { indexFromWire } from './proto-codec.js';
 import { afterAppend, afterSnapshot, appendProblem, type LogPosition } from './log-position.js';
+import { HEADER_BYTES } from './record-frame.js';
 import { RecordType } from './record-type.js';
 import type { ScannedRecord } from './segment-scan.js';
 
@@ -22,26 +24,31 @@ export interface ReplayState {
   metadata: Buffer | undefined;
   hardState: HardState;
   snapshot: SnapshotMetadata | undefined;
-  entries: Entry[];
+  entries: LoggedEntry[];
   position: LogPosition;
   /** False until the first entry is read; markers read before it do not constrain that entry. */
   anchored: boolean;
+  /** `files`: entries keep where their payload lies (`at`) instead of the payload itself. */
+  readonly payloads: 'memory' | 'files';
+  /** The segment whose records are being replayed (`at.segment`). */
+  segment: string;
 }
 
 export function emptyHardState(): HardState {
   return { term: 0, vote: 0n, commit: 0 };
 }
 
-export function newReplay(): ReplayState {
-  return { metadata: undefined, hardState: emptyHardState(), snapshot: undefined, entries: [], position: { last: undefined }, anchored: false };
+export function newReplay(payloads: 'memory' | 'files' = 'memory'): ReplayState {
+  return { metadata: undefined, hardState: emptyHardState(), snapshot: undefined, entries: [], position: { last: undefined }, anchored: false, payloads, segment: '' };
 }
 
 export type ReplayOutcome =
   | { readonly kind: 'ok'; readonly maxIndex: number | undefined }
   | { readonly kind: 'corrupt'; readonly offset: number; readonly reason: string };
 
-/** Applies one segment's records to `state` (mutated in place). */
-export function replaySegment(state: ReplayState, records: readonly ScannedRecord[]): ReplayOutcome {
+/** Applies the records of segment file `segment` to `state` (mutated in place). */
+export function replaySegment(state: ReplayState, records: readonly ScannedRecord[], segment = ''): ReplayOutcome {
+  state.segment = segment;
   let maxIndex: number | undefined;
   for (const rec of records) {
     let problem: string | undefined;
@@ -76,7 +83,7 @@ function applyRecord(state: ReplayState, rec: ScannedRecord): string | undefined
       return undefined;
     }
     case RecordType.Entry: {
-      const e = entryFromWire(wire.Entry.decode(rec.data));
+      const e = loggedEntry(state, rec, entryFromWire(wire.Entry.decode(rec.data)));
       const problem = appendProblem(state.position, [e]);
       if (problem !== undefined) return problem;
       replaceTail(state.entries, e);
@@ -89,8 +96,21 @@ function applyRecord(state: ReplayState, rec: ScannedRecord): string | undefined
   }
 }
 
+const NO_DATA = Buffer.alloc(0);
+
+/**
+ * The entry with where its payload lies in the segment: the payload is the Entry message's last
+ * field, so it ends where the record's data ends. With `files`, the payload itself is dropped.
+ */
+function loggedEntry(state: ReplayState, rec: ScannedRecord, e: Entry): LoggedEntry {
+  const n = e.data.length;
+  if (state.payloads === 'memory' || n === 0) return e;
+  if (!rec.data.subarray(rec.data.length - n).equals(e.data)) return { ...e, data: Buffer.from(e.data) };
+  return { ...e, data: NO_DATA, at: { segment: state.segment, offset: rec.offset + HEADER_BYTES + rec.data.length - n, bytes: n } };
+}
+
 /** Appends `e`, first dropping every entry at or after its index. `entries` are consecutive. */
-export function replaceTail(entries: Entry[], e: Entry): void {
+export function replaceTail<E extends Entry>(entries: E[], e: E): void {
   const first = entries[0]?.index;
   if (first !== undefined && e.index <= first + entries.length - 1) {
     entries.length = e.index < first ? 0 : e.index - first;
@@ -106,7 +126,7 @@ function dropThrough(entries: Entry[], index: number): void {
 }
 
 export type ReplayResult =
-  | { readonly kind: 'ok'; readonly entries: Entry[]; readonly position: LogPosition }
+  | { readonly kind: 'ok'; readonly entries: LoggedEntry[]; readonly position: LogPosition }
   | { readonly kind: 'corrupt'; readonly reason: string };
 
 /**

@@ -39,6 +39,6 @@ export async function openWal(dir: string, options: WalOptions): Promise<OpenedW
     const contents = { metadata: state.metadata, hardState: emptyHardState(), snapshot: undefined, entries: [] };
     return { wal: new FileWal(state, walOptions), contents, created: true };
   }
-  const { state, contents } = await readWal(dir, fileOptions);
+  const { state, contents } = await readWal(dir, fileOptions, options.payloads);
   return { wal: new FileWal(state, walOptions), contents, created: false };
 }

@@ -20,12 +20,16 @@ function corrupt(segment: string, offset: number, reason: string): WalError {
   return new WalError({ kind: 'Corrupt', segment, offset, reason });
 }
 
-export async function readWal(dir: string, options: SegmentFileOptions): Promise<{ state: WalState; contents: WalContents }> {
+export async function readWal(
+  dir: string,
+  options: SegmentFileOptions,
+  payloads: 'memory' | 'files' = 'memory',
+): Promise<{ state: WalState; contents: WalContents }> {
   const target = resolve(dir);
   const names = await readdir(target);
   for (const n of names) if (n.endsWith(TEMP_SUFFIX)) await rm(join(target, n), { force: true });
   const segs = segmentNames(names);
-  const replay = newReplay();
+  const replay = newReplay(payloads);
   const infos: SegmentInfo[] = [];
   let crc: number | undefined;
   let tail: { name: string; end: number; size: number; torn?: { offset: number; nonZeroEnd: number } } | undefined;
@@ -41,7 +45,7 @@ export async function readWal(dir: string, options: SegmentFileOptions): Promise
     if (crc !== undefined && scan.startCrc !== crc) {
       throw corrupt(seg.name, 0, `crc chain broken: segment starts from ${hex(scan.startCrc)}, previous segment ends at ${hex(crc)}`);
     }
-    const outcome = replaySegment(replay, scan.records);
+    const outcome = replaySegment(replay, scan.records, seg.name);
     if (outcome.kind === 'corrupt') throw corrupt(seg.name, outcome.offset, outcome.reason);
     infos.push({ name: seg.name, seq: seg.seq, maxIndex: outcome.maxIndex });
     crc = scan.crc;

@@ -8,6 +8,21 @@ import type { Entry, HardState, SnapshotMetadata } from '../raft/log-types.js';
 
 export type { Entry, HardState, SnapshotMetadata };
 
+/**
+ * Where an entry's payload (its `data` bytes) lies in the log's files: `bytes` bytes at byte
+ * `offset` of segment file `segment`. Valid until the segment is released.
+ */
+export interface PayloadAt {
+  readonly segment: string;
+  readonly offset: number;
+  readonly bytes: number;
+}
+
+/** An entry read back from the log; with `payloads: 'files'` its `data` is empty and `at` tells where it is. */
+export interface LoggedEntry extends Entry {
+  readonly at?: PayloadAt;
+}
+
 export interface WalContents {
   /** Metadata written at creation (member id, cluster id). */
   readonly metadata: Buffer;
@@ -16,7 +31,7 @@ export interface WalContents {
   /** Latest snapshot marker, if any; entries before it are not returned. */
   readonly snapshot: SnapshotMetadata | undefined;
   /** Entries after the snapshot marker, in index order; a later entry with an index already seen replaces the tail from that index. */
-  readonly entries: Entry[];
+  readonly entries: LoggedEntry[];
   /**
    * Set when opening found the last write of the last segment incomplete (a crash mid-write) and
    * discarded it; callers may log it. Nothing that was acknowledged by `save` is ever discarded.
@@ -39,9 +54,10 @@ export interface Wal {
    * Appends entries and (if given) the hard state; resolves once durable. The entries must be
    * consecutive and may not leave a gap after the last index (rejects with WalError
    * 'InvalidAppend'); a lower first index replaces the tail. Entry objects are encoded when the
-   * batch is written: do not mutate them until the promise settles.
+   * batch is written: do not mutate them until the promise settles. Resolves with where each
+   * entry's payload now lies on disk, in the order given (see `readPayload`).
    */
-  save(entries: readonly Entry[], hardState?: HardState): Promise<void>;
+  save(entries: readonly Entry[], hardState?: HardState): Promise<PayloadAt[]>;
   /** Records a snapshot marker (entries up to it may be released later). */
   saveSnapshot(snapshot: SnapshotMetadata): Promise<void>;
   /**
@@ -50,6 +66,12 @@ export interface Wal {
    * does not cover is ever deleted (without a marker nothing is).
    */
   releaseTo(index: number): Promise<void>;
+  /**
+   * Reads a payload back from a segment this log still holds (synchronous: a few hundred
+   * microseconds for a megabyte from the page cache). Throws when the segment was released or
+   * the bytes are short.
+   */
+  readPayload(at: PayloadAt): Buffer;
   close(): Promise<void>;
 }
 
@@ -70,6 +92,12 @@ export interface WalOptions {
   readonly onFsync?: (seconds: number) => void;
   /** Called with the record bytes of each batch written. */
   readonly onWriteBytes?: (n: number) => void;
+  /**
+   * What an opened log's entries carry (`WalContents.entries`): `memory` (default) their
+   * payloads; `files` only where each payload lies (`LoggedEntry.at`), so that reading a log of
+   * any size costs memory for its entries' index and term, not their data.
+   */
+  readonly payloads?: 'memory' | 'files';
 }
 
 export interface OpenedWal {

@@ -41,9 +41,11 @@ export function writeBytes(ops: readonly WalOp[]): number {
 
 /**
  * Encodes the write for `ops` at `buf[offset, offset + writeBytes(ops))`, chaining from
- * `previousCrc`. Returns the running CRC after its last record.
+ * `previousCrc`. Returns the running CRC after its last record. When `payloadOffsets` is given,
+ * the offset in `buf` of each entry's payload (its data, the Entry message's last field) is
+ * pushed to it, entry by entry in op order.
  */
-export function encodeWrite(buf: Buffer, offset: number, previousCrc: number, ops: readonly WalOp[]): number {
+export function encodeWrite(buf: Buffer, offset: number, previousCrc: number, ops: readonly WalOp[], payloadOffsets?: number[]): number {
   const length = writeBytes(ops);
   buf.writeUInt32LE(length, offset + HEADER_BYTES);
   buf.writeUInt32LE(0, offset + HEADER_BYTES + 4);
@@ -54,6 +56,7 @@ export function encodeWrite(buf: Buffer, offset: number, previousCrc: number, op
       case 'save':
         for (const e of op.entries) {
           const len = writeEntry(buf, at + HEADER_BYTES, e) - (at + HEADER_BYTES);
+          payloadOffsets?.push(at + HEADER_BYTES + len - e.data.length);
           crc = sealFrame(buf, at, RecordType.Entry, len, crc);
           at += frameBytes(len);
         }

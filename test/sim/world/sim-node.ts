@@ -45,6 +45,8 @@ export interface NodeConfig {
   readonly snapshotCount: number;
   /** Entries kept in the log before a snapshot. */
   readonly catchUpEntries: number;
+  /** Payload bytes of the newest log entries a member keeps in memory (older ones are read back from the WAL). */
+  readonly logWindowBytes: number;
   readonly disk: DiskOptions;
   /** Use the MemoryBackend directly: its writes resolve in the microtask that issued them. */
   readonly immediateBackendWrites: boolean;
@@ -196,6 +198,7 @@ export class SimNode {
       requestTimeoutMs: c.requestTimeoutMs,
       snapshotCount: c.snapshotCount,
       catchUpEntries: c.catchUpEntries,
+      logWindowBytes: c.logWindowBytes,
       send: (m) => {
         if (life.alive) obs.send(m);
       },

@@ -11,7 +11,7 @@
  * replays (server/wal/log-replay.ts): the latest hard state, the latest snapshot marker,
  * the entries after it; an entry at an index already present replaces the tail from there.
  */
-import type { Entry, HardState, SnapshotMetadata, Wal, WalContents } from '../../../server/wal/types.js';
+import type { Entry, HardState, PayloadAt, SnapshotMetadata, Wal, WalContents } from '../../../server/wal/types.js';
 import type { Prng } from './prng.js';
 import { copyEntry, LogImage, type Placed } from './log-image.js';
 import type { Life, VirtualScheduler } from './virtual-scheduler.js';
@@ -104,6 +104,8 @@ export class SimWal implements Wal {
   #inFlight: Pending[] = [];
   #syncing = false;
   #closed = false;
+  /** Payloads saved by this life, by chain value (what `readPayload` reads back). */
+  readonly #payloads = new Map<string, Buffer>();
 
   constructor(disk: SimDisk, sched: VirtualScheduler, life: Life, rng: Prng, options: DiskOptions, hooks: WalHooks) {
     this.#disk = disk;
@@ -115,7 +117,11 @@ export class SimWal implements Wal {
     this.written = disk.durable.clone();
   }
 
-  save(entries: readonly Entry[], hardState?: HardState): Promise<void> {
+  /**
+   * Resolves with where each payload lies: in the simulation, the entry's index (`offset`) and
+   * its chain value (`segment`), so that `readPayload` can tell a stale location from a live one.
+   */
+  save(entries: readonly Entry[], hardState?: HardState): Promise<PayloadAt[]> {
     // A crashed process's writes go nowhere and are never acknowledged.
     if (!this.life.alive) return new Promise(() => undefined);
     if (this.#closed) return Promise.reject(new Error('sim wal: closed'));
@@ -124,7 +130,26 @@ export class SimWal implements Wal {
     const rec: WalRecord = { entries: entries.map(copyEntry), hardState: hardState ? { ...hardState } : undefined };
     for (const p of this.written.append(rec.entries)) this.#hooks.onWritten(p);
     if (rec.hardState) this.written.hardState = { ...rec.hardState };
-    return this.#write(rec);
+    const placed = rec.entries.map((e) => {
+      const chain = this.written.chainAt(e.index)!;
+      this.#payloads.set(chain, e.data);
+      return { segment: chain, offset: e.index, bytes: e.data.length };
+    });
+    return this.#write(rec).then(() => placed);
+  }
+
+  /**
+   * The payload saved at `at`. Throws when it was never saved by this life, or when the log
+   * still reaches its index but holds another entry there (a location the storage should have
+   * forgotten when the tail was replaced).
+   */
+  readPayload(at: PayloadAt): Buffer {
+    const data = this.#payloads.get(at.segment);
+    const live = this.written.chainAt(at.offset);
+    if (data === undefined || (at.offset > this.written.base && live !== undefined && live !== at.segment)) {
+      throw new Error(`sim wal: entry ${at.offset} is not in the log as written`);
+    }
+    return Buffer.from(data);
   }
 
   /** Records a snapshot marker: the log (written, then durable) starts after its index. */

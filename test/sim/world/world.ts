@@ -40,6 +40,8 @@ export interface WorldOptions {
   /** Applied entries between snapshots (a member compacts its log after one). */
   readonly snapshotCount?: number;
   readonly catchUpEntries?: number;
+  /** See NodeConfig.logWindowBytes; 0 by default, so that every entry the log hands out after its write is read back from the WAL. */
+  readonly logWindowBytes?: number;
   readonly traceCapacity?: number;
   /** See NodeConfig.immediateBackendWrites. */
   readonly immediateBackendWrites?: boolean;
@@ -80,6 +82,7 @@ export class World {
       traceCapacity: 200,
       snapshotCount: 1_000_000_000,
       catchUpEntries: 5000,
+      logWindowBytes: 0,
       duplicateProposals: false,
       maxStepsPerMs: 20_000,
       immediateBackendWrites: false,
@@ -127,6 +130,7 @@ export class World {
         requestTimeoutMs: o.requestTimeoutMs,
         snapshotCount: o.snapshotCount,
         catchUpEntries: o.catchUpEntries,
+        logWindowBytes: o.logWindowBytes,
         disk: o.disk,
         immediateBackendWrites: o.immediateBackendWrites,
         join,

@@ -26,6 +26,12 @@ void test('put on one key (random choice among one)', () => {
   ]);
 });
 
+void test("a put row's own value size replaces the run's", () => {
+  assert.deepEqual(kvloadArgs({ ...BASE, load: { kind: 'put', keySpace: 1000, sequentialKeys: true, valueBytes: 102_400 } }).slice(COMMON.length), [
+    'put', '--key-size', '8', '--key-space-size', '1000', '--val-size', '102400', '--sequential-keys',
+  ]);
+});
+
 void test('range: the prepared key, l or s consistency', () => {
   assert.deepEqual(kvloadArgs({ ...BASE, load: { kind: 'range', serializable: false } }).slice(COMMON.length), [
     'range', 'bench/range/key', '--consistency', 'l',

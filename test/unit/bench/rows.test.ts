@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { ROW_IDS, selectRows } from '../../../bench/rows.js';
 import { checkHostPrefix, memberHosts } from '../../../bench/servers.js';
 
-void test('defaults: the cluster adds 500 clients; both run one-key and distinct-key puts, txn-put and watch', () => {
+void test('defaults: the cluster adds 500 clients; both run cold, one-key, distinct-key and large-value puts, txn-put and watch', () => {
   assert.deepEqual(
     selectRows(undefined, 'cluster', {}).map((r) => r.id),
-    ['put-1', 'put-100', 'put-100-keys', 'put-500', 'range-lin', 'range-ser', 'txn-put', 'watch-10k'],
+    ['put-1-cold', 'put-1', 'put-100', 'put-100-keys', 'put-500', 'put-8k', 'put-100k', 'put-1m', 'range-lin', 'range-ser', 'txn-put', 'watch-10k'],
   );
   assert.deepEqual(
     selectRows(undefined, 'single', {}).map((r) => r.id),
@@ -24,6 +24,10 @@ void test('titles say how many clients and which keys', () => {
   assert.deepEqual(byId.get('put-100')?.load, { kind: 'put', keySpace: 1, sequentialKeys: false });
   assert.deepEqual(byId.get('put-100-keys')?.load, { kind: 'put', keySpace: 100_000, sequentialKeys: true });
   assert.equal(byId.get('watch-10k')?.unit, 'events');
+  assert.equal(byId.get('put-1-cold')?.cold, true);
+  assert.equal(byId.get('put-1')?.cold, false);
+  assert.deepEqual(byId.get('put-100k')?.load, { kind: 'put', keySpace: 1000, sequentialKeys: true, valueBytes: 100 * 1024 });
+  assert.equal(byId.get('put-1m')?.title, 'put 1 MiB values, 4 clients / 2 conns, 1 000 keys');
   assert.equal(byId.get('txn-put')?.unit, 'ops');
 });
 

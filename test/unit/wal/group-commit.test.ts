@@ -45,7 +45,7 @@ void test('waves of saves issued while earlier ones are in flight are all durabl
   const { wal } = await open(dir, { onFsync: () => void fsyncs++ });
   fsyncs = 0;
   let next = 1;
-  const waves: Promise<void>[] = [];
+  const waves: Promise<unknown>[] = [];
   for (let wave = 0; wave < 20; wave++) {
     for (let k = 0; k < 10; k++) waves.push(wal.save([entry(next++)]));
     await new Promise((r) => setImmediate(r));
