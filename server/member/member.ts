@@ -17,75 +17,28 @@
 import { ConfChangeContext, InternalRequest } from '../../proto/gen/kvstore/internal.js';
 import { EntryType, type Entry, type HardState } from '../raft/log-types.js';
 import type * as pb from '../../proto/gen/etcd/rpc.js';
-import type { Applied, Applier } from '../apply/applier.js';
+import type { Applied } from '../apply/applier.js';
 import { err, type Result } from '../errors/domain-error.js';
-import type { MvccStore } from '../mvcc/types.js';
 import {
   createRaftNode,
   decodeConfChange,
   MemoryRaftStorage,
   RaftState,
-  type ConfChange,
   type ConfChangeType,
   type Message,
   type RaftNode,
   type Ready,
 } from '../raft/index.js';
-import type { PayloadAt, Wal, WalContents } from '../wal/types.js';
+import type { PayloadAt, WalContents } from '../wal/types.js';
 import { ProposalWaiters } from './proposal-waiters.js';
 import { ReadBarriers } from './read-barrier.js';
 import { OwnProposals } from './own-proposals.js';
 import { BackendFlusher } from './backend-flusher.js';
 import { EnvelopeEncoder } from './request-envelope.js';
 import type { AuthInfo } from '../auth/auth-store.js';
-import type { Scheduler } from './scheduler.js';
+import type { MemberDeps, StartMembership } from './member-deps.js';
 
-export interface MemberHooks {
-  readonly onApplied?: (index: number, count: number) => void;
-  /** A backend flush (commit of applied state) took `seconds`. */
-  readonly onFlushed?: (seconds: number) => void;
-  /** A snapshot was taken at `index` and the log before it released. */
-  readonly onSnapshot?: (index: number) => void;
-  readonly onProposalFailed?: () => void;
-  /** Leadership as this member sees it changed (lead 0 = none known). */
-  readonly onLeaderChange?: (lead: bigint, isLeader: boolean) => void;
-  /** A membership change was applied (after the member list and the core took it). */
-  readonly onConfChange?: (cc: ConfChange) => void;
-  /** Unrecoverable failure (storage, or a raft invariant such as a lost log): the process must stop. */
-  readonly onFatal: (error: Error) => void;
-}
-
-export interface MemberDeps {
-  readonly memberId: bigint;
-  readonly clusterId: bigint;
-  readonly wal: Wal;
-  readonly store: MvccStore;
-  readonly applier: Applier;
-  readonly maxRequestBytes: number;
-  /** Time and deferral (realScheduler in a process; a virtual one in simulation). */
-  readonly scheduler: Scheduler;
-  readonly random: () => number;
-  readonly tickMs: number;
-  readonly electionTicks: number;
-  readonly preVote: boolean;
-  /** Applied entries between snapshots (--snapshot-count). */
-  readonly snapshotCount: number;
-  /** Entries kept in the log after a snapshot, for followers that are a little behind. */
-  readonly catchUpEntries: number;
-  /**
-   * Payload bytes of the newest log entries kept in memory (default 64 MiB); older entries'
-   * payloads are read back from the WAL when needed, so memory does not grow with the data
-   * written since the last snapshot.
-   */
-  readonly logWindowBytes?: number;
-  /** How long a proposal or read may wait before failing with Timeout. */
-  readonly requestTimeoutMs: number;
-  /** Sends a consensus message to a peer (best effort); may only queue it until `flushSends`. */
-  readonly send: (m: Message) => void;
-  /** Puts the messages sent so far on the wire now (a Ready's messages are on someone's critical path). */
-  readonly flushSends?: () => void;
-  readonly hooks: MemberHooks;
-}
+export type { MemberDeps, MemberHooks, StartMembership } from './member-deps.js';
 
 type Request = NonNullable<InternalRequest['request']>;
 
@@ -105,15 +58,6 @@ const LOG_WINDOW_BYTES = 64 * 1024 * 1024;
  * a restart, the entries applied again are read from the WAL a bounded batch at a time.
  */
 const MAX_COMMITTED_BYTES_PER_READY = 8 * 1024 * 1024;
-
-/** The membership a member starts with. */
-export interface StartMembership {
-  /** Voters and learners as of the applied index (empty for a member joining an existing cluster). */
-  readonly voters: readonly bigint[];
-  readonly learners: readonly bigint[];
-  /** For the founding members of a new cluster: the conf change entries that create it. */
-  readonly bootstrapEntries: readonly Entry[];
-}
 
 export class Member {
   readonly #d: MemberDeps;
