@@ -20,11 +20,16 @@ export class EntryArena {
   private chunk: Buffer = Buffer.alloc(0);
   private used = 0;
 
-  /** A copy of `data` that shares nothing with it. */
+  /**
+   * `data`'s bytes in a buffer that keeps nothing else alive: a copy, or `data` itself when it is
+   * large and already the whole of its own buffer (a proposal's entry bytes: a copy would only
+   * double the work and the garbage for a large value).
+   */
   copy(data: Buffer): Buffer {
     const n = data.length;
     if (n === 0) return data;
     if (n > OWN_BUFFER_BYTES) {
+      if (data.byteOffset === 0 && data.buffer.byteLength === n) return data;
       const own = Buffer.allocUnsafeSlow(n);
       own.set(data);
       return own;

@@ -99,12 +99,21 @@ function applyRecord(state: ReplayState, rec: ScannedRecord): string | undefined
 const NO_DATA = Buffer.alloc(0);
 
 /**
- * The entry with where its payload lies in the segment: the payload is the Entry message's last
- * field, so it ends where the record's data ends. With `files`, the payload itself is dropped.
+ * With `files`, payloads up to this size are kept (copied out of the segment): they cost no more
+ * than their location would, and readers of the log at start (the cluster-version history) find
+ * the small entries they look for without reading the files.
+ */
+export const SMALL_PAYLOAD_BYTES = 64;
+
+/**
+ * The entry as the replay keeps it. With `files`, a payload larger than SMALL_PAYLOAD_BYTES is
+ * dropped for where it lies in the segment: it is the Entry message's last field, so it ends
+ * where the record's data ends.
  */
 function loggedEntry(state: ReplayState, rec: ScannedRecord, e: Entry): LoggedEntry {
   const n = e.data.length;
   if (state.payloads === 'memory' || n === 0) return e;
+  if (n <= SMALL_PAYLOAD_BYTES) return { ...e, data: Buffer.from(e.data) };
   if (!rec.data.subarray(rec.data.length - n).equals(e.data)) return { ...e, data: Buffer.from(e.data) };
   return { ...e, data: NO_DATA, at: { segment: state.segment, offset: rec.offset + HEADER_BYTES + rec.data.length - n, bytes: n } };
 }

@@ -2,9 +2,13 @@
  * The open segment being appended to, and the I/O around segment files.
  *
  * Invariants: `dataEnd` is where the next write goes; bytes from `dataEnd` to `allocatedEnd` (the
- * file size) are zero. When a write would pass `allocatedEnd`, `preallocateBytes` more zeros are
- * written with it (one writev), so most fsyncs change no file size. Every `append` is durable on
- * return: the file is opened O_DSYNC, or the write is followed by fdatasync (`syncMode`).
+ * file size) are zero. Zeros are written ahead of the data so that most fsyncs change no file
+ * size: once less than half of `preallocateBytes` is left after a write, the next
+ * `preallocateBytes` of zeros are written in the background, beside the appends (never over a
+ * range an append writes: an append that would reach a range still being filled waits for the
+ * fill). Only a write larger than what is left takes its zeros with it (one writev). A fill that
+ * fails leaves the file as it was (appends then grow it themselves). Every `append` is durable
+ * on return: the file is opened O_DSYNC, or the write is followed by fdatasync (`syncMode`).
  */
 import { constants } from 'node:fs';
 import { writev } from 'node:fs';
@@ -22,7 +26,18 @@ export interface SegmentFileOptions {
   readonly onFsync: ((seconds: number) => void) | undefined;
 }
 
+/** Zeros shared by every fill (never written to). */
+let zeroChunk = Buffer.alloc(0);
+
+function zeros(n: number): Buffer {
+  if (zeroChunk.length < n) zeroChunk = Buffer.alloc(n);
+  return zeroChunk.subarray(0, n);
+}
+
 export class SegmentFile {
+  /** The background fill in flight, if any (see the header). */
+  private filling: Promise<void> | undefined;
+
   private constructor(
     private readonly fh: FileHandle,
     private readonly options: SegmentFileOptions,
@@ -65,24 +80,47 @@ export class SegmentFile {
   /** Appends `bytes` at `dataEnd`; durable when the promise resolves. */
   async append(bytes: Buffer): Promise<void> {
     const newEnd = this.end + bytes.length;
+    if (newEnd > this.allocated && this.filling !== undefined) await this.filling;
     const grow = newEnd > this.allocated && this.options.preallocateBytes > 0;
-    const parts = grow ? [bytes, Buffer.alloc(this.options.preallocateBytes)] : [bytes];
+    const parts = grow ? [bytes, zeros(this.options.preallocateBytes)] : [bytes];
     const started = process.hrtime.bigint();
     await writeAll(this.fh, parts, this.end);
     if (this.options.syncMode === SyncMode.Datasync) await this.fh.datasync();
     this.options.onFsync?.(secondsSince(started));
     this.end = newEnd;
     this.allocated = Math.max(this.allocated, grow ? newEnd + this.options.preallocateBytes : newEnd);
+    this.fillAhead();
+  }
+
+  /** Starts the next background fill when less than half of `preallocateBytes` is left. */
+  private fillAhead(): void {
+    const size = this.options.preallocateBytes;
+    if (size === 0 || this.filling !== undefined || this.allocated - this.end >= size / 2) return;
+    const from = this.allocated;
+    this.filling = (async () => {
+      try {
+        await writeAll(this.fh, [zeros(size)], from);
+        if (this.options.syncMode === SyncMode.Datasync) await this.fh.datasync();
+        this.allocated = Math.max(this.allocated, from + size);
+      } catch {
+        // The file may have grown by part of the fill: those bytes are zeros past the data,
+        // which reading takes as the clean end; the appends grow the file from here on.
+      } finally {
+        this.filling = undefined;
+      }
+    })();
   }
 
   /** Overwrites [from, to) with zeros and makes that durable (torn-tail repair). */
   async zero(from: number, to: number): Promise<void> {
+    await this.filling;
     if (to > from) await writeAll(this.fh, [Buffer.alloc(to - from)], from);
     await this.fh.datasync();
   }
 
   /** Drops the preallocated zeros after the data (when the segment is finished) and closes. */
   async finish(): Promise<void> {
+    await this.filling;
     try {
       if (this.allocated > this.end) {
         await this.fh.truncate(this.end);
@@ -94,6 +132,7 @@ export class SegmentFile {
   }
 
   async close(): Promise<void> {
+    await this.filling;
     await this.fh.close();
   }
 }

@@ -18,7 +18,10 @@ export interface PayloadAt {
   readonly bytes: number;
 }
 
-/** An entry read back from the log; with `payloads: 'files'` its `data` is empty and `at` tells where it is. */
+/**
+ * An entry read back from the log; with `payloads: 'files'` a payload larger than 64 bytes
+ * (`SMALL_PAYLOAD_BYTES`) is not read: `data` is empty and `at` tells where the payload is.
+ */
 export interface LoggedEntry extends Entry {
   readonly at?: PayloadAt;
 }
@@ -94,8 +97,9 @@ export interface WalOptions {
   readonly onWriteBytes?: (n: number) => void;
   /**
    * What an opened log's entries carry (`WalContents.entries`): `memory` (default) their
-   * payloads; `files` only where each payload lies (`LoggedEntry.at`), so that reading a log of
-   * any size costs memory for its entries' index and term, not their data.
+   * payloads; `files` only where each payload lies (`LoggedEntry.at`), but for payloads of at
+   * most 64 bytes, so that reading a log of any size costs memory for its entries' index and
+   * term, not their data.
    */
   readonly payloads?: 'memory' | 'files';
 }

@@ -41,10 +41,14 @@ void test("a log opened with payloads 'files' keeps locations, not data, and the
   const again = await open(dir, { segmentBytes: 4096, payloads: 'files' });
   assert.deepEqual(indexes(again.contents.entries), range(1, 39));
   for (const e of again.contents.entries) {
+    if (e.index >= 38) {
+      assert.equal(e.data.toString(), `replaced-${e.index}`, 'a small payload stays in memory');
+      assert.equal(e.at, undefined);
+      continue;
+    }
     assert.equal(e.data.length, 0, `entry ${e.index} holds no data in memory`);
     assert.ok(e.at !== undefined);
-    const expected = e.index >= 38 ? `replaced-${e.index}` : big(e.index);
-    assert.equal(again.wal.readPayload(e.at).toString(), expected);
+    assert.equal(again.wal.readPayload(e.at).toString(), big(e.index));
   }
   await again.wal.close();
 

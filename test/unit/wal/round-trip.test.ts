@@ -60,6 +60,29 @@ void test('preallocated zeros after the data are the clean end of the log', asyn
   await again.wal.close();
 });
 
+void test('zeros are written ahead of the data in the background and the log reads back whole', async (t) => {
+  const dir = await tempWalDir(t);
+  const plainDir = await tempWalDir(t);
+  const { wal } = await open(dir, { preallocateBytes: 4096 });
+  // The same writes without preallocation: its file ends where the data ends.
+  const plain = await open(plainDir, { preallocateBytes: 0 });
+  const name = '0000000000000000-0000000000000000.wal';
+  let ahead = 0;
+  for (let i = 1; i <= 200; i++) {
+    const e = [entry(i, 1, `payload-${i}`.padEnd(200, '.'))];
+    await Promise.all([wal.save(e, hardState(1, 1, i - 1)), plain.wal.save(e, hardState(1, 1, i - 1))]);
+    const [size, dataEnd] = await Promise.all([stat(`${dir}/${name}`), stat(`${plainDir}/${name}`)]);
+    assert.ok(size.size >= dataEnd.size);
+    if (size.size > dataEnd.size) ahead++;
+  }
+  await Promise.all([wal.close(), plain.wal.close()]);
+  assert.ok(ahead > 150, `the file ran ahead of the data after ${ahead} of 200 writes`);
+  const again = await open(dir);
+  assert.deepEqual(indexes(again.contents.entries), range(1, 200));
+  assert.equal(again.contents.tailRepair, undefined);
+  await again.wal.close();
+});
+
 void test('a stale wal.tmp from an interrupted creation is replaced', async (t) => {
   const dir = await tempWalDir(t);
   await mkdir(`${dir}.tmp`, { recursive: true });
