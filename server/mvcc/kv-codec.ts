@@ -3,13 +3,66 @@
  * A tombstone's value holds only the key. Pure module.
  */
 import { KeyValue } from '../../proto/gen/etcd/kv.js';
+import { smallVarintBytes, writeSmallVarint, writeVarint } from '../wal/proto-codec.js';
 
 const EMPTY = Buffer.alloc(0);
 
-/** Marshals a record (no copy of the encoder's output). */
+/** Varint bytes of an int64 field's value (negative values take 10 bytes, as two's complement). */
+function int64Bytes(v: bigint): number {
+  if (v < 0n) return 10;
+  if (v <= 0xffffffffn) return smallVarintBytes(Number(v));
+  let n = 5;
+  for (let rest = v >> 35n; rest > 0n; rest >>= 7n) n++;
+  return n;
+}
+
+function checkInt64(v: bigint, field: string): void {
+  if (BigInt.asIntN(64, v) !== v) throw new RangeError(`value provided for field ${field} of type int64 too large`);
+}
+
+/**
+ * Marshals a record: sized first, then written into one buffer of exactly that size (the
+ * value, often the largest part, is copied once). The bytes are the generated encoder's
+ * (proto3: zero and empty fields left out, fields in number order; a unit test compares).
+ */
 export function encodeKeyValue(kv: KeyValue): Buffer {
-  const u8 = KeyValue.encode(kv).finish();
-  return Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+  const { key, createRevision, modRevision, version, value, lease } = kv;
+  checkInt64(createRevision, 'createRevision');
+  checkInt64(modRevision, 'modRevision');
+  checkInt64(version, 'version');
+  checkInt64(lease, 'lease');
+  let size = 0;
+  if (key.length !== 0) size += 1 + smallVarintBytes(key.length) + key.length;
+  if (createRevision !== 0n) size += 1 + int64Bytes(createRevision);
+  if (modRevision !== 0n) size += 1 + int64Bytes(modRevision);
+  if (version !== 0n) size += 1 + int64Bytes(version);
+  if (value.length !== 0) size += 1 + smallVarintBytes(value.length) + value.length;
+  if (lease !== 0n) size += 1 + int64Bytes(lease);
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  if (key.length !== 0) {
+    out[at++] = 10;
+    at = writeSmallVarint(out, at, key.length);
+    out.set(key, at);
+    at += key.length;
+  }
+  if (createRevision !== 0n) at = int64Field(out, at, 16, createRevision);
+  if (modRevision !== 0n) at = int64Field(out, at, 24, modRevision);
+  if (version !== 0n) at = int64Field(out, at, 32, version);
+  if (value.length !== 0) {
+    out[at++] = 42;
+    at = writeSmallVarint(out, at, value.length);
+    out.set(value, at);
+    at += value.length;
+  }
+  if (lease !== 0n) at = int64Field(out, at, 48, lease);
+  if (at !== size) throw new Error(`kv-codec: wrote ${at} bytes of a ${size}-byte record`);
+  return out;
+}
+
+function int64Field(out: Buffer, at: number, tag: number, v: bigint): number {
+  out[at++] = tag;
+  return writeVarint(out, at, BigInt.asUintN(64, v));
 }
 
 /**

@@ -14,6 +14,10 @@
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import { keepRaw } from '../raw-request.js';
 import { GrpcCode, type GrpcStatus } from './codes.js';
+import { decodePutRequest } from './put-request-decoder.js';
+
+/** Decoders that replace the generated ones on the request path (same messages, fewer copies). */
+const FAST_DECODERS: Readonly<Record<string, (bytes: Buffer) => unknown>> = { '/etcdserverpb.KV/Put': decodePutRequest };
 
 /** Methods whose requests are proposed to the log as the client encoded them. */
 const LOGGED_AS_SENT: ReadonlySet<string> = new Set(['/etcdserverpb.KV/Put', '/etcdserverpb.KV/DeleteRange', '/etcdserverpb.KV/Txn']);
@@ -33,7 +37,7 @@ export function malformedStatus(m: MalformedRequest): GrpcStatus {
 export function guardDecoding(def: ServiceDefinition): ServiceDefinition {
   const guarded: Record<string, ServiceDefinition[string]> = {};
   for (const [name, method] of Object.entries(def)) {
-    const decode = method.requestDeserialize;
+    const decode = FAST_DECODERS[method.path] ?? method.requestDeserialize;
     const keep = LOGGED_AS_SENT.has(method.path);
     guarded[name] = {
       ...method,
