@@ -40,24 +40,21 @@ export function encodeKeyValue(kv: KeyValue): Buffer {
   if (lease !== 0n) size += 1 + int64Bytes(lease);
   const out = Buffer.allocUnsafe(size);
   let at = 0;
-  if (key.length !== 0) {
-    out[at++] = 10;
-    at = writeSmallVarint(out, at, key.length);
-    out.set(key, at);
-    at += key.length;
-  }
+  if (key.length !== 0) at = bytesField(out, at, 10, key);
   if (createRevision !== 0n) at = int64Field(out, at, 16, createRevision);
   if (modRevision !== 0n) at = int64Field(out, at, 24, modRevision);
   if (version !== 0n) at = int64Field(out, at, 32, version);
-  if (value.length !== 0) {
-    out[at++] = 42;
-    at = writeSmallVarint(out, at, value.length);
-    out.set(value, at);
-    at += value.length;
-  }
+  if (value.length !== 0) at = bytesField(out, at, 42, value);
   if (lease !== 0n) at = int64Field(out, at, 48, lease);
   if (at !== size) throw new Error(`kv-codec: wrote ${at} bytes of a ${size}-byte record`);
   return out;
+}
+
+function bytesField(out: Buffer, at: number, tag: number, bytes: Uint8Array): number {
+  out[at++] = tag;
+  at = writeSmallVarint(out, at, bytes.length);
+  out.set(bytes, at);
+  return at + bytes.length;
 }
 
 function int64Field(out: Buffer, at: number, tag: number, v: bigint): number {
