@@ -36,6 +36,7 @@ import { OwnProposals } from './own-proposals.js';
 import { BackendFlusher } from './backend-flusher.js';
 import { EnvelopeEncoder } from './request-envelope.js';
 import type { AuthInfo } from '../auth/auth-store.js';
+import { decodeEntryRequest } from '../apply/put-request-decoder.js';
 import type { MemberDeps, StartMembership } from './member-deps.js';
 
 export type { MemberDeps, MemberHooks, StartMembership } from './member-deps.js';
@@ -487,7 +488,7 @@ export class Member {
           if (h && h.memberId === this.#d.memberId) this.#waiters.resolve(h.id, { ok: true, value: { response: undefined } });
         }
       } else if (entry.data.length > 0) {
-        const req = this.#own.take(entry) ?? InternalRequest.decode(entry.data);
+        const req = this.#own.take(entry) ?? decodeEntryRequest(entry.data);
         let entryDone!: () => void;
         this.#midEntry = new Promise((r) => (entryDone = r));
         let outcome: Result<Applied>;

@@ -14,7 +14,7 @@
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import { keepRaw } from '../raw-request.js';
 import { GrpcCode, type GrpcStatus } from './codes.js';
-import { decodePutRequest } from './put-request-decoder.js';
+import { decodePutRequest } from '../../apply/put-request-decoder.js';
 
 /** Decoders that replace the generated ones on the request path (same messages, fewer copies). */
 const FAST_DECODERS: Readonly<Record<string, (bytes: Buffer) => unknown>> = { '/etcdserverpb.KV/Put': decodePutRequest };

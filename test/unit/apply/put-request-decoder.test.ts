@@ -1,9 +1,11 @@
-/** The request path's PutRequest decoder reads what the generated decoder reads, without copying. */
+/** The PutRequest and log-entry decoders read what the generated decoders read, without copying. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { PutRequest } from '../../../proto/gen/etcd/rpc.js';
-import { decodePutRequest } from '../../../server/api/grpc/put-request-decoder.js';
+import { InternalRequest } from '../../../proto/gen/kvstore/internal.js';
+import { decodeEntryRequest, decodePutRequest } from '../../../server/apply/put-request-decoder.js';
+import { EnvelopeEncoder } from '../../../server/member/request-envelope.js';
 
 const put = (p: Partial<PutRequest>): PutRequest => ({
   key: Buffer.alloc(0), value: Buffer.alloc(0), lease: 0n, prevKv: false, ignoreValue: false, ignoreLease: false, ...p,
@@ -39,4 +41,21 @@ void test('unknown fields and broken bytes go to the generated decoder', () => {
   const truncated = Buffer.from([0x0a, 0x05, 0x61]);
   assert.throws(() => decodePutRequest(truncated));
   assert.throws(() => PutRequest.decode(truncated));
+});
+
+void test('a log entry holding a put decodes as InternalRequest does; other entries too', () => {
+  const header = { id: 77n, memberId: 0x1234n, authRevision: 3n, username: 'u' };
+  const entries: InternalRequest[] = [
+    { header, request: { $case: 'put', value: put({ key: Buffer.from('k'), value: Buffer.alloc(5000, 3), lease: 9n }) } },
+    { header: undefined, request: { $case: 'put', value: put({ key: Buffer.from('no header') }) } },
+    { header, request: { $case: 'compaction', value: { revision: 5n, physical: false } } },
+    { header, request: undefined },
+  ];
+  for (const e of entries) {
+    const bytes = Buffer.from(InternalRequest.encode(e).finish());
+    assert.deepEqual(decodeEntryRequest(bytes), InternalRequest.decode(bytes));
+  }
+  const raw = Buffer.from(PutRequest.encode(put({ key: Buffer.from('raw'), value: Buffer.from('client bytes') })).finish());
+  const enveloped = new EnvelopeEncoder(0x99n).encode(header, { $case: 'put', value: PutRequest.decode(raw) }, raw);
+  assert.deepEqual(decodeEntryRequest(enveloped), InternalRequest.decode(enveloped));
 });
