@@ -247,18 +247,15 @@ export class LevelBackend implements Backend {
 }
 
 /**
- * LevelDB's memtable size (its default is 4 MiB). Every put's record passes through the memtable,
- * and each full one becomes a level-0 table that compactions then merge: with large values a
- * 4 MiB memtable filled every few dozen puts. Measured against 4 MiB (single member, 3 rounds,
- * A/B in one bench run): 100 KiB values 1.18×, 1 MiB values 1.19× (CPU per put 0.82×, 0.80×),
- * small values unchanged (1.04–1.05×). It costs up to twice this in memory (the memtable being
- * written and the one being flushed), and a restart replays at most this much of LevelDB's log.
+ * LevelDB runs with its own memtable size (4 MiB). A 32 MiB one was measured: large-value puts
+ * 1.18–1.19× with 0.80–0.82× the CPU, small values unchanged — but with 4 GiB of random 100 KiB
+ * values its longer compactions held the backend writes back, and the applied changes waiting
+ * for them grew the member's resident size to 1.5 GiB (test/e2e/log-memory.test.ts; 419 MiB with
+ * 4 MiB). Not taken until the changes waiting for the backend are bounded.
  */
-const WRITE_BUFFER_BYTES = 32 * 1024 * 1024;
-
 async function openDb(location: string, createIfMissing: boolean): Promise<Db> {
   const db: Db = new ClassicLevel<Buffer, Buffer>(location, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-  await db.open({ createIfMissing, multithreading: true, writeBufferSize: WRITE_BUFFER_BYTES });
+  await db.open({ createIfMissing, multithreading: true });
   return db;
 }
 
