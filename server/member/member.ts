@@ -51,6 +51,12 @@ interface Persisted {
 
 const NOTHING_PERSISTED: Persisted = { applied: 0, placed: [] };
 
+/**
+ * Key and value bytes applied but not yet written to the backend above which applying waits for
+ * a flush (the backend writes behind the apply, normally a few MiB behind).
+ */
+const MAX_UNFLUSHED_BYTES = 64 * 1024 * 1024;
+
 /** Default `logWindowBytes`. */
 const LOG_WINDOW_BYTES = 64 * 1024 * 1024;
 
@@ -509,6 +515,9 @@ export class Member {
     }
     this.#d.hooks.onApplied?.(this.#appliedIndex, entries.length);
     this.#flusher.schedule();
+    // Back-pressure: what the backend has not taken yet waits in memory; past the bound, no more
+    // is applied until a flush has written it (a stalled backend must not grow the member).
+    if (this.#d.store.unflushedBytes > MAX_UNFLUSHED_BYTES) await this.flush();
     if (!this.#snapshotting && this.#appliedIndex - this.#snapshotIndex >= this.#d.snapshotCount) void this.#snapshot();
   }
 

@@ -158,6 +158,10 @@ export class MvccStoreImpl implements MvccStore {
   }
 
   /** True while changes ended since the last completed flush are not in the backend. */
+  get unflushedBytes(): number {
+    return this.state.unflushed.bytes;
+  }
+
   get hasUnflushed(): boolean {
     return !this.state.unflushed.isEmpty;
   }

@@ -96,6 +96,8 @@ export interface StoreSize {
 
 export interface MvccStore {
   readonly currentRevision: bigint;
+  /** Key and value bytes of changes ended but not yet written to the backend. */
+  readonly unflushedBytes: number;
   /** Highest compacted revision (0 if never compacted). */
   readonly compactRevision: bigint;
   /** Index of the last applied log entry whose effects are in the store. */

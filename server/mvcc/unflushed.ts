@@ -22,6 +22,14 @@ export class Unflushed {
   /** Insertion order is revision order. */
   private readonly groups = new Map<bigint, (Event | undefined)[]>();
   private pending: bigint[] = [];
+  /** Key and value bytes of each group, as added (compaction's blanks do not lower them). */
+  private readonly sizes = new Map<bigint, number>();
+  private total = 0;
+
+  /** Key and value bytes of the changes held here: what waits in memory for the backend. */
+  get bytes(): number {
+    return this.total;
+  }
 
   get isEmpty(): boolean {
     return this.groups.size === 0;
@@ -31,6 +39,11 @@ export class Unflushed {
   add(main: bigint, events: Event[]): void {
     this.groups.set(main, events);
     this.pending.push(main);
+    let n = 0;
+    // A read replica may be handed a group that compaction blanked in part.
+    for (const e of events as readonly (Event | undefined)[]) if (e?.kv !== undefined) n += e.kv.key.length + e.kv.value.length;
+    this.sizes.set(main, n);
+    this.total += n;
   }
 
   /** The event written at (main, sub), if it is still unflushed. */
@@ -63,18 +76,24 @@ export class Unflushed {
 
   /** The batch is in the backend now. */
   release(batch: FlushBatch): void {
-    for (const [main] of batch) this.groups.delete(main);
+    for (const [main] of batch) this.drop(main);
   }
 
   /** Every group with main ≤ `main` is in the backend (a read replica's release). */
   releaseThrough(main: bigint): void {
     for (const m of this.groups.keys()) {
       if (m > main) break;
-      this.groups.delete(m);
+      this.drop(m);
     }
     let n = 0;
     while (n < this.pending.length && this.pending[n] <= main) n++;
     if (n > 0) this.pending = this.pending.slice(n);
+  }
+
+  private drop(main: bigint): void {
+    this.groups.delete(main);
+    this.total -= this.sizes.get(main) ?? 0;
+    this.sizes.delete(main);
   }
 
   /** The batch's write failed: its groups become pending again, ahead of newer ones. */
