@@ -249,9 +249,9 @@ export class LevelBackend implements Backend {
 /**
  * LevelDB runs with its own memtable size (4 MiB). A 32 MiB one was measured: large-value puts
  * 1.18–1.19× with 0.80–0.82× the CPU, small values unchanged — but with 4 GiB of random 100 KiB
- * values its longer compactions held the backend writes back, and the applied changes waiting
- * for them grew the member's resident size to 1.5 GiB (test/e2e/log-memory.test.ts; 419 MiB with
- * 4 MiB). Not taken until the changes waiting for the backend are bounded.
+ * values its longer compactions held the backend writes back: 1.5 GiB resident before the member
+ * bounded what waits for the backend, 485 MiB after (peak 891 MiB, against 419 MiB with 4 MiB;
+ * test/e2e/log-memory.test.ts). Too close to that test's 1 GiB to be taken.
  */
 async function openDb(location: string, createIfMissing: boolean): Promise<Db> {
   const db: Db = new ClassicLevel<Buffer, Buffer>(location, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
