@@ -9,59 +9,50 @@
  */
 import { PutRequest } from '../../proto/gen/etcd/rpc.js';
 import { InternalRequest, RequestHeader } from '../../proto/gen/kvstore/internal.js';
+import { ProtoReader } from '../wal/proto-reader.js';
 
 const EMPTY = Buffer.alloc(0);
-
-/** Varint at `pos`: [value, next position], or undefined past 7 bytes (≥ 2^49) or the end. */
-function varint(buf: Buffer, pos: number): [number, number] | undefined {
-  let v = 0;
-  let mul = 1;
-  for (let i = 0; i < 7 && pos + i < buf.length; i++) {
-    const byte = buf[pos + i]!;
-    v += (byte & 0x7f) * mul;
-    if (byte < 0x80) return [v, pos + i + 1];
-    mul *= 0x80;
-  }
-  return undefined;
-}
 
 export function decodePutRequest(bytes: Buffer): PutRequest {
   return fastDecode(bytes) ?? PutRequest.decode(bytes);
 }
 
+/** The fields by tag (field number and wire type); undefined for anything else, or broken bytes. */
 function fastDecode(buf: Buffer): PutRequest | undefined {
   const m: PutRequest = { key: EMPTY, value: EMPTY, lease: 0n, prevKv: false, ignoreValue: false, ignoreLease: false };
-  let pos = 0;
-  while (pos < buf.length) {
-    const tag = buf[pos++]!;
-    if (tag === 10 || tag === 18) {
-      const len = varint(buf, pos);
-      if (len === undefined || len[1] + len[0] > buf.length) return undefined;
-      const view = buf.subarray(len[1], len[1] + len[0]);
-      if (tag === 10) m.key = view;
-      else m.value = view;
-      pos = len[1] + len[0];
-      continue;
+  const r = new ProtoReader(buf);
+  try {
+    while (!r.done()) {
+      switch (r.number()) {
+        case 10: {
+          const f = r.lengthDelimited();
+          m.key = buf.subarray(f.start, f.end);
+          break;
+        }
+        case 18: {
+          const f = r.lengthDelimited();
+          m.value = buf.subarray(f.start, f.end);
+          break;
+        }
+        case 24:
+          // A negative lease is a 10-byte varint above 2^53: number() refuses it, the generated decoder reads it.
+          m.lease = BigInt(r.number());
+          break;
+        case 32:
+          m.prevKv = r.bool();
+          break;
+        case 40:
+          m.ignoreValue = r.bool();
+          break;
+        case 48:
+          m.ignoreLease = r.bool();
+          break;
+        default:
+          return undefined;
+      }
     }
-    const v = varint(buf, pos);
-    if (v === undefined) return undefined;
-    pos = v[1];
-    switch (tag) {
-      case 24:
-        m.lease = BigInt(v[0]);
-        break;
-      case 32:
-        m.prevKv = v[0] !== 0;
-        break;
-      case 40:
-        m.ignoreValue = v[0] !== 0;
-        break;
-      case 48:
-        m.ignoreLease = v[0] !== 0;
-        break;
-      default:
-        return undefined;
-    }
+  } catch {
+    return undefined;
   }
   return m;
 }
@@ -77,16 +68,18 @@ export function decodeEntryRequest(data: Buffer): InternalRequest {
 function fastEntry(buf: Buffer): InternalRequest | undefined {
   let header: RequestHeader | undefined;
   let put: PutRequest | undefined;
-  let pos = 0;
-  while (pos < buf.length) {
-    const tag = buf[pos++]!;
-    if (tag !== 10 && tag !== 18) return undefined;
-    const len = varint(buf, pos);
-    if (len === undefined || len[1] + len[0] > buf.length) return undefined;
-    const body = buf.subarray(len[1], len[1] + len[0]);
-    pos = len[1] + len[0];
-    if (tag === 10) header = RequestHeader.decode(body);
-    else put = decodePutRequest(body);
+  const r = new ProtoReader(buf);
+  try {
+    while (!r.done()) {
+      const tag = r.number();
+      if (tag !== 10 && tag !== 18) return undefined;
+      const f = r.lengthDelimited();
+      const body = buf.subarray(f.start, f.end);
+      if (tag === 10) header = RequestHeader.decode(body);
+      else put = decodePutRequest(body);
+    }
+  } catch {
+    return undefined;
   }
   return put === undefined ? undefined : { header, request: { $case: 'put', value: put } };
 }

@@ -25,7 +25,8 @@ import {
   writeSmallVarint,
   writeUint64Field,
 } from '../wal/proto-codec.js';
-import { ProtoReader } from './proto-reader.js';
+import { ProtoReader } from '../wal/proto-reader.js';
+import { readEntry } from '../wal/entry-reader.js';
 
 const KINDS: ReadonlySet<string> = new Set(Object.values(MessageType));
 
@@ -156,7 +157,8 @@ function readMessage(frame: Buffer): Result<Message> {
         break;
       case 58 /* 7 entries, LEN */: {
         const f = r.lengthDelimited();
-        entries.push(readEntry(new ProtoReader(frame, f.start, f.end)));
+        const e = readEntry(new ProtoReader(frame, f.start, f.end));
+        entries.push({ term: e.term, index: e.index, type: e.type, data: Buffer.from(e.data) });
         break;
       }
       case 64 /* 8 commit */:
@@ -187,31 +189,3 @@ function readMessage(frame: Buffer): Result<Message> {
   return ok({ type: type as MessageType, from, to, term, logTerm, index, entries, commit, snapshot, reject, rejectHint, context });
 }
 
-function readEntry(r: ProtoReader): Entry {
-  let term = 0;
-  let index = 0;
-  let type = 0;
-  let data = EMPTY;
-  while (!r.done()) {
-    const tag = r.number();
-    switch (tag) {
-      case 8 /* 1 term */:
-        term = r.number();
-        break;
-      case 16 /* 2 index */:
-        index = r.number();
-        break;
-      case 24 /* 3 type */:
-        type = r.int32();
-        break;
-      case 34 /* 4 data, LEN */: {
-        const f = r.lengthDelimited();
-        data = Buffer.from(r.buf.subarray(f.start, f.end));
-        break;
-      }
-      default:
-        r.skip(tag & 7);
-    }
-  }
-  return { term, index, type, data };
-}

@@ -16,6 +16,8 @@ import type { Entry, HardState, SnapshotMetadata } from '../raft/log-types.js';
 import type { LoggedEntry } from './types.js';
 import { indexFromWire } from './proto-codec.js';
 import { afterAppend, afterSnapshot, appendProblem, type LogPosition } from './log-position.js';
+import { readEntry } from './entry-reader.js';
+import { ProtoReader } from './proto-reader.js';
 import { HEADER_BYTES } from './record-frame.js';
 import { RecordType } from './record-type.js';
 import type { ScannedRecord } from './segment-scan.js';
@@ -83,7 +85,7 @@ function applyRecord(state: ReplayState, rec: ScannedRecord): string | undefined
       return undefined;
     }
     case RecordType.Entry: {
-      const e = loggedEntry(state, rec, entryFromWire(wire.Entry.decode(rec.data)));
+      const e = loggedEntry(state, rec, readEntry(new ProtoReader(rec.data)));
       const problem = appendProblem(state.position, [e]);
       if (problem !== undefined) return problem;
       replaceTail(state.entries, e);
@@ -107,14 +109,15 @@ export const SMALL_PAYLOAD_BYTES = 64;
 
 /**
  * The entry as the replay keeps it. With `files`, a payload larger than SMALL_PAYLOAD_BYTES is
- * dropped for where it lies in the segment: it is the Entry message's last field, so it ends
- * where the record's data ends.
+ * dropped for where it lies in the segment: it is the Entry message's last field (as this log
+ * writes it), so it ends where the record's data ends; a payload that does not is kept.
  */
 function loggedEntry(state: ReplayState, rec: ScannedRecord, e: Entry): LoggedEntry {
   const n = e.data.length;
-  if (state.payloads === 'memory' || n === 0) return e;
-  if (n <= SMALL_PAYLOAD_BYTES) return { ...e, data: Buffer.from(e.data) };
-  if (!rec.data.subarray(rec.data.length - n).equals(e.data)) return { ...e, data: Buffer.from(e.data) };
+  // `readEntry` hands the payload out as a view into the record (a view would keep the whole
+  // segment alive: what is kept is copied); where it ends is known without reading it.
+  const endsRecord = e.data.byteOffset + n === rec.data.byteOffset + rec.data.length;
+  if (state.payloads === 'memory' || n <= SMALL_PAYLOAD_BYTES || !endsRecord) return n === 0 ? e : { ...e, data: Buffer.from(e.data) };
   return { ...e, data: NO_DATA, at: { segment: state.segment, offset: rec.offset + HEADER_BYTES + rec.data.length - n, bytes: n } };
 }
 
@@ -156,10 +159,6 @@ export function finishReplay(state: ReplayState): ReplayResult {
 }
 
 /** Decoded records → the in-memory shapes (terms and indexes as numbers; RangeError above 2^53). */
-export function entryFromWire(e: wire.Entry): Entry {
-  return { term: indexFromWire(e.term, 'entry term'), index: indexFromWire(e.index, 'entry index'), type: e.type, data: e.data };
-}
-
 export function hardStateFromWire(h: wire.HardState): HardState {
   return { term: indexFromWire(h.term, 'hard state term'), vote: h.vote, commit: indexFromWire(h.commit, 'hard state commit') };
 }

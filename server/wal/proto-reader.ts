@@ -1,6 +1,7 @@
 /**
- * A minimal protobuf reader for the peer message decoder: varints straight into numbers (terms,
- * indexes, lengths) or bigints (member ids), length-delimited fields as offsets into the frame.
+ * A minimal protobuf reader (the peer message decoder, the put decoder of apply/): varints
+ * straight into numbers (terms, indexes, lengths) or bigints (member ids), length-delimited
+ * fields as offsets into the frame.
  * It allocates nothing of its own; errors are thrown as RangeError and turned into error values
  * by the caller (`decodeMessage`).
  */
