@@ -21,7 +21,9 @@ function collect(dir) {
 const files = collect(join(root, 'dist', 'test'))
   .filter((f) => filters.length === 0 || filters.some((x) => relative(root, f).includes(x)))
   .sort();
-const res = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=300000', ...files], {
+// The spec reporter ends with a list of the failing tests, so the tail of a long log names them.
+const reporter = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
+const res = spawnSync(process.execPath, ['--test', ...reporter, '--test-concurrency=2', '--test-timeout=300000', ...files], {
   cwd: root,
   stdio: 'inherit',
 });

@@ -163,9 +163,13 @@ void describe('KVSTORE_CLIENT_THREADS=1: watch streams served by the front-end t
   });
 
   void it('auth on: a stream served by the thread keeps its watcher, a new create on it is refused as the core refuses one without a user', async () => {
+    const start = await metricValue(m, LOCAL_WATCH_STREAMS);
     const w = await rawWatch(m, 'auth/a');
     const seen = collect(w.stream);
     try {
+      // The thread reports its streams about once a second: wait until this one is counted, so the
+      // count taken below cannot grow by this stream's late report.
+      await eventually('the thread counts the stream', async () => ((await metricValue(m, LOCAL_WATCH_STREAMS)) > start ? true : undefined));
       await ctl.ok(['user', 'add', 'root', '--new-user-password=rootpw']);
       await ctl.ok(['user', 'grant-role', 'root', 'root']);
       await ctl.ok(['auth', 'enable']);
