@@ -75,7 +75,7 @@ import { finishInterruptedInstall, removeStaleImages } from './finish-install.js
 import { removeSnapshotTemps } from '../snapshot/stream.js';
 import { existsSync } from 'node:fs';
 import { bootstrapEntries } from './bootstrap-entries.js';
-import { loadV2Store, startV2Upkeep, v2Port } from './v2.js';
+import { loadV2Store, startV2Upkeep, v2AuthAccess, v2Port } from './v2.js';
 import { clientHttp } from './client-http.js';
 import { clusterVersionOfPeers, discoverIdentity, isMemberBootstrapped } from './join.js';
 import { authGate, openAuth } from './auth.js';
@@ -443,6 +443,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     logger: log,
     auth: gate,
   });
+  const servedV2 = config.enableV2 ? v2Port({ v2, member, membership, cluster: services.cluster, now }) : undefined;
   const servedHttp = clientHttp({
     app: {
       registry,
@@ -455,7 +456,8 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     },
     services,
     gate,
-    v2: config.enableV2 ? v2Port({ v2, member, membership, cluster: services.cluster, now }) : undefined,
+    v2: servedV2,
+    v2Auth: servedV2 === undefined ? undefined : v2AuthAccess(servedV2, config.clientTransportSecurity.clientCertAuth),
     minor: clusterVersion.current !== undefined && MINOR_VERSIONS.includes(clusterVersion.current as MinorVersion) ? clusterVersion.current : profile.minor,
     onFault: (err, req) => {
       grpcMetrics.clientFault('http', req.method ?? '');
