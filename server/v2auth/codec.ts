@@ -108,14 +108,17 @@ export function decodeUser(v: Plain): V2User | undefined {
 
 export function decodeRole(v: Plain): V2Role | undefined {
   try {
-    let r: V2Role = { role: '', permissions: NO_PERMISSIONS };
+    let role = '';
+    let perms = NO_PERMISSIONS;
+    let grant: Permissions | undefined;
+    let revoke: Permissions | undefined;
     fields(v, (k, x) => {
-      if (k === 'role') r = { ...r, role: str(x, r.role) };
-      else if (k === 'permissions') r = { ...r, permissions: permissions(x, r.permissions) };
-      else if (k === 'grant') r = { ...r, grant: pointer(x, r.grant) };
-      else if (k === 'revoke') r = { ...r, revoke: pointer(x, r.revoke) };
+      if (k === 'role') role = str(x, role);
+      else if (k === 'permissions') perms = permissions(x, perms);
+      else if (k === 'grant') grant = pointer(x, grant);
+      else if (k === 'revoke') revoke = pointer(x, revoke);
     });
-    return r;
+    return { role, permissions: perms, ...(grant === undefined ? {} : { grant }), ...(revoke === undefined ? {} : { revoke }) };
   } catch (e) {
     if (e instanceof TypeMismatch) return undefined;
     throw e;

@@ -61,7 +61,7 @@ export class V2AuthStore {
   }
 
   async allRoles(): Promise<AuthResult<string[]>> {
-    const r = await this.children('/roles', [ROOT]);
+    const r = await this.children('/roles', []);
     return r.ok ? ok([ROOT, ...r.value].sort()) : r;
   }
 
