@@ -457,7 +457,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     services,
     gate,
     v2: servedV2,
-    v2Auth: servedV2 === undefined ? undefined : v2AuthAccess(servedV2, config.clientTransportSecurity.clientCertAuth),
+    v2Auth: servedV2 === undefined ? undefined : v2AuthAccess(servedV2, config.clientTransportSecurity.clientCertAuth, () => clusterVersion.current !== undefined),
     minor: clusterVersion.current !== undefined && MINOR_VERSIONS.includes(clusterVersion.current as MinorVersion) ? clusterVersion.current : profile.minor,
     onFault: (err, req) => {
       grpcMetrics.clientFault('http', req.method ?? '');

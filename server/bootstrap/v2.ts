@@ -74,7 +74,7 @@ export function v2Port(d: { v2: V2Store; member: Member; membership: Membership;
  * Go's default cost 10, as etcd's v2 auth does (not `--bcrypt-cost`, which is v3's), with Go's
  * `$2a$` prefix.
  */
-export function v2AuthAccess(port: V2Port, clientCertAuth: boolean): V2AuthAccess {
+export function v2AuthAccess(port: V2Port, clientCertAuth: boolean, capable: () => boolean): V2AuthAccess {
   const store = new V2AuthStore(
     { read: (path) => port.read(path, { recursive: false, sorted: false }), propose: (req) => port.propose(req) },
     {
@@ -82,7 +82,7 @@ export function v2AuthAccess(port: V2Port, clientCertAuth: boolean): V2AuthAcces
       compare: (password, hash) => bcrypt.compare(password, hash),
     },
   );
-  return { store, clientCertAuth, commonNames: httpClientChainCommonNames };
+  return { store, clientCertAuth, commonNames: httpClientChainCommonNames, capable };
 }
 
 /** The size gauge and, on the leader, the expiry clock: returns a stopper. */

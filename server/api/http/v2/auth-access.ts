@@ -25,6 +25,8 @@ export interface V2AuthAccess {
   readonly clientCertAuth: boolean;
   /** Common Names of the verified client certificate chain, leaf first (empty without one). */
   readonly commonNames: (req: IncomingMessage) => readonly string[];
+  /** The cluster version enables the auth capability (etcd: not before the version is known). */
+  readonly capable: () => boolean;
 }
 
 const isWrite = (method: string): boolean => method !== 'GET' && method !== 'HEAD';

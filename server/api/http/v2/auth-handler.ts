@@ -3,7 +3,8 @@
  * `roles[/<name>]`. The records and their rules live in server/v2auth; this is the HTTP edge.
  *
  * Order of checks, as in etcd: Go's mux (an unclean path → 301; a path it does not route →
- * left to the app's 404); the method (405 plain text with `Allow`); access (root, or for reads
+ * left to the app's 404); the auth capability of the cluster version (500 `Not capable of
+ * accessing auth feature during rolling upgrades.` until the version is known); the method (405 plain text with `Allow`); access (root, or for reads
  * of `enable` nobody: 401 `Insufficient credentials`); then `X-Etcd-Cluster-ID` and
  * `Content-Type: application/json` on every answer; then the operation. A path with more than
  * one name below `users/` or `roles/` is 400 `Invalid path`. Successful answers end with a
@@ -14,7 +15,7 @@ import { sendPlainError } from '../plain-http-error.js';
 import { admit, sendEmpty, type AuthHandlerDeps, type Subject } from './auth-admit.js';
 import { rolesHandler } from './auth-roles.js';
 import { usersHandler } from './auth-users.js';
-import { sendBody, sendFailure } from './auth-wire.js';
+import { sendBody, sendFailure, sendMessage } from './auth-wire.js';
 import { cleanPath } from '../../../v2store/path.js';
 import { decodePath, muxCleanPath, redirectToClean } from './go-path.js';
 
@@ -29,6 +30,9 @@ export function authHandler(deps: AuthHandlerDeps): Middleware {
     const clean = muxCleanPath(decoded);
     if (clean !== decoded) return redirectToClean(ctx, clean);
     const sub = decoded.slice(AUTH_PATH.length);
+    const routed = sub === '/enable' || /^\/(users|roles)(\/|$)/.test(sub);
+    if (!routed) return next();
+    if (!deps.access.capable()) return sendMessage(ctx, 500, 'Not capable of accessing auth feature during rolling upgrades.');
     if (sub === '/enable') return enableDisable(ctx, deps);
     for (const [name, handle] of [['users', users], ['roles', roles]] as const) {
       if (sub === `/${name}`) return handle(ctx, { kind: 'list' });
