@@ -77,6 +77,7 @@ import { existsSync } from 'node:fs';
 import { bootstrapEntries } from './bootstrap-entries.js';
 import { loadV2Store, startV2Upkeep, v2AuthAccess, v2Port } from './v2.js';
 import { clientHttp } from './client-http.js';
+import { StreamSlots } from '../api/http/stream-slots.js';
 import { clusterVersionOfPeers, discoverIdentity, isMemberBootstrapped } from './join.js';
 import { authGate, openAuth } from './auth.js';
 import { createAuthService } from '../api/service/auth-service.js';
@@ -448,6 +449,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     app: {
       registry,
       maxMessageBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
+      gatewayStreams: new StreamSlots(config.maxConcurrentStreams),
       toStatus,
       logger: log,
       healthBody: healthBodyFor(profile),

@@ -8,8 +8,10 @@
  *   it is established and its client certificate passed the policy; otherwise the socket is
  *   destroyed and `onRefused(reason)` says why (handshake error or timeout, no or unverified
  *   certificate when one is required, CN or hostname not allowed);
- * - a client certificate is required and verified against the trusted CA (and CRL) when
+ * - a client certificate is required and verified against the trusted CA when
  *   `requireClientCert` (etcd: `--client-cert-auth` or a `--trusted-ca-file`);
+ * - with a CRL, a connection whose certificate chain holds a serial the CRL names is refused
+ *   after its handshake, as etcd's `checkCRL` (the list's dates and signature are not checked);
  * - `allowedCn` (exact CN) or `allowedHostname` (the certificate must be valid for that name)
  *   further restrict verified client certificates (`--peer-cert-allowed-cn`, …-hostname);
  * - with `checkClientSan` (peers) a client certificate naming IPs or DNS names must name the
@@ -18,8 +20,9 @@
  * - `close()` refuses later sockets and destroys those still in their handshake.
  */
 import type { Socket } from 'node:net';
-import { checkServerIdentity, createServer, type PeerCertificate, type TLSSocket } from 'node:tls';
+import { checkServerIdentity, createServer, type DetailedPeerCertificate, type PeerCertificate, type TLSSocket } from 'node:tls';
 import { clientSanProblem, type Resolve } from './client-san.js';
+import { serialKey } from './crl-serials.js';
 import type { TlsSource } from './tls-source.js';
 
 export interface TlsAcceptPolicy {
@@ -51,6 +54,8 @@ export function createTlsAcceptor(policy: TlsAcceptPolicy, cb: TlsAcceptCallback
     handshakeTimeout: policy.handshakeTimeoutMs,
   });
   let applied = 0;
+  /** The CRL's serials of the material last applied (etcd reads the file at each handshake). */
+  let revoked: ReadonlySet<string> | undefined;
   let closed = false;
   /** Sockets in their handshake, by remote address and port (a TLSSocket reports its TCP socket's). */
   const pending = new Map<string, Socket>();
@@ -58,8 +63,8 @@ export function createTlsAcceptor(policy: TlsAcceptPolicy, cb: TlsAcceptCallback
 
   server.on('secureConnection', (socket: TLSSocket) => {
     pending.delete(keyOf(socket));
-    const cert = socket.getPeerCertificate();
-    const problem = policy.requireClientCert ? certificateProblem(cert, policy) : undefined;
+    const cert = socket.getPeerCertificate(revoked !== undefined);
+    const problem = revokedProblem(cert, revoked) ?? (policy.requireClientCert ? certificateProblem(cert, policy) : undefined);
     if (problem !== undefined) {
       socket.destroy();
       cb.onRefused(problem, socket.remoteAddress);
@@ -109,6 +114,7 @@ export function createTlsAcceptor(policy: TlsAcceptPolicy, cb: TlsAcceptCallback
           if (material.generation !== applied) {
             server.setSecureContext(material.options);
             applied = material.generation;
+            revoked = material.revoked;
           }
           server.emit('connection', raw);
         },
@@ -125,6 +131,19 @@ export function createTlsAcceptor(policy: TlsAcceptPolicy, cb: TlsAcceptCallback
       pending.clear();
     },
   };
+}
+
+/** etcd's `checkCRL`: any certificate of the chain whose serial the CRL names refuses the connection. */
+function revokedProblem(cert: DetailedPeerCertificate | PeerCertificate, revoked: ReadonlySet<string> | undefined): string | undefined {
+  if (revoked === undefined || revoked.size === 0) return undefined;
+  const seen = new Set<unknown>();
+  for (let c: PeerCertificate | undefined = cert; c?.serialNumber !== undefined && !seen.has(c); ) {
+    seen.add(c);
+    const key = serialKey(c.serialNumber);
+    if (revoked.has(key)) return `transport: certificate serial ${key.toLowerCase()} revoked`;
+    c = 'issuerCertificate' in c ? (c as DetailedPeerCertificate).issuerCertificate : undefined;
+  }
+  return undefined;
 }
 
 function certificateProblem(cert: PeerCertificate, policy: TlsAcceptPolicy): string | undefined {
