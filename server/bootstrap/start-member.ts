@@ -132,6 +132,19 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const registry = new Registry();
   // The gateway's release line follows the cluster version; the handler is built further down.
   const http: { switchTo: (minor: string) => void } = { switchTo: () => undefined };
+  /** A cluster version decided through the log or recovered from a snapshot: metrics, the HTTP profile, capabilities. */
+  const adoptClusterVersion = (to: string): void => {
+    metrics.setClusterVersion(to);
+    metrics.exposeNames(metricNamesForCluster(to));
+    if (compareVersions(to, profile.minor) > 0) {
+      log.fatal({ 'current-server-version': config.serverVersion, 'determined-cluster-version': to }, 'invalid downgrade; server version is lower than determined cluster version');
+      process.exitCode = 1;
+      setImmediate(() => process.kill(process.pid, 'SIGTERM'));
+      return;
+    }
+    http.switchTo(to);
+    log.info({ 'cluster-version': to }, 'enabled capabilities for version');
+  };
   const metrics = createMemberMetrics(registry, { serverVersion: config.serverVersion }, metricNamesFor(profile));
 
   await importEtcdData(layout, logger);
@@ -202,6 +215,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       await backend.close();
       throw new ConfigProblem(`incompatible with current running cluster: ${tooFar}`);
     }
+    log.info({ 'cluster-version': clusterVersion.current }, 'enabled capabilities for version');
     log.info({ 'cluster-version': clusterVersion.current }, 'set cluster version from store');
     logVersionHistory(opened.contents.entries, Number(store.consistentIndex), formatId(clusterId), log);
   }
@@ -241,16 +255,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       const ids = { 'cluster-id': formatId(clusterId) };
       if (from === undefined) log.info({ ...ids, 'cluster-version': to }, 'set initial cluster version');
       else log.info({ ...ids, from, to }, 'updated cluster version');
-      metrics.setClusterVersion(to);
-      metrics.exposeNames(metricNamesForCluster(to));
-      if (compareVersions(to, profile.minor) > 0) {
-        log.fatal({ 'current-server-version': config.serverVersion, 'determined-cluster-version': to }, 'invalid downgrade; server version is lower than determined cluster version');
-        process.exitCode = 1;
-        setImmediate(() => process.kill(process.pid, 'SIGTERM'));
-        return;
-      }
-      http.switchTo(to);
-      log.info({ 'cluster-version': to }, 'enabled capabilities for version');
+      adoptClusterVersion(to);
     },
     // The leader decides the cluster version as soon as a member has started (published) or the
     // membership changed, not at its next periodic check.
@@ -333,6 +338,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     auth: auth.store,
     snapDir: layout.snapDir,
     logger: log,
+    onClusterVersionRecovered: adoptClusterVersion,
   });
   let removed = false;
   const peers: Peers | undefined = await startPeers({

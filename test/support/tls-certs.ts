@@ -40,7 +40,8 @@ async function ecKey(dir: string, file: string): Promise<void> {
  */
 async function signed(dir: string, name: string, cn: string, ext: string): Promise<void> {
   await ecKey(dir, `${name}.key`);
-  await openssl(dir, ['req', '-new', '-key', `${name}.key`, '-subj', `/CN=${cn}`, '-out', `${name}.csr`]);
+  // An empty `cn` gives a subject without a Common Name.
+  await openssl(dir, ['req', '-new', '-key', `${name}.key`, '-subj', cn === '' ? '/O=kvstore test' : `/CN=${cn}`, '-out', `${name}.csr`]);
   writeFileSync(join(dir, `${name}.ext`), `[v3]\n${ext}`);
   await openssl(dir, [
     'x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-set_serial', `0x${randomBytes(16).toString('hex')}`,
