@@ -7,29 +7,17 @@
 import { Command, CommanderError, Option } from 'commander';
 import { parseGoDuration } from '../config/duration.js';
 import { opensslCiphers } from '../tls/cipher-suites.js';
-import { parseEndpoint, type Endpoint } from './endpoint-pool.js';
+import { parseEndpoint } from './endpoint-pool.js';
 import { nonEmptyCnProblem } from './client-cert-name.js';
 import type { UpstreamOptions } from './upstream-clients.js';
-import type { ListenTls } from './grpc-proxy.js';
-import type { ProxyIdentity } from './grpc-pass-through.js';
+import type { GrpcProxyOptions } from './grpc-proxy.js';
+import type { TcpProxyOptions } from './tcp-proxy.js';
 
-export interface GatewayPlan {
-  readonly kind: 'gateway';
-  readonly listenHost: string;
-  readonly listenPort: number;
-  readonly endpoints: readonly Endpoint[];
-  readonly retryDelayMs: number;
-}
+/** What `startTcpProxy` takes, the logger aside. */
+export type GatewayPlan = { readonly kind: 'gateway' } & Omit<TcpProxyOptions, 'logger' | 'dialTimeoutMs'>;
 
-export interface GrpcProxyPlan {
-  readonly kind: 'grpc-proxy';
-  readonly listenHost: string;
-  readonly listenPort: number;
-  readonly upstream: UpstreamOptions;
-  readonly identity: ProxyIdentity;
-  readonly listenTls?: ListenTls;
-  readonly maxConcurrentStreams?: number;
-}
+/** What `startGrpcProxy` takes, the logger aside. */
+export type GrpcProxyPlan = { readonly kind: 'grpc-proxy' } & Omit<GrpcProxyOptions, 'logger'>;
 
 export type ProxyCommand = GatewayPlan | GrpcProxyPlan | { readonly kind: 'error'; readonly message: string } | { readonly kind: 'help'; readonly text: string };
 
@@ -60,15 +48,20 @@ function discoveryRefused(o: Record<string, unknown>): void {
   if (o.discoverySrv) throw new FlagProblem('--discovery-srv is not supported: give the members with --endpoints');
 }
 
-function gatewayCommand(found: (p: ProxyCommand) => void): Command {
+/** A `start` command with the flags both proxies take: where to listen, and the members (given, or by DNS SRV). */
+function startCommand(description: string): Command {
   return new Command('start')
-    .description('start the gateway: a TCP proxy to the members\' client URLs')
+    .description(description)
     .option('--listen-addr <addr>', 'listen address', '127.0.0.1:23790')
     .option('--endpoints <list>', 'comma separated etcd cluster endpoints', commaList)
-    .option('--retry-delay <duration>', 'duration of delay before retrying failed endpoints', '1m0s')
-    .option('--discovery-srv <domain>', 'DNS domain used to bootstrap initial cluster')
+    .option('--discovery-srv <domain>', 'DNS domain to query for SRV records describing the members (not supported)')
     .option('--discovery-srv-name <name>', 'service name to query when using DNS discovery')
-    .option('--insecure-discovery', 'accept insecure SRV records')
+    .option('--insecure-discovery', 'accept insecure SRV records');
+}
+
+function gatewayCommand(found: (p: ProxyCommand) => void): Command {
+  return startCommand('start the gateway: a TCP proxy to the members\' client URLs')
+    .option('--retry-delay <duration>', 'duration of delay before retrying failed endpoints', '1m0s')
     .option('--trusted-ca-file <file>', 'path to the client server TLS CA file for verifying discovered endpoints')
     .action((o: Record<string, unknown>) => {
       discoveryRefused(o);
@@ -84,14 +77,8 @@ function gatewayCommand(found: (p: ProxyCommand) => void): Command {
 }
 
 function grpcProxyCommand(readFile: (p: string) => Buffer, hostname: string, found: (p: ProxyCommand) => void): Command {
-  return new Command('start')
-    .description('start the gRPC proxy')
-    .option('--listen-addr <addr>', 'listen address', '127.0.0.1:23790')
-    .option('--endpoints <list>', 'comma separated etcd cluster endpoints', commaList)
+  return startCommand('start the gRPC proxy')
     .option('--advertise-client-url <url>', 'advertise address to register', '127.0.0.1:23790')
-    .option('--discovery-srv <domain>', 'domain name to query for SRV records describing cluster endpoints')
-    .option('--discovery-srv-name <name>', 'service name to query when using DNS discovery')
-    .option('--insecure-discovery', 'accept insecure SRV records')
     .option('--metrics-addr <addr>', 'not served by this proxy')
     .option('--data-dir <dir>', 'data directory for persistent data', 'default.proxy')
     .option('--enable-pprof', 'accepted, no effect')

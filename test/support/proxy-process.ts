@@ -2,7 +2,7 @@
  * A proxy process (`<binary> gateway start …` or `<binary> grpc-proxy start …`, kvstore's or
  * etcd's), started detached and owned by the registry, ready once it logs `readyLine`.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { eventually } from './eventually.js';
 import { ETCD_BIN, KVSTORE_MAIN } from './paths.js';
 import { killGroup, registry } from './registry.js';
@@ -17,19 +17,25 @@ export function proxyCommand(binary: 'kvstore' | 'etcd', args: readonly string[]
   return binary === 'kvstore' ? [process.execPath, [KVSTORE_MAIN, ...args]] : [ETCD_BIN, [...args]];
 }
 
-export async function startProxy(binary: 'kvstore' | 'etcd', args: readonly string[], readyLine: string): Promise<ProxyProcess> {
+/** Starts `binary args…` detached, owned by the registry; stdout and stderr collect together. */
+function spawnCollecting(binary: 'kvstore' | 'etcd', args: readonly string[]): { child: ChildProcess; output: () => string } {
   const [cmd, argv] = proxyCommand(binary, args);
   const child = spawn(cmd, argv, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   registry.track(child);
   let out = '';
   child.stdout?.setEncoding('utf8').on('data', (s: string) => (out += s));
   child.stderr?.setEncoding('utf8').on('data', (s: string) => (out += s));
+  return { child, output: () => out };
+}
+
+export async function startProxy(binary: 'kvstore' | 'etcd', args: readonly string[], readyLine: string): Promise<ProxyProcess> {
+  const { child, output } = spawnCollecting(binary, args);
   await eventually(`${binary} ${args.slice(0, 2).join(' ')} logs "${readyLine}"`, async () => {
-    if (child.exitCode !== null) throw new Error(`${binary} ${args.join(' ')} exited ${child.exitCode}:\n${out}`);
-    return out.includes(readyLine) ? true : undefined;
+    if (child.exitCode !== null) throw new Error(`${binary} ${args.join(' ')} exited ${child.exitCode}:\n${output()}`);
+    return output().includes(readyLine) ? true : undefined;
   });
   return {
-    output: () => out,
+    output,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -41,17 +47,12 @@ export async function startProxy(binary: 'kvstore' | 'etcd', args: readonly stri
 
 /** Runs `binary args…` to its end; its exit code and everything it printed. */
 export function runToEnd(binary: 'kvstore' | 'etcd', args: readonly string[], timeoutMs = 20_000): Promise<{ code: number | null; output: string }> {
-  const [cmd, argv] = proxyCommand(binary, args);
-  const child = spawn(cmd, argv, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  registry.track(child);
-  let out = '';
-  child.stdout?.setEncoding('utf8').on('data', (s: string) => (out += s));
-  child.stderr?.setEncoding('utf8').on('data', (s: string) => (out += s));
+  const { child, output } = spawnCollecting(binary, args);
   const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);
   return new Promise((resolve) =>
     child.once('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, output: out });
+      resolve({ code, output: output() });
     }),
   );
 }
