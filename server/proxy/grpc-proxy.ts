@@ -16,7 +16,7 @@ import { createServer as createTlsServer } from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { addPassThrough, type ProxyIdentity } from './grpc-pass-through.js';
-import { dial, join } from './socket-join.js';
+import { dial, join, listenOn } from './socket-join.js';
 import { upstreamClients, type UpstreamOptions } from './upstream-clients.js';
 
 export interface ListenTls {
@@ -90,16 +90,8 @@ export async function startGrpcProxy(o: GrpcProxyOptions): Promise<GrpcProxy> {
     log.debug({ error: err.message }, 'TLS handshake failed');
     s.destroy();
   });
-  await new Promise<void>((resolve, reject) => {
-    front.once('error', reject);
-    front.listen(o.listenPort, o.listenHost, () => {
-      front.removeListener('error', reject);
-      resolve();
-    });
-  });
+  const port = await listenOn(front, o.listenHost, o.listenPort);
   front.on('error', (err) => log.error({ err }, 'gRPC proxy listener failed'));
-  const a = front.address();
-  const port = typeof a === 'object' && a !== null ? a.port : o.listenPort;
   const address = `${o.listenHost}:${port}`;
   log.info({ address }, 'listening for gRPC proxy client requests');
   log.info({ address }, 'started gRPC proxy');

@@ -1,5 +1,5 @@
-/** Byte-level plumbing shared by the proxies: a bounded dial, and two sockets joined end to end. */
-import { createConnection, type NetConnectOpts, type Socket } from 'node:net';
+/** Byte-level plumbing shared by the proxies: a bounded dial, two sockets joined end to end, a bind. */
+import { createConnection, type NetConnectOpts, type Server, type Socket } from 'node:net';
 
 /** Connects to `to` (TCP or a unix socket path); fails after `timeoutMs`. */
 export function dial(to: NetConnectOpts, timeoutMs: number, label: string): Promise<Socket> {
@@ -29,4 +29,17 @@ export function join(a: Socket, b: Socket): void {
   b.on('error', end).on('close', end);
   a.pipe(b);
   b.pipe(a);
+}
+
+/** Binds `server` to `host:port`; the bound port (the system's choice for port 0). A bind error rejects. */
+export async function listenOn(server: Server, host: string, port: number): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.removeListener('error', reject);
+      resolve();
+    });
+  });
+  const a = server.address();
+  return typeof a === 'object' && a !== null ? a.port : port;
 }

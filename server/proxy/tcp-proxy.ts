@@ -8,7 +8,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { endpointAddress, EndpointPool, type Endpoint } from './endpoint-pool.js';
-import { dial, join } from './socket-join.js';
+import { dial, join, listenOn } from './socket-join.js';
 
 export interface TcpProxyOptions {
   readonly listenHost: string;
@@ -76,16 +76,8 @@ export async function startTcpProxy(o: TcpProxyOptions): Promise<TcpProxy> {
   monitor.unref();
 
   const server: Server = createServer((c) => void serve(c));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.listenPort, o.listenHost, () => {
-      server.removeListener('error', reject);
-      resolve();
-    });
-  });
+  const port = await listenOn(server, o.listenHost, o.listenPort);
   server.on('error', (err) => log.error({ err }, 'gateway listener failed'));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : o.listenPort;
   log.info({ endpoints: o.endpoints.map(endpointAddress) }, 'ready to proxy client requests');
   return {
     port,
