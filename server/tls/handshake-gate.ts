@@ -19,8 +19,11 @@
  * - the owner must cap the server at TLS 1.2 and disable session resumption (a resumed or
  *   TLS 1.3 handshake sends ChangeCipherSpec before the client's certificate: it would be held
  *   until the owner's handshake timeout);
- * - the engine destroying the stream while output is held (e.g. Node's own refusal of a
- *   certificate from an unknown CA) is a refusal too; otherwise it destroys `raw`;
+ * - the engine destroying the stream while output is held, or once the client's whole
+ *   certificate flight (up to its ChangeCipherSpec) came in, is a refusal too (Node's own
+ *   refusal of a certificate from an unknown CA happens there); otherwise it destroys `raw`;
+ * - the engine may report the handshake done before or after it writes its ChangeCipherSpec:
+ *   `release()` / `refuse()` work at either point (nothing held yet: nothing to send or drop);
  * - `raw`'s errors are the stream's; an 'error' listener on `raw` stays for its whole life.
  */
 import type { Socket } from 'node:net';
@@ -42,6 +45,9 @@ type GateState = 'open' | 'holding' | 'released' | 'refused';
 
 export function handshakeGate(raw: Socket): HandshakeGate {
   const scanner = new TlsRecordScanner();
+  const incoming = new TlsRecordScanner();
+  /** The client's ChangeCipherSpec came in: its certificate flight is complete. */
+  let clientFlightDone = false;
   let state: GateState = 'open';
   let held: Buffer[] = [];
 
@@ -81,13 +87,14 @@ export function handshakeGate(raw: Socket): HandshakeGate {
       else callback();
     },
     destroy(err, callback) {
-      if (state === 'holding') refuse();
+      if (state === 'holding' || (state === 'open' && clientFlightDone)) refuse();
       else if (state !== 'refused') raw.destroy();
       callback(err);
     },
   });
 
   raw.on('data', (chunk: Buffer) => {
+    if (!clientFlightDone && state === 'open') clientFlightDone = incoming.findRecord(chunk, RecordType.ChangeCipherSpec) >= 0;
     if (!stream.push(chunk)) raw.pause();
   });
   raw.on('end', () => stream.push(null));
