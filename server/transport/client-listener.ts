@@ -20,7 +20,7 @@
  *
  * Contract:
  * - `http:` URLs, and `https:` URLs when `options.tls` is given, with an explicit port (0 = any
- *   free port); `unix://` is not served;
+ *   free port), or a `ClientPort` serving both on one port; `unix://` is not served;
  * - one `H2Serving` may serve several listeners;
  * - every h2c connection goes to gRPC (HTTP/2 clients of the JSON gateway are not served on a
  *   plaintext port);
