@@ -5,14 +5,51 @@
  * configuration error.
  */
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { loadConfig } from './config/index.js';
 import { createLogger } from './log/logger.js';
 import { formatVersionOutput } from './version/version.js';
 import { fullGc } from './bootstrap/full-gc.js';
 import { startIdleGc } from './bootstrap/idle-gc.js';
 import { ConfigProblem, startMember } from './bootstrap/start-member.js';
+import { parseProxyCommand } from './proxy/proxy-flags.js';
+import { startGrpcProxy } from './proxy/grpc-proxy.js';
+import { startTcpProxy } from './proxy/tcp-proxy.js';
+
+/** `kvstore gateway start …` and `kvstore grpc-proxy start …`: a proxy in front of a cluster. */
+async function proxyMain(argv: readonly string[]): Promise<void> {
+  const plan = parseProxyCommand(argv, (p) => readFileSync(p), hostname());
+  if (plan.kind === 'error') {
+    process.stderr.write(`${plan.message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  if (plan.kind === 'help') {
+    process.stdout.write(plan.text);
+    return;
+  }
+  const logger = createLogger({ level: 'info', outputs: ['stderr'] });
+  let proxy;
+  try {
+    proxy = plan.kind === 'gateway' ? await startTcpProxy({ ...plan, logger }) : await startGrpcProxy({ ...plan, logger });
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const stop = (): void => {
+    proxy.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
 
 async function main(): Promise<void> {
+  const command = process.argv[2];
+  if (command === 'gateway' || command === 'grpc-proxy') return proxyMain(process.argv.slice(2));
   const outcome = loadConfig(process.argv.slice(2), process.env, (p) => readFileSync(p, 'utf8'));
   switch (outcome.kind) {
     case 'error':

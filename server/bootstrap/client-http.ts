@@ -10,6 +10,7 @@ import type { AuthGate } from '../auth/gate.js';
 import { createHttpApp, type HttpAppOptions } from '../api/http/app.js';
 import { gatewayAuth } from '../api/http/gateway-auth.js';
 import { guardedHttpHandler } from '../api/http/guarded-handler.js';
+import type { V2AuthAccess } from '../api/http/v2/auth-access.js';
 import type { V2Port } from '../api/http/v2/port.js';
 import { createV2Router } from '../api/http/v2/router.js';
 import type { HttpHandler } from '../transport/client-listener.js';
@@ -25,6 +26,8 @@ export interface ClientHttpDeps {
   readonly gate: AuthGate;
   /** The v2 API, when `--enable-v2`. */
   readonly v2?: V2Port;
+  /** The v2 auth of the v2 API (one per member). */
+  readonly v2Auth?: V2AuthAccess;
   /** The release line served first (the cluster version when known, else the member's). */
   readonly minor: string;
   readonly onFault: (err: unknown, req: IncomingMessage) => void;
@@ -48,7 +51,7 @@ export function clientHttp(d: ClientHttpDeps): ClientHttp {
       gatewayRedirects: p.gatewayRedirects,
       gatewayAbsentPaths: p.gatewayAbsentPaths,
     });
-    if (d.v2 !== undefined) app.use(createV2Router(d.v2).routes());
+    if (d.v2 !== undefined) app.use(createV2Router(d.v2, { auth: d.v2Auth }).routes());
     return app.callback();
   };
   const known = (minor: string): boolean => MINOR_VERSIONS.includes(minor as MinorVersion);

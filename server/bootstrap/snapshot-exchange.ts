@@ -34,6 +34,8 @@ export interface SnapshotExchangeDeps extends AppliedState {
   readonly transport: () => PeerTransport;
   readonly snapDir: string;
   readonly logger: Logger;
+  /** The image brought a cluster version other than the one the member had (a new member's first image). */
+  readonly onClusterVersionRecovered: (to: string) => void;
 }
 
 export interface SnapshotExchange {
@@ -98,10 +100,16 @@ export function snapshotExchange(d: SnapshotExchangeDeps): SnapshotExchange {
       d.member().receiveSnapshot(m.value, async () => {
         // The log holds the snapshot now: a stop from here on is finished at the next start (finish-install.ts).
         log.info({ 'snapshot-index': index.toString(), bytes }, 'installing database snapshot');
+        const versionBefore = d.clusterVersion.current;
         await loadImageFile(d.backend, path);
         await reloadAppliedState(d);
         await rm(path, { force: true });
         log.info({ 'snapshot-index': index.toString() }, 'applied database snapshot');
+        const version = d.clusterVersion.current;
+        if (version !== undefined && version !== versionBefore) {
+          d.onClusterVersionRecovered(version);
+          log.info({ 'cluster-version': version }, 'set cluster version from store');
+        }
       });
       return ok(undefined);
     },

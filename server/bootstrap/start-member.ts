@@ -75,8 +75,9 @@ import { finishInterruptedInstall, removeStaleImages } from './finish-install.js
 import { removeSnapshotTemps } from '../snapshot/stream.js';
 import { existsSync } from 'node:fs';
 import { bootstrapEntries } from './bootstrap-entries.js';
-import { loadV2Store, startV2Upkeep, v2Port } from './v2.js';
+import { loadV2Store, startV2Upkeep, v2AuthAccess, v2Port } from './v2.js';
 import { clientHttp } from './client-http.js';
+import { StreamSlots } from '../api/http/stream-slots.js';
 import { clusterVersionOfPeers, discoverIdentity, isMemberBootstrapped } from './join.js';
 import { authGate, openAuth } from './auth.js';
 import { createAuthService } from '../api/service/auth-service.js';
@@ -131,6 +132,19 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
   const registry = new Registry();
   // The gateway's release line follows the cluster version; the handler is built further down.
   const http: { switchTo: (minor: string) => void } = { switchTo: () => undefined };
+  /** A cluster version decided through the log or recovered from a snapshot: metrics, the HTTP profile, capabilities. */
+  const adoptClusterVersion = (to: string): void => {
+    metrics.setClusterVersion(to);
+    metrics.exposeNames(metricNamesForCluster(to));
+    if (compareVersions(to, profile.minor) > 0) {
+      log.fatal({ 'current-server-version': config.serverVersion, 'determined-cluster-version': to }, 'invalid downgrade; server version is lower than determined cluster version');
+      process.exitCode = 1;
+      setImmediate(() => process.kill(process.pid, 'SIGTERM'));
+      return;
+    }
+    http.switchTo(to);
+    log.info({ 'cluster-version': to }, 'enabled capabilities for version');
+  };
   const metrics = createMemberMetrics(registry, { serverVersion: config.serverVersion }, metricNamesFor(profile));
 
   await importEtcdData(layout, logger);
@@ -201,6 +215,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       await backend.close();
       throw new ConfigProblem(`incompatible with current running cluster: ${tooFar}`);
     }
+    log.info({ 'cluster-version': clusterVersion.current }, 'enabled capabilities for version');
     log.info({ 'cluster-version': clusterVersion.current }, 'set cluster version from store');
     logVersionHistory(opened.contents.entries, Number(store.consistentIndex), formatId(clusterId), log);
   }
@@ -240,16 +255,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
       const ids = { 'cluster-id': formatId(clusterId) };
       if (from === undefined) log.info({ ...ids, 'cluster-version': to }, 'set initial cluster version');
       else log.info({ ...ids, from, to }, 'updated cluster version');
-      metrics.setClusterVersion(to);
-      metrics.exposeNames(metricNamesForCluster(to));
-      if (compareVersions(to, profile.minor) > 0) {
-        log.fatal({ 'current-server-version': config.serverVersion, 'determined-cluster-version': to }, 'invalid downgrade; server version is lower than determined cluster version');
-        process.exitCode = 1;
-        setImmediate(() => process.kill(process.pid, 'SIGTERM'));
-        return;
-      }
-      http.switchTo(to);
-      log.info({ 'cluster-version': to }, 'enabled capabilities for version');
+      adoptClusterVersion(to);
     },
     // The leader decides the cluster version as soon as a member has started (published) or the
     // membership changed, not at its next periodic check.
@@ -332,6 +338,7 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     auth: auth.store,
     snapDir: layout.snapDir,
     logger: log,
+    onClusterVersionRecovered: adoptClusterVersion,
   });
   let removed = false;
   const peers: Peers | undefined = await startPeers({
@@ -443,10 +450,12 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     logger: log,
     auth: gate,
   });
+  const servedV2 = config.enableV2 ? v2Port({ v2, member, membership, cluster: services.cluster, now }) : undefined;
   const servedHttp = clientHttp({
     app: {
       registry,
       maxMessageBytes: config.maxRequestBytes + GRPC_OVERHEAD_BYTES,
+      gatewayStreams: new StreamSlots(config.maxConcurrentStreams),
       toStatus,
       logger: log,
       healthBody: healthBodyFor(profile),
@@ -455,7 +464,8 @@ export async function startMember(config: ServerConfig, logger: Logger): Promise
     },
     services,
     gate,
-    v2: config.enableV2 ? v2Port({ v2, member, membership, cluster: services.cluster, now }) : undefined,
+    v2: servedV2,
+    v2Auth: servedV2 === undefined ? undefined : v2AuthAccess(servedV2, config.clientTransportSecurity.clientCertAuth, () => clusterVersion.current !== undefined),
     minor: clusterVersion.current !== undefined && MINOR_VERSIONS.includes(clusterVersion.current as MinorVersion) ? clusterVersion.current : profile.minor,
     onFault: (err, req) => {
       grpcMetrics.clientFault('http', req.method ?? '');

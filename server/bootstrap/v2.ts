@@ -16,6 +16,10 @@ import type { ClusterService } from '../api/services.js';
 import { Bucket, type Backend } from '../storage/backend.js';
 import { encodeV2Request, V2Store, type V2Error, type V2Event } from '../v2store/index.js';
 import type { V2Member, V2Port } from '../api/http/v2/port.js';
+import type { V2AuthAccess } from '../api/http/v2/auth-access.js';
+import { httpClientChainCommonNames } from '../tls/client-identity.js';
+import { V2AuthStore } from '../v2auth/store.js';
+import bcrypt from 'bcryptjs';
 
 export async function loadV2Store(backend: Backend): Promise<V2Store> {
   const raw = await backend.get(Bucket.Cluster, V2_KEY);
@@ -62,6 +66,23 @@ export function v2Port(d: { v2: V2Store; member: Member; membership: Membership;
       return r.ok ? ok(undefined) : r;
     },
   };
+}
+
+/**
+ * The v2 auth store over the v2 port (built once per member: it remembers that its auth
+ * directories exist) and how a request's user is found. Passwords are hashed with bcrypt at
+ * Go's default cost 10, as etcd's v2 auth does (not `--bcrypt-cost`, which is v3's), with Go's
+ * `$2a$` prefix.
+ */
+export function v2AuthAccess(port: V2Port, clientCertAuth: boolean, capable: () => boolean): V2AuthAccess {
+  const store = new V2AuthStore(
+    { read: (path) => port.read(path, { recursive: false, sorted: false }), propose: (req) => port.propose(req) },
+    {
+      hash: async (password) => (await bcrypt.hash(password, 10)).replace(/^\$2b\$/, '$2a$'),
+      compare: (password, hash) => bcrypt.compare(password, hash),
+    },
+  );
+  return { store, clientCertAuth, commonNames: httpClientChainCommonNames, capable };
 }
 
 /** The size gauge and, on the leader, the expiry clock: returns a stopper. */

@@ -57,6 +57,10 @@ export const ErrorKind = {
   InvalidAuthToken: 'InvalidAuthToken',
   InvalidAuthMgmt: 'InvalidAuthMgmt',
   AuthOldRevision: 'AuthOldRevision',
+  // election recipe (api/service/election-service.ts): etcd's clientv3/concurrency errors
+  ElectionNoLeader: 'ElectionNoLeader',
+  ElectionNotLeader: 'ElectionNotLeader',
+  ElectionMissingLeaderKey: 'ElectionMissingLeaderKey',
   Unimplemented: 'Unimplemented',
   Internal: 'Internal',
 } as const;
@@ -67,6 +71,12 @@ export type DomainError =
   | { readonly kind: 'FutureRev'; readonly currentRevision: bigint }
   | { readonly kind: 'Internal'; readonly message: string }
   | { readonly kind: 'Unimplemented'; readonly method: string }
+  /**
+   * An error a service built on the member's own client got from the call it made (etcd's
+   * v3election/v3lock servers use an in-process clientv3, which turns a known status into a
+   * plain error value): it travels as code Unknown with the cause's message.
+   */
+  | { readonly kind: 'ViaClient'; readonly cause: DomainError }
   | { readonly kind: Exclude<ErrorKind, 'Compacted' | 'FutureRev' | 'Internal' | 'Unimplemented'> };
 
 /** Outcome of an operation that can fail in an expected way. */

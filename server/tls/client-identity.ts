@@ -10,7 +10,7 @@
  * no TLS socket and so no CN.
  */
 import type { IncomingMessage } from 'node:http';
-import { TLSSocket } from 'node:tls';
+import { TLSSocket, type DetailedPeerCertificate } from 'node:tls';
 
 /** The slice of a grpc-js server call this reads (`ServerUnaryCall`, `ServerDuplexStream`, …). */
 export interface CallWithAuthContext {
@@ -32,4 +32,24 @@ export function httpClientCommonName(req: IncomingMessage): string | undefined {
   const socket = req.socket;
   if (!(socket instanceof TLSSocket) || !socket.authorized) return undefined;
   return cnOf(socket.getPeerCertificate().subject);
+}
+
+/**
+ * Common Names of the verified client certificate chain of an HTTP/1.1 request, leaf first,
+ * then each issuer up to the root (etcd's v2 auth looks every certificate of Go's verified
+ * chains up as a user). Empty on plaintext or unverified connections.
+ */
+export function httpClientChainCommonNames(req: IncomingMessage): string[] {
+  const socket = req.socket;
+  if (!(socket instanceof TLSSocket) || !socket.authorized) return [];
+  const names: string[] = [];
+  const seen = new Set<string>();
+  let cert: DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
+  while (cert !== undefined && cert.raw !== undefined && !seen.has(cert.fingerprint256)) {
+    seen.add(cert.fingerprint256);
+    const cn = cnOf(cert.subject);
+    if (cn !== undefined) names.push(cn);
+    cert = cert.issuerCertificate;
+  }
+  return names;
 }

@@ -8,8 +8,10 @@
  *   it is established and its client certificate passed the policy; otherwise the socket is
  *   destroyed and `onRefused(reason)` says why (handshake error or timeout, no or unverified
  *   certificate when one is required, CN or hostname not allowed);
- * - a client certificate is required and verified against the trusted CA (and CRL) when
+ * - a client certificate is required and verified against the trusted CA when
  *   `requireClientCert` (etcd: `--client-cert-auth` or a `--trusted-ca-file`);
+ * - with a CRL, a connection whose certificate chain holds a serial the CRL names is refused
+ *   after its handshake, as etcd's `checkCRL` (the list's dates and signature are not checked);
  * - `allowedCn` (exact CN) or `allowedHostname` (the certificate must be valid for that name)
  *   further restrict verified client certificates (`--peer-cert-allowed-cn`, …-hostname); such
  *   a certificate is refused inside the handshake with a bad_certificate alert, as etcd does
@@ -21,8 +23,9 @@
  * - `close()` refuses later sockets and destroys those still in their handshake.
  */
 import type { Socket } from 'node:net';
-import { checkServerIdentity, createServer, type PeerCertificate, type SecureContextOptions, type TLSSocket } from 'node:tls';
+import { checkServerIdentity, createServer, type DetailedPeerCertificate, type PeerCertificate, type SecureContextOptions, type TLSSocket } from 'node:tls';
 import { clientSanProblem, type Resolve } from './client-san.js';
+import { serialKey } from './crl-serials.js';
 import { gatedContextOptions } from './gated-context.js';
 import { handshakeGate } from './handshake-gate.js';
 import type { TlsSource } from './tls-source.js';
@@ -56,6 +59,8 @@ export function createTlsAcceptor(policy: TlsAcceptPolicy, cb: TlsAcceptCallback
     handshakeTimeout: policy.handshakeTimeoutMs,
   });
   let applied = 0;
+  /** The CRL's serials of the material last applied (etcd reads the file at each handshake). */
+  let revoked: ReadonlySet<string> | undefined;
   let closed = false;
   /** Sockets in their handshake, by remote address and port (a TLSSocket reports its TCP socket's). */
   const pending = new Map<string, Socket>();
@@ -85,8 +90,8 @@ export function createTlsAcceptor(policy: TlsAcceptPolicy, cb: TlsAcceptCallback
 
   server.on('secureConnection', (socket: TLSSocket) => {
     pending.delete(keyOf(socket));
-    const cert = socket.getPeerCertificate();
-    const problem = policy.requireClientCert ? certificateProblem(cert, policy) : undefined;
+    const cert = socket.getPeerCertificate(revoked !== undefined);
+    const problem = revokedProblem(cert, revoked) ?? (policy.requireClientCert ? certificateProblem(cert, policy) : undefined);
     if (problem !== undefined) {
       socket.destroy();
       cb.onRefused(problem, socket.remoteAddress);
@@ -107,13 +112,21 @@ export function createTlsAcceptor(policy: TlsAcceptPolicy, cb: TlsAcceptCallback
    * events are this connection's (a TLS socket over a stream has no address to tell them apart;
    * the server costs ≈ 1.3 ms, mostly its secure context).
    */
-  const acceptGated = (raw: Socket, options: SecureContextOptions, key: string): void => {
+  const acceptGated = (raw: Socket, options: SecureContextOptions, crl: ReadonlySet<string> | undefined, key: string): void => {
     const remote = raw.remoteAddress ?? '';
     const gate = handshakeGate(raw);
     const one = createServer({ ...options, requestCert: true, rejectUnauthorized: true, ALPNProtocols: [...policy.alpn], handshakeTimeout: policy.handshakeTimeoutMs });
     one.on('secureConnection', (socket: TLSSocket) => {
       pending.delete(key);
-      const cert = socket.getPeerCertificate();
+      const cert = socket.getPeerCertificate(crl !== undefined);
+      const revokedCert = revokedProblem(cert, crl);
+      if (revokedCert !== undefined) {
+        // As etcd's checkCRL: after the handshake, the connection closed (no alert).
+        gate.release();
+        socket.destroy();
+        cb.onRefused(revokedCert, remote);
+        return;
+      }
       const problem = certificateProblem(cert, policy);
       if (problem !== undefined) {
         gate.refuse();
@@ -126,8 +139,8 @@ export function createTlsAcceptor(policy: TlsAcceptPolicy, cb: TlsAcceptCallback
     });
     one.on('tlsClientError', (err: Error, socket: TLSSocket) => {
       pending.delete(key);
-      // Held output means the client's certificate was read and failed Node's own checks
-      // (unknown CA, revoked): the gate answers bad_certificate as it is destroyed.
+      // After the client's certificate flight, a failure of Node's own checks (unknown CA): the
+      // gate answers bad_certificate as it is destroyed.
       socket.destroy();
       cb.onRefused(`TLS handshake failed: ${err.message.trim()}`, remote);
     });
@@ -151,12 +164,13 @@ export function createTlsAcceptor(policy: TlsAcceptPolicy, cb: TlsAcceptCallback
           if (closed || raw.destroyed) return;
           const gated = refusesInHandshake ? gatedContextOptions(material.options) : undefined;
           if (gated !== undefined) {
-            acceptGated(raw, gated, key);
+            acceptGated(raw, gated, material.revoked, key);
             return;
           }
           if (material.generation !== applied) {
             server.setSecureContext(material.options);
             applied = material.generation;
+            revoked = material.revoked;
           }
           server.emit('connection', raw);
         },
@@ -173,6 +187,19 @@ export function createTlsAcceptor(policy: TlsAcceptPolicy, cb: TlsAcceptCallback
       pending.clear();
     },
   };
+}
+
+/** etcd's `checkCRL`: any certificate of the chain whose serial the CRL names refuses the connection. */
+function revokedProblem(cert: DetailedPeerCertificate | PeerCertificate, revoked: ReadonlySet<string> | undefined): string | undefined {
+  if (revoked === undefined || revoked.size === 0) return undefined;
+  const seen = new Set<unknown>();
+  for (let c: PeerCertificate | undefined = cert; c?.serialNumber !== undefined && !seen.has(c); ) {
+    seen.add(c);
+    const key = serialKey(c.serialNumber);
+    if (revoked.has(key)) return `transport: certificate serial ${key.toLowerCase()} revoked`;
+    c = 'issuerCertificate' in c ? (c as DetailedPeerCertificate).issuerCertificate : undefined;
+  }
+  return undefined;
 }
 
 function certificateProblem(cert: PeerCertificate, policy: TlsAcceptPolicy): string | undefined {

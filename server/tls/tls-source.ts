@@ -20,6 +20,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { createSecureContext, type ConnectionOptions, type SecureContextOptions } from 'node:tls';
 import type { Logger } from 'pino';
 import type { TlsProtocol } from '../config/tls-config.js';
+import { readCrlSerials } from './crl-serials.js';
 
 export interface TlsFiles {
   readonly certFile: string;
@@ -50,6 +51,12 @@ export interface TlsMaterial {
   readonly key: Buffer;
   readonly ca: Buffer | undefined;
   readonly crl: Buffer | undefined;
+  /**
+   * Serials the CRL revokes (crl-serials.ts), checked after the handshake as etcd checks them;
+   * the CRL is not given to OpenSSL, which would also refuse every certificate once the list's
+   * nextUpdate has passed, and etcd does not.
+   */
+  readonly revoked: ReadonlySet<string> | undefined;
 }
 
 export interface TlsSource {
@@ -105,10 +112,13 @@ export function createTlsSource(o: TlsSourceOptions): TlsSource {
     const key = await read('keyFile');
     const ca = await read('trustedCaFile');
     const crl = await read('crlFile');
+    const crlRead = crl === undefined ? undefined : readCrlSerials(crl);
+    if (crlRead?.ok === false) throw new TlsLoadError(`cannot use ${flags.crlFile} ${files.crlFile}: ${crlRead.reason}`);
+    const revoked = crlRead?.ok === true ? crlRead.revoked : undefined;
     try {
-      const options: SecureContextOptions = { cert, key, ca, crl, ciphers: protocol.ciphers, minVersion: protocol.minVersion, maxVersion: protocol.maxVersion };
+      const options: SecureContextOptions = { cert, key, ca, ciphers: protocol.ciphers, minVersion: protocol.minVersion, maxVersion: protocol.maxVersion };
       createSecureContext(options);
-      return { generation: (material?.generation ?? 0) + 1, signature, options, cert: cert!, key: key!, ca, crl };
+      return { generation: (material?.generation ?? 0) + 1, signature, options, cert: cert!, key: key!, ca, crl, revoked };
     } catch (err) {
       throw new TlsLoadError(
         `cannot use ${flags.certFile} ${files.certFile} with ${flags.keyFile} ${files.keyFile}${ca ? `, ${flags.trustedCaFile} ${files.trustedCaFile}` : ''}${crl ? `, ${flags.crlFile} ${files.crlFile}` : ''}: ${(err as Error).message}`,

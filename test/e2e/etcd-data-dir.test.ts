@@ -127,4 +127,17 @@ void describe('kvstore starts on a data dir made by etcdctl snapshot restore', (
     const list = await memberList(second.endpoint);
     assert.deepEqual(list.map((m) => m.name).sort(), ['m1', 'm2']);
   });
+
+  void it('the joined member takes the cluster version from the image it was caught up with, and says so as etcd does', async () => {
+    // It joined by a state image (the restored log starts after the restore's index): the image's
+    // cluster version is adopted at install, with etcd's "enabled capabilities for version" line.
+    assert.match(second!.logs(), /"msg":"received database snapshot"/);
+    const clusterOf = async (m: Member): Promise<string> => ((await (await fetch(`${m.clientUrl}/version`)).json()) as { etcdcluster: string }).etcdcluster;
+    const decided = await clusterOf(kv!);
+    assert.match(decided, /^3\.\d\.0$/);
+    assert.equal(await clusterOf(second!), decided);
+    const minor = decided.slice(0, -2).replace('.', '\\.');
+    assert.match(second!.logs(), new RegExp(`"msg":"enabled capabilities for version".*"cluster-version":"${minor}"`));
+    assert.match(kv!.logs(), /"msg":"enabled capabilities for version"/, 'the restored member logs it at its start too');
+  });
 });

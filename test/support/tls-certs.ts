@@ -40,7 +40,8 @@ async function ecKey(dir: string, file: string): Promise<void> {
  */
 async function signed(dir: string, name: string, cn: string, ext: string): Promise<void> {
   await ecKey(dir, `${name}.key`);
-  await openssl(dir, ['req', '-new', '-key', `${name}.key`, '-subj', `/CN=${cn}`, '-out', `${name}.csr`]);
+  // An empty `cn` gives a subject without a Common Name.
+  await openssl(dir, ['req', '-new', '-key', `${name}.key`, '-subj', cn === '' ? '/O=kvstore test' : `/CN=${cn}`, '-out', `${name}.csr`]);
   writeFileSync(join(dir, `${name}.ext`), `[v3]\n${ext}`);
   await openssl(dir, [
     'x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-set_serial', `0x${randomBytes(16).toString('hex')}`,
@@ -77,7 +78,14 @@ export async function issueCertificate(files: TlsFiles, name: string, cn: string
 }
 
 /** Revokes `certs` (files signed by `files`' CA) and writes the CA's CRL; returns the CRL's path. */
-export async function revokeCertificates(files: TlsFiles, certs: readonly string[]): Promise<string> {
+export interface CrlOptions {
+  /** Write the CRL DER-encoded (etcd's fixtures/revoke.crl is). */
+  readonly der?: boolean;
+  /** Dates in 2020: long expired (etcd ignores a CRL's dates; OpenSSL's own check would not). */
+  readonly expired?: boolean;
+}
+
+export async function revokeCertificates(files: TlsFiles, certs: readonly string[], opts: CrlOptions = {}): Promise<string> {
   writeFileSync(join(files.dir, 'index.txt'), '');
   writeFileSync(join(files.dir, 'crlnumber'), '1000\n');
   writeFileSync(
@@ -85,8 +93,11 @@ export async function revokeCertificates(files: TlsFiles, certs: readonly string
     '[ca]\ndefault_ca = CA_default\n[CA_default]\ndatabase = index.txt\ncrlnumber = crlnumber\ndefault_md = sha256\ndefault_crl_days = 2\n',
   );
   for (const cert of certs) await openssl(files.dir, ['ca', '-config', 'ca.cnf', '-keyfile', 'ca.key', '-cert', 'ca.crt', '-revoke', cert]);
-  await openssl(files.dir, ['ca', '-config', 'ca.cnf', '-keyfile', 'ca.key', '-cert', 'ca.crt', '-gencrl', '-out', 'ca.crl']);
-  return join(files.dir, 'ca.crl');
+  const dates = opts.expired === true ? ['-crl_lastupdate', '20200101000000Z', '-crl_nextupdate', '20200102000000Z'] : [];
+  await openssl(files.dir, ['ca', '-config', 'ca.cnf', '-keyfile', 'ca.key', '-cert', 'ca.crt', '-gencrl', ...dates, '-out', 'ca.crl']);
+  if (opts.der !== true) return join(files.dir, 'ca.crl');
+  await openssl(files.dir, ['crl', '-in', 'ca.crl', '-outform', 'DER', '-out', 'ca.der.crl']);
+  return join(files.dir, 'ca.der.crl');
 }
 
 /**

@@ -67,6 +67,10 @@ const TABLE: { readonly [K in ErrorKind]: GrpcStatus } = {
   InvalidAuthToken: { code: GrpcCode.Unauthenticated, message: 'etcdserver: invalid auth token' },
   InvalidAuthMgmt: { code: GrpcCode.InvalidArgument, message: 'etcdserver: invalid auth management' },
   AuthOldRevision: { code: GrpcCode.InvalidArgument, message: 'etcdserver: revision of auth store is old' },
+  // clientv3/concurrency's plain errors, returned by the Election service: code Unknown.
+  ElectionNoLeader: { code: GrpcCode.Unknown, message: 'election: no leader' },
+  ElectionNotLeader: { code: GrpcCode.Unknown, message: 'election: not leader' },
+  ElectionMissingLeaderKey: { code: GrpcCode.Unknown, message: '"leader" field must be provided' },
   // Message replaced per error (see toStatus).
   Unimplemented: { code: GrpcCode.Unimplemented, message: 'kvstore: not implemented' },
   Internal: { code: GrpcCode.Unknown, message: 'etcdserver: internal error' },
@@ -79,6 +83,9 @@ export function toStatus(e: DomainError): GrpcStatus {
       return { code: TABLE.Internal.code, message: e.message };
     case 'Unimplemented':
       return { code: TABLE.Unimplemented.code, message: `kvstore: not implemented: ${e.method}` };
+    case 'ViaClient':
+      // the member's own client turned the cause into a plain error: code Unknown, its message
+      return { code: GrpcCode.Unknown, message: toStatus(e.cause).message };
     default:
       return TABLE[e.kind];
   }

@@ -19,6 +19,7 @@ import { createGatewayRouter } from './gateway.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_MESSAGE_BYTES } from './gateway-deps.js';
 import { normalizePrefix, prefixRewrite, underPrefix } from './gateway-prefix.js';
 import type { ToStatus } from './gateway-status.js';
+import type { StreamSlots } from './stream-slots.js';
 import { healthHandler, type HealthBody } from './health-route.js';
 import { metricsHandler } from './metrics-route.js';
 import { sendPlainError } from './plain-http-error.js';
@@ -49,6 +50,11 @@ export interface HttpAppOptions {
   readonly maxMessageBytes?: number;
   /** etcd's default `--cors=*` headers and OPTIONS answers (cors.ts). Default true. */
   readonly cors?: boolean;
+  /**
+   * `--max-concurrent-streams` over the gateway's calls; one instance for the member, so a
+   * rebuilt app (cluster version change) keeps counting the streams still open.
+   */
+  readonly gatewayStreams?: StreamSlots;
   /** Serves PUT /config/local/log when given. */
   readonly logLevel?: LogLevelControl;
 }
@@ -81,6 +87,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       logger,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      ...(options.gatewayStreams === undefined ? {} : { streams: options.gatewayStreams }),
     },
     options.gatewayAbsentPaths,
   );

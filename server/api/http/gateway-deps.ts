@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { Services } from '../services.js';
 import type { ToStatus } from './gateway-status.js';
+import type { StreamSlots } from './stream-slots.js';
 
 export interface GatewayDeps {
   readonly services: Services;
@@ -17,6 +18,8 @@ export interface GatewayDeps {
    * larger is refused as the reference's gRPC server refuses the frame its gateway forwards.
    */
   readonly maxMessageBytes: number;
+  /** `--max-concurrent-streams` over every gateway call (gateway-stream-limit.ts); absent: no limit. */
+  readonly streams?: StreamSlots;
 }
 
 /** etcd's default gRPC receive limit: 1.5 MiB max-request-bytes + 512 KiB (ETCD-FACTS §0). */

@@ -28,9 +28,10 @@ export interface UnaryRoute {
   readonly grpcMethod: string;
   /**
    * Decodes the body (refusing a message above `maxMessageBytes`), calls the service, encodes
-   * the answer. Rejects only on broken invariants.
+   * the answer. `signal` aborts once the client is gone (a call that waits may give up). Rejects
+   * only on broken invariants.
    */
-  run(services: Services, body: string, maxMessageBytes?: number): Promise<RouteOutcome>;
+  run(services: Services, body: string, maxMessageBytes?: number, signal?: AbortSignal): Promise<RouteOutcome>;
 }
 
 function unary<Req, Res>(

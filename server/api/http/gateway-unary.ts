@@ -10,6 +10,7 @@
  * - a client that disconnects before its body arrived gets no answer.
  */
 import type { Context, Middleware } from 'koa';
+import { clientGone } from './client-gone.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import type { UnaryRoute, RouteOutcome } from './gateway-routes.js';
 import { unaryErrorBody, type GatewayStatus } from './gateway-status.js';
@@ -31,6 +32,7 @@ export function thrownStatus(err: unknown): GatewayStatus {
 export function unaryHandler(route: UnaryRoute, deps: GatewayDeps): Middleware {
   return async (ctx) => {
     if (ctx.method !== 'POST') return sendMethodNotAllowed(ctx);
+    const gone = clientGone(ctx.req, ctx.res);
     const body = await readBody(ctx.req, deps.maxBodyBytes);
     if (!body.ok) {
       if (body.status) return sendGatewayError(ctx, body.status);
@@ -40,7 +42,7 @@ export function unaryHandler(route: UnaryRoute, deps: GatewayDeps): Middleware {
     }
     let outcome: RouteOutcome;
     try {
-      outcome = await route.run(deps.services, body.text, deps.maxMessageBytes);
+      outcome = await route.run(deps.services, body.text, deps.maxMessageBytes, gone.signal);
     } catch (err) {
       deps.logger.error({ err, method: route.grpcMethod }, 'gateway call failed unexpectedly');
       outcome = { kind: 'status', status: thrownStatus(err) };

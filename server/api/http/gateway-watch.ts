@@ -7,10 +7,12 @@
  * An unreadable request message is handled as grpc-gateway does: the first one refuses the
  * call (unary-style InvalidArgument body); a later one ends the reading of requests (like a
  * client half-close) while the responses keep flowing. The session is closed when the response
- * ends for any reason.
+ * ends for any reason, or when the client ends its connection (client-gone.ts: Go cancels the
+ * request then, and etcd's watch with it; the response is ended).
  */
 import type { Middleware } from 'koa';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
+import { clientGone } from './client-gone.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import type { GatewayStatus } from './gateway-status.js';
 import { thrownStatus } from './gateway-unary.js';
@@ -27,6 +29,7 @@ export function watchHandler(deps: GatewayDeps): Middleware {
   return async (ctx) => {
     if (ctx.method !== 'POST') return sendMethodNotAllowed(ctx);
     ctx.respond = false;
+    const gone = clientGone(ctx.req, ctx.res);
     const writer = createStreamWriter(ctx.res);
     const session = deps.services.watch.openWatch((resp) => writer.result(pb.WatchResponse.toJSON(resp)));
     let accepted = 0;
@@ -53,8 +56,9 @@ export function watchHandler(deps: GatewayDeps): Middleware {
       },
       error: unreadable,
     });
-    await writer.done;
+    await Promise.race([writer.done, new Promise<void>((resolve) => gone.then(resolve))]);
     detach();
     session.close();
+    writer.end();
   };
 }

@@ -58,12 +58,23 @@ const EXPECTED: ReadonlyArray<readonly [DomainError, number, string]> = [
   [{ kind: 'AuthOldRevision' }, 3, 'etcdserver: revision of auth store is old'],
   [{ kind: 'Unimplemented', method: '/etcdserverpb.Auth/UserAdd' }, 12, 'kvstore: not implemented: /etcdserverpb.Auth/UserAdd'],
   [{ kind: 'Internal', message: 'etcdserver: request cancelled' }, 2, 'etcdserver: request cancelled'],
+  [{ kind: 'ElectionNoLeader' }, 2, 'election: no leader'],
+  [{ kind: 'ElectionNotLeader' }, 2, 'election: not leader'],
+  [{ kind: 'ElectionMissingLeaderKey' }, 2, '"leader" field must be provided'],
 ];
 
 void test('every domain error kind maps to the exact etcd code and message', () => {
   for (const [error, code, message] of EXPECTED) {
     assert.deepEqual(toStatus(error), { code, message }, error.kind);
   }
+});
+
+void test('an error the member got through its own client travels as code Unknown with the cause message', () => {
+  assert.deepEqual(toStatus({ kind: 'ViaClient', cause: { kind: 'LeaseNotFound' } }), { code: 2, message: 'etcdserver: requested lease not found' });
+  assert.deepEqual(toStatus({ kind: 'ViaClient', cause: { kind: 'Compacted', compactRevision: 5n } }), {
+    code: 2,
+    message: 'etcdserver: mvcc: required revision has been compacted',
+  });
 });
 
 void test('the expectations cover every kind', () => {

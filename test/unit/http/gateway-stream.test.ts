@@ -3,6 +3,7 @@
  * status when the error comes first, and the lifetimes of watch sessions, keep-alive streams
  * and snapshot iterations.
  */
+import { request, type IncomingMessage } from 'node:http';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
@@ -80,6 +81,30 @@ void test('watch: the end of the request body does not end the stream', async ()
     assert.equal(w.requests[1]?.requestUnion?.$case, 'progressRequest');
     st.abort();
     await w.closed;
+  } finally {
+    await s.close();
+  }
+});
+
+void test('watch: a client that ends its connection after a whole body ends the watch (Go cancels the request on EOF)', async () => {
+  const w = fakeWatch();
+  const s = await serve(fakeServices({ watch: { openWatch: w.openWatch } }), {}, true);
+  try {
+    const body = '{"create_request":{"key":"Zm9v"}}';
+    const req = request({ host: '127.0.0.1', port: s.port, method: 'POST', path: '/v3/watch', agent: false, headers: { 'content-length': String(body.length) } });
+    req.on('error', () => undefined);
+    const res = await new Promise<IncomingMessage>((resolve) => {
+      req.on('response', resolve);
+      req.end(body);
+    });
+    res.resume();
+    assert.equal(res.statusCode, 200);
+    req.socket?.end(); // FIN: the client is gone, its read side still open
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('session still open after 5 s'), 5000)));
+    assert.equal(await Promise.race([w.closed.then(() => 'closed'), bound]), 'closed');
+    clearTimeout(timer);
+    req.destroy();
   } finally {
     await s.close();
   }

@@ -106,7 +106,11 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function serve(services: Services, options: Partial<HttpAppOptions> = {}): Promise<Served> {
+/**
+ * Serves the app on a plain HTTP server. `halfOpen`: a client's FIN leaves the request running,
+ * as on the member's client port (transport/in-process-routes.ts), instead of Node's default abort.
+ */
+export async function serve(services: Services, options: Partial<HttpAppOptions> = {}, halfOpen = false): Promise<Served> {
   const registry = options.registry ?? new Registry();
   const app = createHttpApp({
     services,
@@ -121,6 +125,7 @@ export async function serve(services: Services, options: Partial<HttpAppOptions>
   const server: Server = createServer((req, res) => {
     void handler(req, res);
   });
+  if (halfOpen) (server as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,

@@ -11,6 +11,8 @@ import * as pb from '../../../proto/gen/etcd/rpc.js';
 import { decodeGoBase64 } from '../../../server/api/http/go-base64.js';
 import * as rqAuth from '../../../server/api/http/gateway-auth-request-schemas.js';
 import * as rq from '../../../server/api/http/gateway-request-schemas.js';
+import * as rqElection from '../../../server/api/http/gateway-election-schemas.js';
+import * as epb from '../../../proto/gen/etcd/election.js';
 import { decodeJsonText, type RequestFns } from '../../../server/api/http/json-decode.js';
 import type { FieldKind, MessageSchema } from '../../../server/api/http/jsonpb-schema.js';
 
@@ -157,7 +159,7 @@ function sample(kind: FieldKind): unknown {
 
 function checkTables(tables: Array<[string, MessageSchema]>): void {
   for (const [name, schema] of tables) {
-    const fns = ({ ...authpb, ...pb } as unknown as Record<string, RequestFns<unknown>>)[name];
+    const fns = ({ ...authpb, ...pb, ...epb } as unknown as Record<string, RequestFns<unknown>>)[name];
     assert.ok(fns, `no generated codec ${name}`);
     const empty = fns.fromJSON({}) as Record<string, unknown>;
     const oneofGroups = new Set(Object.keys(empty).filter((k) => empty[k] === undefined));
@@ -183,6 +185,12 @@ void test('every field table matches its generated codec: each field round-trips
 void test('every Auth route table matches its generated codec', () => {
   const tables = Object.entries(rqAuth) as Array<[string, MessageSchema]>;
   assert.ok(tables.length >= 18);
+  checkTables(tables);
+});
+
+void test('every Election route table matches its generated codec', () => {
+  const tables = Object.entries(rqElection) as Array<[string, MessageSchema]>;
+  assert.equal(tables.length, 5);
   checkTables(tables);
 });
 

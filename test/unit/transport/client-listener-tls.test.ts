@@ -2,7 +2,8 @@
  * The client port over TLS, in process: a grpc-js client with a client certificate and an
  * HTTP/1.1 client on one https port, each handler seeing the verified certificate's CN
  * (server/tls/client-identity.ts); a client without a certificate is refused when one is required;
- * with a CRL, a revoked client certificate is refused and another one of the CA still served.
+ * with a CRL (PEM, or DER and expired as etcd's fixture), a revoked client certificate is refused
+ * and another one of the CA still served.
  * Certificates come from openssl (test/support/tls-certs.ts).
  */
 import assert from 'node:assert/strict';
@@ -16,7 +17,7 @@ import { HealthCheckResponse_ServingStatus, HealthClient, HealthService, type He
 import { grpcClientCommonName, httpClientCommonName } from '../../../server/tls/client-identity.js';
 import { createTlsSource } from '../../../server/tls/tls-source.js';
 import { listenClient, type ClientListener } from '../../../server/transport/client-listener.js';
-import { issueCertificate, makeTlsFiles, revokeCertificates, type TlsFiles } from '../../support/tls-certs.js';
+import { issueCertificate, makeTlsFiles, revokeCertificates, type CrlOptions, type TlsFiles } from '../../support/tls-certs.js';
 
 const logger = pino({ level: 'silent' });
 const FLAGS = { certFile: '--cert-file', keyFile: '--key-file', trustedCaFile: '--trusted-ca-file', crlFile: '--client-crl-file' };
@@ -98,9 +99,15 @@ void test('HTTP/1.1 over TLS: the handler sees the client certificate CN', async
   assert.deepEqual(seen.http, ['root']);
 });
 
-void test('--client-crl-file: a revoked client certificate is refused, another one of the CA is served', async () => {
-  const other = await issueCertificate(files, 'other-client', 'other', []);
-  const crlFile = await revokeCertificates(files, [files.clientCert]);
+const CRL_FORMS: readonly { readonly name: string; readonly opts: CrlOptions }[] = [
+  { name: 'PEM', opts: {} },
+  // etcd's fixtures/revoke.crl: DER, and long past its nextUpdate (etcd only compares serials)
+  { name: 'DER, expired', opts: { der: true, expired: true } },
+];
+
+for (const form of CRL_FORMS) void test(`--client-crl-file (${form.name}): a revoked client certificate is refused, another one of the CA is served`, async () => {
+  const other = await issueCertificate(files, `other-client-${form.opts.der === true ? 'der' : 'pem'}`, 'other', []);
+  const crlFile = await revokeCertificates(files, [files.clientCert], form.opts);
   const source = createTlsSource({
     files: { certFile: files.serverCert, keyFile: files.serverKey, trustedCaFile: files.caCert, crlFile },
     flags: FLAGS,

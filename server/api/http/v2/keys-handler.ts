@@ -3,8 +3,9 @@
  *
  * Order of checks, as in etcd: unclean path → 301 (Go's mux); method other than
  * HEAD/GET/PUT/POST/DELETE → 405 (`Allow`, plain text); then `X-Etcd-Cluster-ID` is set
- * on every answer; parameters are read and checked (v2 error, index 0); the request is
- * proposed (writes, quorum reads), read locally, or watched.
+ * on every answer; parameters are read and checked (v2 error, index 0); with v2 auth enabled,
+ * the user must have access to the key (else 401, errorCode 110 `Insufficient credentials`,
+ * auth-access.ts); the request is proposed (writes, quorum reads), read locally, or watched.
  *
  * Answers: an event → 201 for create or a set that created the key, else 200, with
  * `X-Etcd-Index` (event index), `X-Raft-Index`, `X-Raft-Term`; a v2 error → its status
@@ -16,10 +17,11 @@ import type { DomainError } from '../../../errors/domain-error.js';
 import { isV2Error, v2Error, V2ErrorCode, type V2Error } from '../../../v2store/errors.js';
 import { V2Action, type V2Event } from '../../../v2store/types.js';
 import { sendMethodNotAllowed, sendPlainError } from '../plain-http-error.js';
+import { hasKeyPrefixAccess, type V2AuthAccess } from './auth-access.js';
 import { raftInternalError, v2HttpStatus } from './error-status.js';
 import { readForm } from './form.js';
 import { decodePath, muxCleanPath, redirectToClean } from './go-path.js';
-import { parseKeyRequest } from './key-request.js';
+import { parseKeyRequest, type KeyAction } from './key-request.js';
 import { serveKeyWatch } from './key-watch.js';
 import type { V2Port } from './port.js';
 import { errorBody, eventBody, KEYS_PREFIX } from './wire-json.js';
@@ -33,6 +35,8 @@ export interface KeysHandlerDeps {
   readonly now: () => number;
   /** etcd's error text for a failure to replicate (the cause of error 300). */
   readonly describe: (e: DomainError) => string;
+  /** v2 auth: who may read or write which key (none: everyone). */
+  readonly access?: V2AuthAccess;
 }
 
 export function keysHandler(deps: KeysHandlerDeps): Middleware {
@@ -51,6 +55,9 @@ export function keysHandler(deps: KeysHandlerDeps): Middleware {
     const parsed = parseKeyRequest(ctx.method, decoded.slice(KEYS_PATH.length), form.form, deps.now());
     if (!parsed.ok) return sendKeyError(ctx, parsed.error);
     const action = parsed.action;
+    if (deps.access !== undefined && !(await hasKeyPrefixAccess(deps.access, ctx.req, decoded.slice(KEYS_PATH.length), isRecursive(action)))) {
+      return sendKeyError(ctx, v2Error(V2ErrorCode.Unauthorized, 'Insufficient credentials', 0n));
+    }
 
     switch (action.kind) {
       case 'write': {
@@ -68,6 +75,8 @@ export function keysHandler(deps: KeysHandlerDeps): Middleware {
     }
   };
 }
+
+const isRecursive = (a: KeyAction): boolean => (a.kind === 'write' ? a.req.recursive === true : a.recursive);
 
 function sendOutcome(ctx: Context, port: V2Port, outcome: V2Event | V2Error, noValueOnSuccess: boolean): void {
   if (isV2Error(outcome)) return sendKeyError(ctx, trimCause(outcome));

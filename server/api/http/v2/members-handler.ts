@@ -3,7 +3,8 @@
  * `/v2/machines`.
  *
  * Contract:
- * - methods GET/POST/DELETE/PUT (else 405, `Allow: GET,POST,DELETE,PUT`); then
+ * - methods GET/POST/DELETE/PUT (else 405, `Allow: GET,POST,DELETE,PUT`); with v2 auth
+ *   enabled, changes need a user with the root role (401 `Insufficient credentials`); then
  *   `X-Etcd-Cluster-ID` on every answer;
  * - GET `/v2/members` → `{"members":[…]}` sorted by id; `/leader` → the leader or 503
  *   `During election`; anything else → 404 `Not found`;
@@ -17,6 +18,7 @@
 import type { Context, Middleware } from 'koa';
 import { sendMethodNotAllowed, sendPlainError } from '../plain-http-error.js';
 import { readBody } from '../read-body.js';
+import { hasWriteRootAccess, type V2AuthAccess } from './auth-access.js';
 import { decodePath } from './go-path.js';
 import { parsePeerUrlsBody } from './member-request.js';
 import type { MemberResult, V2Port } from './port.js';
@@ -27,9 +29,10 @@ const ALLOWED = ['GET', 'POST', 'DELETE', 'PUT'];
 const MAX_MEMBER_BODY_BYTES = 1 << 20;
 const UINT64_MAX = (1n << 64n) - 1n;
 
-export function membersHandler(port: V2Port): Middleware {
+export function membersHandler(port: V2Port, access?: V2AuthAccess): Middleware {
   return async (ctx) => {
     if (!ALLOWED.includes(ctx.method)) return sendMethodNotAllowed(ctx, ALLOWED.join(','));
+    if (access !== undefined && !(await hasWriteRootAccess(access, ctx.req))) return sendJson(ctx, 401, messageBody('Insufficient credentials'));
     ctx.set('X-Etcd-Cluster-ID', port.clusterIdHex);
     const sub = (decodePath(ctx.path) ?? ctx.path).slice(MEMBERS_PATH.length).replace(/^\//, '');
     switch (ctx.method) {

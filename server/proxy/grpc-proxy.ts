@@ -1,0 +1,117 @@
+/**
+ * `kvstore grpc-proxy start`: a stateless L7 proxy for etcd's v3 gRPC API. Calls accepted on
+ * the listen address are forwarded to the cluster's members (grpc-pass-through.ts,
+ * upstream-clients.ts).
+ *
+ * The gRPC server itself listens on a private unix socket; the listen address is a plain or
+ * TLS listener (`--cert-file`, `--key-file`, `--trusted-ca-file`, `--listen-cipher-suites`)
+ * whose connections are joined to it. TLS is thus ended by node:tls with the full set of
+ * options etcd's flags ask for, and grpc-js serves only plaintext HTTP/2.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createNetServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join as joinPath } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
+import * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import { addPassThrough, type ProxyIdentity } from './grpc-pass-through.js';
+import { dial, join } from './socket-join.js';
+import { upstreamClients, type UpstreamOptions } from './upstream-clients.js';
+
+export interface ListenTls {
+  readonly cert: Buffer;
+  readonly key: Buffer;
+  /** Client certificates are required and checked against it when set. */
+  readonly ca?: Buffer;
+  /** OpenSSL cipher string; Node's defaults when undefined. */
+  readonly ciphers?: string;
+}
+
+export interface GrpcProxyOptions {
+  readonly listenHost: string;
+  readonly listenPort: number;
+  readonly upstream: UpstreamOptions;
+  /** What MemberList through the proxy answers. */
+  readonly identity: ProxyIdentity;
+  readonly listenTls?: ListenTls;
+  readonly maxConcurrentStreams?: number;
+  readonly logger: Logger;
+}
+
+export interface GrpcProxy {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export async function startGrpcProxy(o: GrpcProxyOptions): Promise<GrpcProxy> {
+  const log = o.logger;
+  const clients = upstreamClients(o.upstream);
+  const dir = await mkdtemp(joinPath(tmpdir(), 'kvstore-grpc-proxy-'));
+  const socketPath = joinPath(dir, 'grpc.sock');
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': o.upstream.maxSendBytes,
+    'grpc.max_send_message_length': o.upstream.maxRecvBytes,
+    ...(o.maxConcurrentStreams !== undefined ? { 'grpc.max_concurrent_streams': o.maxConcurrentStreams } : {}),
+  });
+  addPassThrough(server, clients.pick, o.identity);
+  await new Promise<void>((resolve, reject) =>
+    server.bindAsync(`unix:${socketPath}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
+  );
+
+  const open = new Set<Socket>();
+  const accept = (client: Socket): void => {
+    open.add(client);
+    client.on('close', () => open.delete(client));
+    client.on('error', () => client.destroy());
+    client.pause();
+    dial({ path: socketPath }, 5_000, socketPath).then(
+      (inner) => {
+        if (client.destroyed) return void inner.destroy();
+        join(client, inner);
+        client.resume();
+      },
+      (err: Error) => {
+        log.warn({ error: err.message }, 'cannot reach the proxy\'s gRPC server');
+        client.destroy();
+      },
+    );
+  };
+  const t = o.listenTls;
+  const front: Server =
+    t === undefined
+      ? createNetServer(accept)
+      : createTlsServer(
+          { cert: t.cert, key: t.key, ca: t.ca, requestCert: t.ca !== undefined, rejectUnauthorized: t.ca !== undefined, ciphers: t.ciphers, ALPNProtocols: ['h2'] },
+          accept,
+        );
+  // A failed handshake costs that connection only.
+  front.on('tlsClientError', (err: Error, s: Socket) => {
+    log.debug({ error: err.message }, 'TLS handshake failed');
+    s.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    front.once('error', reject);
+    front.listen(o.listenPort, o.listenHost, () => {
+      front.removeListener('error', reject);
+      resolve();
+    });
+  });
+  front.on('error', (err) => log.error({ err }, 'gRPC proxy listener failed'));
+  const a = front.address();
+  const port = typeof a === 'object' && a !== null ? a.port : o.listenPort;
+  const address = `${o.listenHost}:${port}`;
+  log.info({ address }, 'listening for gRPC proxy client requests');
+  log.info({ address }, 'started gRPC proxy');
+  return {
+    port,
+    close: async () => {
+      for (const s of open) s.destroy();
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+      server.forceShutdown();
+      clients.close();
+      await rm(dir, { recursive: true, force: true });
+      log.info({ address }, 'stop listening gRPC proxy client requests');
+    },
+  };
+}
