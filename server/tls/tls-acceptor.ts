@@ -121,9 +121,10 @@ export function createTlsAcceptor(policy: TlsAcceptPolicy, cb: TlsAcceptCallback
       const cert = socket.getPeerCertificate(crl !== undefined);
       const revokedCert = revokedProblem(cert, crl);
       if (revokedCert !== undefined) {
-        // As etcd's checkCRL: after the handshake, the connection closed (no alert).
+        // As etcd's checkCRL: the handshake completes, then the connection is closed (no alert).
         gate.release();
-        socket.destroy();
+        socket.end();
+        socket.once('finish', () => socket.destroy());
         cb.onRefused(revokedCert, remote);
         return;
       }

@@ -3,7 +3,9 @@
  * client as the dialling peer: a certificate with another CN (or not valid for the allowed
  * hostname) fails the client's *handshake* with a bad_certificate alert ("remote error: tls: bad
  * certificate", as etcd answers); so does one from an unknown CA; an allowed certificate gets a
- * working connection in both directions, and so do several at once (each gate is its own).
+ * working connection in both directions, and so do several at once (each gate is its own); a
+ * revoked certificate with the allowed CN completes its handshake and is then closed (etcd's CRL
+ * check runs after the handshake).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import pino from 'pino';
 import { remoteAlertText } from '../../../server/tls/tls-alert-text.js';
 import { createTlsAcceptor, type TlsAcceptor } from '../../../server/tls/tls-acceptor.js';
 import { createTlsSource } from '../../../server/tls/tls-source.js';
-import { issueCertificate, makeTlsFiles, type TlsFiles } from '../../support/tls-certs.js';
+import { issueCertificate, makeTlsFiles, revokeCertificates, type TlsFiles } from '../../support/tls-certs.js';
 
 const logger = pino({ level: 'silent' });
 const FLAGS = { certFile: '--peer-cert-file', keyFile: '--peer-key-file', trustedCaFile: '--peer-trusted-ca-file', crlFile: '--peer-crl-file' };
@@ -40,9 +42,9 @@ after(() => {
 });
 
 /** A peer-like TLS port echoing what it reads, with the given name policy; its port. */
-async function gatedPort(allowedCn: string, allowedHostname: string): Promise<number> {
+async function gatedPort(allowedCn: string, allowedHostname: string, crlFile = ''): Promise<number> {
   const source = createTlsSource({
-    files: { certFile: files.serverCert, keyFile: files.serverKey, trustedCaFile: files.caCert, crlFile: '' },
+    files: { certFile: files.serverCert, keyFile: files.serverKey, trustedCaFile: files.caCert, crlFile },
     flags: FLAGS,
     protocol: { ciphers: undefined, minVersion: 'TLSv1.2', maxVersion: undefined },
     skipVerify: false,
@@ -99,4 +101,15 @@ void test('with a name policy, a certificate from an unknown CA fails the handsh
   const port = await gatedPort('example.com', '');
   const r = await dial(port, { cert: foreign.clientCert, key: foreign.clientKey });
   assert.deepEqual(r, { handshake: false, result: 'remote error: tls: bad certificate' });
+});
+
+void test('with a name policy and a CRL, a revoked certificate of the allowed CN is closed after its handshake', async () => {
+  const revokedCert = await issueCertificate(files, 'revoked-allowed', 'example.com', ['127.0.0.1']);
+  const crl = await revokeCertificates(files, [revokedCert.cert]);
+  const port = await gatedPort('example.com', '', crl);
+  const r = await dial(port, revokedCert);
+  assert.equal(r.handshake, true);
+  assert.notEqual(r.result, 'echo hi');
+  assert.match(refusals.at(-1) ?? '', /revoked/);
+  assert.deepEqual(await dial(port, allowed), { handshake: true, result: 'echo hi' });
 });
