@@ -87,7 +87,10 @@ async function main(): Promise<void> {
       logger.fatal({ err: e }, 'failed to start member');
       process.exitCode = 1;
     }
-    return;
+    // What the start had opened (peer listeners, timers) would keep the process alive: end it
+    // here, as etcd does after a fatal start error (the logger writes synchronously).
+    stopIdleGc();
+    process.exit();
   }
 
   let stopping = false;

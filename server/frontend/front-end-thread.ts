@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { parentPort } from 'node:worker_threads';
 import { createLogger } from '../log/logger.js';
 import { createTlsSource, type TlsSpec } from '../tls/tls-source.js';
+import { clientPorts } from '../transport/client-ports.js';
 import { listenClientRouted, type ClientListener, type ClientListenerOptions } from '../transport/client-listener.js';
 import type { Logger } from 'pino';
 import { openLevelBackend, type LevelBackend } from '../storage/level-backend.js';
@@ -89,7 +90,7 @@ async function start(s: FrontEndStart): Promise<void> {
       await source.load();
       tls = { source, requireClientCert: s.tls.requireClientCert };
     }
-    for (const url of s.urls) listeners.push(await listenClientRouted(new URL(url), routes, logger, { ...s.listener, tls }));
+    for (const port of clientPorts(s.urls.map((u) => new URL(u)))) listeners.push(await listenClientRouted(port, routes, logger, { ...s.listener, tls }));
     channel.control({ listening: listeners.map((l): ListeningAddress => ({ url: l.url.href, address: l.address })) });
   } catch (err) {
     await Promise.all(listeners.map((l) => l.close()));

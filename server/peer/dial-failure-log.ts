@@ -8,7 +8,10 @@ import type { DialOutcome } from './dial.js';
 
 export function logDialFailure(log: Logger, peerHex: string, outcome: Exclude<DialOutcome, { kind: 'Upgraded' }>, reason: string): void {
   const fields = { 'remote-peer-id': peerHex, error: reason };
-  if (outcome.kind !== 'Rejected') {
+  if (outcome.kind !== 'Rejected' && reason.startsWith('remote error: tls: ')) {
+    // The peer refused our TLS handshake (our certificate): a configuration problem, shown.
+    log.warn(fields, 'failed to dial remote peer');
+  } else if (outcome.kind !== 'Rejected') {
     log.debug(fields, 'failed to dial remote peer');
   } else if (outcome.status === 410) {
     log.error(fields, 'the member has been permanently removed from the cluster');

@@ -12,6 +12,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import { parseId } from '../config/identity.js';
+import { remoteAlertText } from '../tls/tls-alert-text.js';
 import { header, PeerHeader } from './handshake.js';
 import { peerRequest, type PeerDialTls } from './peer-request.js';
 
@@ -56,7 +57,8 @@ export function dialStream(url: string, path: string, headers: Record<string, st
     finish({ kind: 'Failed', message: `dial timeout after ${timeoutMs}ms` });
     req.destroy();
   }, timeoutMs);
-  req.on('error', (err) => finish({ kind: 'Failed', message: err.message, cause: err }));
+  // A TLS alert from the peer (it refused our certificate) is told in Go's words, as etcd logs it.
+  req.on('error', (err) => finish({ kind: 'Failed', message: remoteAlertText(err) ?? err.message, cause: err }));
   req.on('close', () => {
     requestClosed = true;
   });

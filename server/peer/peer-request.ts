@@ -1,5 +1,5 @@
 /**
- * An HTTP/1.1 request to a peer URL, over TLS when the URL is `https:`: the scheme picks
+ * An HTTP/1.1 request to a peer URL (`http:`, `https:`, or `unix:` for a unix socket), over TLS when the URL is `https:`: the scheme picks
  * `node:http` or `node:https`; for https the caller's `PeerDialTls` gives the connection options
  * (the peer certificate as the client certificate, the trusted CA; read at each request so a
  * rotated certificate reaches the next dial). The remote's certificate is verified against the
@@ -12,14 +12,18 @@ import type { ConnectionOptions } from 'node:tls';
 /** Connection options for dialling https peer URLs; undefined when the member has no peer TLS. */
 export type PeerDialTls = (() => ConnectionOptions) | undefined;
 
-/** Host, port and whether TLS is used, of a peer URL, or an error text. */
-export function peerAddress(url: string): { host: string; port: number; tls: boolean } | string {
+/**
+ * Host, port and whether TLS is used, of a peer URL, or an error text. A `unix://host:port` URL
+ * is dialled on the unix socket `host:port` (`path`), in plain HTTP, as etcd does.
+ */
+export function peerAddress(url: string): { host: string; port: number; tls: boolean; path?: string } | string {
   let u: URL;
   try {
     u = new URL(url);
   } catch (e) {
     return `invalid peer URL ${url} (${(e as Error).message})`;
   }
+  if (u.protocol === 'unix:') return u.host === '' ? `unix peer URL ${url} must name a socket as host:port` : { host: 'localhost', port: 0, tls: false, path: u.host };
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return `unsupported peer URL scheme ${u.protocol} in ${url}`;
   const tls = u.protocol === 'https:';
   const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
@@ -30,7 +34,8 @@ export function peerAddress(url: string): { host: string; port: number; tls: boo
 export function peerRequest(url: string, options: RequestOptions, tls: PeerDialTls): ClientRequest | string {
   const address = peerAddress(url);
   if (typeof address === 'string') return address;
-  const base: RequestOptions = { ...options, host: address.host, port: address.port };
+  const base: RequestOptions =
+    address.path !== undefined ? { ...options, socketPath: address.path, host: address.host } : { ...options, host: address.host, port: address.port };
   if (!address.tls) return httpRequest(base);
   let extra: ConnectionOptions;
   try {

@@ -15,10 +15,12 @@
  * are checked at every accept, client certificates required and verified when configured), then
  * routes by ALPN: `h2` goes to the HTTP/2 stage above, `http/1.1` to
  * the HTTP/1.1 server, and a client that negotiated no protocol is sniffed like a plaintext one.
+ * A host:port listed with both schemes (client-ports.ts) is one listener: a connection whose
+ * first byte opens a TLS record runs the handshake, any other is served as plaintext.
  *
  * Contract:
  * - `http:` URLs, and `https:` URLs when `options.tls` is given, with an explicit port (0 = any
- *   free port); `unix://` is not served;
+ *   free port), or a `ClientPort` serving both on one port; `unix://` is not served;
  * - one `H2Serving` may serve several listeners;
  * - every h2c connection goes to gRPC (HTTP/2 clients of the JSON gateway are not served on a
  *   plaintext port);
@@ -35,8 +37,10 @@ import type { ConnectionRoutes } from './connection-routes.js';
 import type { H2Serving } from './h2/h2-serving.js';
 import { awaitH2Opening } from './h2-opening-socket.js';
 import { inProcessRoutes, type HttpHandler } from './in-process-routes.js';
+import type { ClientPort } from './client-ports.js';
 import { Protocol } from './protocol-sniff.js';
 import { sniffSocket, type SniffedProtocol } from './sniff-socket.js';
+import { tlsOrPlain } from './tls-or-plain.js';
 
 export type { HttpHandler } from './in-process-routes.js';
 
@@ -95,20 +99,25 @@ export function listenAddress(url: URL, tls = false): { host: string; port: numb
 }
 
 export async function listenClient(
-  url: URL,
+  url: URL | ClientPort,
   h2: H2Serving,
   httpHandler: HttpHandler,
   logger: Logger,
   options: ClientListenerOptions = {},
 ): Promise<ClientListener> {
-  const log = logger.child({ component: 'client-listener', url: url.href });
+  const log = logger.child({ component: 'client-listener', url: (url instanceof URL ? url : url.url).href });
   const routes = inProcessRoutes(h2, httpHandler, log, options);
   return listenClientRouted(url, routes, logger, options);
 }
 
 /** The client port with connections sent to `routes` (this thread's, or a front end's forwarding ones). */
-export async function listenClientRouted(url: URL, routes: ConnectionRoutes, logger: Logger, options: ClientListenerOptions = {}): Promise<ClientListener> {
-  const secure = url.protocol === 'https:';
+export async function listenClientRouted(
+  at: URL | ClientPort,
+  routes: ConnectionRoutes,
+  logger: Logger,
+  options: ClientListenerOptions = {},
+): Promise<ClientListener> {
+  const { url, plain, secure } = at instanceof URL ? { url: at, plain: at.protocol === 'http:', secure: at.protocol === 'https:' } : at;
   if (secure && options.tls === undefined) throw new Error(`no TLS certificate for client URL ${url.href}`);
   const { host, port } = listenAddress(url, secure);
   const log = logger.child({ component: 'client-listener', url: url.href });
@@ -169,9 +178,26 @@ export async function listenClientRouted(url: URL, routes: ConnectionRoutes, log
 
   // Half-open: a client that sends its request and then ends its side (`nc -N`, some health
   // checkers) still gets the answer; the HTTP server ends the socket after it.
+  // A port listed as both http:// and https:// tells them apart by the first byte (tls-or-plain.ts).
   const accept = (socket: Socket): void => {
-    if (acceptor !== undefined) acceptor.accept(socket);
-    else serve(socket, undefined);
+    if (acceptor === undefined) return serve(socket, undefined);
+    if (!plain) return acceptor.accept(socket);
+    sniffing.add(socket);
+    tlsOrPlain(socket, sniffTimeoutMs, {
+      onTls() {
+        sniffing.delete(socket);
+        acceptor.accept(socket);
+      },
+      onPlain() {
+        // Paused by the first-byte read: the sniffer's reading starts it again.
+        serve(socket, undefined);
+        socket.resume();
+      },
+      onDropped(reason) {
+        sniffing.delete(socket);
+        log.debug({ remote: socket.remoteAddress, reason }, 'dropped client connection');
+      },
+    });
   };
   let held: Set<Socket> | undefined;
   if (options.hold !== undefined) {
@@ -203,7 +229,8 @@ export async function listenClientRouted(url: URL, routes: ConnectionRoutes, log
     });
   });
   const address = netServer.address() as AddressInfo;
-  log.info({ address: address.address, port: address.port, tls: secure }, `serving client requests (gRPC and HTTP/1.1${secure ? ' over TLS' : ''})`);
+  const over = secure ? (plain ? ' in plaintext and over TLS' : ' over TLS') : '';
+  log.info({ address: address.address, port: address.port, tls: secure, plaintext: plain }, `serving client requests (gRPC and HTTP/1.1${over})`);
 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {

@@ -1,11 +1,15 @@
 /**
  * Binds the shared gRPC + HTTP/1.1 client port on several URLs (`--listen-client-urls`).
  *
+ * A host:port listed with both `http://` and `https://` is one listener serving both
+ * (client-ports.ts).
+ *
  * Contract: all or nothing — if one URL cannot be bound, the listeners already opened are
  * closed and the promise rejects with that error. `close()` closes every listener.
  */
 import type { Logger } from 'pino';
 import type { H2Serving } from './h2/h2-serving.js';
+import { clientPorts } from './client-ports.js';
 import { listenClient, type ClientListener, type ClientListenerOptions, type HttpHandler } from './client-listener.js';
 
 export interface ClientListeners {
@@ -24,9 +28,9 @@ export async function listenClients(
   const closeAll = async (): Promise<void> => {
     await Promise.all(listeners.map((l) => l.close()));
   };
-  for (const url of urls) {
+  for (const port of clientPorts(urls)) {
     try {
-      listeners.push(await listenClient(url, h2, httpHandler, logger, options));
+      listeners.push(await listenClient(port, h2, httpHandler, logger, options));
     } catch (err) {
       await closeAll();
       throw err;

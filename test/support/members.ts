@@ -33,6 +33,8 @@ export interface StartOptions {
   readonly initialCluster?: string;
   /** `--initial-cluster-state` (default `new`). */
   readonly initialClusterState?: 'new' | 'existing';
+  /** Working directory of the process (default: the test's). */
+  readonly cwd?: string;
   /** How long to wait for readiness (default 30 s). */
   readonly readyTimeoutMs?: number;
   /** Wait for readiness before resolving (default true). */
@@ -69,6 +71,7 @@ export async function startMember(kind: ServerKind, opts: StartOptions = {}): Pr
     command,
     args: [...prefix, ...core, ...kindFlags, ...(opts.args ?? [])],
     env: { ...(opts.env ?? {}) },
+    cwd: opts.cwd,
     readyTimeoutMs: opts.readyTimeoutMs ?? 30_000,
     waitReady: opts.waitReady ?? true,
   });

@@ -30,6 +30,8 @@ export interface ServerSpec {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** Working directory of the process (default: the test's); relative `unix://` socket names live there. */
+  readonly cwd?: string;
   readonly readyTimeoutMs: number;
   /** false: resolve `start()` as soon as the process is spawned (e.g. a member that cannot be ready alone). */
   readonly waitReady: boolean;
@@ -135,6 +137,7 @@ export class ServerProcess implements Member {
     this.append(`--- ${this.spec.kind} ${this.name} run ${this.runs}: ${envText}${this.spec.command} ${this.spec.args.join(' ')}\n`);
     const child = spawn(this.spec.command, [...this.spec.args], {
       env: { ...process.env, ...this.currentEnv },
+      cwd: this.spec.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
