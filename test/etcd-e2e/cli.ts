@@ -1,6 +1,8 @@
 /**
  * `node test/etcd-e2e/run.mjs [--server kvstore|etcd] [--run <regex>] [--timeout <s>] [--jobs <n>] [--record]`
  *
+ * `--jobs 2` runs two tests at once, each in a network namespace and a scratch tree of its own
+ * (isolation.ts); where namespaces cannot be made it says why and runs one at a time.
  * Builds the suite (cached), runs each selected test in its own process against the chosen server,
  * writes `.e2e/results-<server>.json` (`results-<server>-partial.json` for a `--run` selection) after every
  * test, so a cut-short run keeps what finished,
@@ -16,18 +18,20 @@ import { parseArgs } from 'node:util';
 import { SERVERS, type Server, ensureSuiteBinary, ensureWorkDir, prepareTree } from './build.js';
 import { gate, judge, referenceChanges } from './gate.js';
 import { countResults, readLists, writeReference } from './lists.js';
+import { isolationProblem } from './isolation.js';
 import { ETCD_BIN, missingPrerequisite } from './paths.js';
 import { type Outcome, listTests, runWithRetry } from './run-one.js';
 import { formatTable } from './table.js';
 
 const USAGE = 'usage: node test/etcd-e2e/run.mjs [--server kvstore|etcd] [--run <regex>] [--timeout <seconds>] [--jobs 1|2] [--record]';
 
-async function pool<T>(items: readonly T[], jobs: number, work: (item: T) => Promise<void>): Promise<void> {
+/** Runs `work` over `items`, `jobs` at a time; worker `w` (0-based) is passed along. */
+async function pool<T>(items: readonly T[], jobs: number, work: (item: T, w: number) => Promise<void>): Promise<void> {
   let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await work(items[next++]!);
+  const worker = async (w: number): Promise<void> => {
+    while (next < items.length) await work(items[next++]!, w);
   };
-  await Promise.all(Array.from({ length: jobs }, worker));
+  await Promise.all(Array.from({ length: jobs }, (_, w) => worker(w)));
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -55,9 +59,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.error(`cannot run the etcd e2e suite: ${missing}`);
     return 2;
   }
-  if (jobs > 1) console.error('warning: the suite binds fixed ports (20000+); two tests at once can collide and fail');
+  // Two at once only in network namespaces of their own: the suite binds fixed ports.
+  let workers = jobs;
+  const problem = workers > 1 ? isolationProblem() : undefined;
+  if (problem !== undefined) {
+    console.error(`one test at a time: two need a network namespace each, and ${problem}`);
+    workers = 1;
+  }
   const binary = await ensureSuiteBinary((l) => console.error(l));
-  const tree = prepareTree(server);
+  const trees = Array.from({ length: workers }, (_, w) => prepareTree(server, workers === 1 ? server : `${server}-${w}`));
+  const tree = trees[0]!;
   const suiteTests = await listTests(binary, tree);
   const selector = new RegExp(values.run);
   const selected = suiteTests.filter((t) => selector.test(t));
@@ -70,10 +81,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     const outcomes = selected.filter((t) => done.has(t)).map((t) => done.get(t)!);
     writeFileSync(resultsPath, `${JSON.stringify({ server, started, timeoutSeconds, selected: selected.length, counts: countResults(outcomes), outcomes }, null, 2)}\n`);
   };
-  console.error(`running ${selected.length} of ${suiteTests.length} tests against ${server}, one per process, ${jobs} at a time, timeout ${timeoutSeconds}s`);
-  await pool(selected, jobs, async (name) => {
+  console.error(`running ${selected.length} of ${suiteTests.length} tests against ${server}, one per process, ${workers} at a time, timeout ${timeoutSeconds}s`);
+  await pool(selected, workers, async (name, w) => {
     // A kvstore failure the gate would call a regression is run once more: only a reproducible one gates.
-    const outcome = await runWithRetry(binary, tree, name, timeoutSeconds, (o) => server === 'kvstore' && judge(o, lists).verdict === 'regression');
+    const outcome = await runWithRetry(binary, trees[w]!, name, timeoutSeconds, (o) => server === 'kvstore' && judge(o, lists).verdict === 'regression', { isolate: workers > 1 });
     done.set(name, outcome);
     save();
     const retried = outcome.firstAttempt ? ` (retried; first ${outcome.firstAttempt.result}: ${outcome.firstAttempt.reason ?? ''})` : '';

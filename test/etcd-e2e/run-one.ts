@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { Tree } from './build.js';
+import { isolated } from './isolation.js';
 
 export const RESULTS = ['pass', 'fail', 'timeout', 'skip'] as const;
 export type Result = (typeof RESULTS)[number];
@@ -81,8 +82,13 @@ function verdict(name: string, output: string, code: number | null, hardKilled: 
   return 'fail';
 }
 
+/** How a test process is started: as it is, or in a network namespace of its own (isolation.ts). */
+export interface RunOptions {
+  readonly isolate: boolean;
+}
+
 /** Runs test `name` of `binary` in `tree`, giving up after `timeoutSeconds` (+ the hard-kill grace). */
-export async function runOne(binary: string, tree: Tree, name: string, timeoutSeconds: number): Promise<Outcome> {
+export async function runOne(binary: string, tree: Tree, name: string, timeoutSeconds: number, opts: RunOptions = { isolate: false }): Promise<Outcome> {
   const token = randomBytes(8).toString('hex');
   const started = performance.now();
   const args = ['-test.run', `^${name}$`, '-test.v', '-test.timeout', `${timeoutSeconds}s`, '-bin-dir', tree.binDir, '-cert-dir', tree.certDir];
@@ -90,7 +96,8 @@ export async function runOne(binary: string, tree: Tree, name: string, timeoutSe
   let output = '';
   let hardKilled = false;
   const code = await new Promise<number | null>((resolveRun, reject) => {
-    const proc = spawn(binary, args, { cwd: tree.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, argv] = opts.isolate ? isolated(binary, args) : [binary, args];
+    const proc = spawn(command, argv, { cwd: tree.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     proc.stdout.on('data', (b: Buffer) => (output += b.toString()));
     proc.stderr.on('data', (b: Buffer) => (output += b.toString()));
     const timer = setTimeout(() => {
@@ -119,10 +126,10 @@ export async function runOne(binary: string, tree: Tree, name: string, timeoutSe
  * Runs `name`; when `retryIf` holds for the outcome, runs it once more and returns the second outcome
  * carrying the first one's result and reason. Used so that only a reproducible failure gates.
  */
-export async function runWithRetry(binary: string, tree: Tree, name: string, timeoutSeconds: number, retryIf: (o: Outcome) => boolean): Promise<Outcome> {
-  const first = await runOne(binary, tree, name, timeoutSeconds);
+export async function runWithRetry(binary: string, tree: Tree, name: string, timeoutSeconds: number, retryIf: (o: Outcome) => boolean, opts: RunOptions = { isolate: false }): Promise<Outcome> {
+  const first = await runOne(binary, tree, name, timeoutSeconds, opts);
   if (!retryIf(first)) return first;
-  const second = await runOne(binary, tree, name, timeoutSeconds);
+  const second = await runOne(binary, tree, name, timeoutSeconds, opts);
   return { ...second, firstAttempt: first.reason === undefined ? { result: first.result } : { result: first.result, reason: first.reason } };
 }
 
