@@ -20,7 +20,7 @@ import type * as epb from '../../../proto/gen/etcd/election.js';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import { err, fail, ok, type Result } from '../../errors/domain-error.js';
 import type { KvService, LeaseService, WatchService } from '../services.js';
-import { byCreate, createdAt, deleteOp, getOp, putOp, waitDeletes } from './election-ops.js';
+import { byCreate, createdAt, deleteOp, getOp, putOp, sessionLease, waitDeletes } from './election-ops.js';
 import { observeLeader } from './election-observe.js';
 
 export interface ElectionService {
@@ -41,9 +41,6 @@ export interface ElectionDeps {
   readonly watch: WatchService;
 }
 
-/** The recipe's default session TTL, in seconds. */
-const SESSION_TTL = 60n;
-
 const prefixOf = (name: Buffer): Buffer => Buffer.concat([name, Buffer.from('/')]);
 
 export function createElectionService(d: ElectionDeps): ElectionService {
@@ -61,15 +58,9 @@ export function createElectionService(d: ElectionDeps): ElectionService {
   const resignAs = async (key: Buffer, rev: bigint): Promise<Result<pb.TxnResponse>> =>
     via(await kv.txn({ compare: [createdAt(key, rev)], success: [deleteOp(key)], failure: [] }));
 
-  const sessionLease = async (id: bigint): Promise<Result<bigint>> => {
-    if (id !== 0n) return ok(id);
-    const g = via(await lease.leaseGrant({ TTL: SESSION_TTL, ID: 0n }));
-    return g.ok ? ok(g.value.ID) : g;
-  };
-
   return {
     async campaign(req, signal) {
-      const leaseId = await sessionLease(req.lease);
+      const leaseId = await sessionLease(lease, req.lease);
       if (!leaseId.ok) return leaseId;
       const prefix = prefixOf(req.name);
       const key = Buffer.concat([prefix, Buffer.from(leaseId.value.toString(16))]);
