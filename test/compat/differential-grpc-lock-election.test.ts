@@ -118,6 +118,14 @@ async function electionStory(c: Clients, rec: Recorder): Promise<void> {
   await obs.end;
   for (const [i, line] of obs.got.entries()) rec.add(`observe ${i}`, line);
   rec.add('campaign, unknown lease', (await run(campaign, { name: b('F'), lease: 12345n, value: b('v') })).text);
+  const leases = async (): Promise<number> => (await run(c.lease.leaseLeases.bind(c.lease), {})).value?.leases.length ?? -1;
+  const g = (await run(campaign, { name: b('G'), lease: a, value: b('g') })).value?.leader;
+  const before = await leases();
+  rec.add('proclaim, leader key without lease', (await run(proclaim, { leader: g && { ...g, lease: 0n }, value: b('g2') })).text);
+  const kv = (await run(c.kv.range.bind(c.kv), { ...pb.RangeRequest.fromJSON({}), key: g?.key ?? b('') })).value?.kvs[0];
+  rec.add('its key after', `value ${kv?.value.toString()}, lease ${kv?.lease === 0n ? 'none' : kv?.lease === a ? 'the campaign\'s' : 'another'}`);
+  rec.add('resign, leader key without lease', (await run(resign, { leader: g && { ...g, lease: 0n } })).text);
+  rec.add('leases granted by proclaim and resign', String((await leases()) - before));
 }
 
 async function authStory(c: Clients, rec: Recorder): Promise<void> {

@@ -12,8 +12,9 @@
  * Errors, as etcd answers them: `"leader" field must be provided`, `election: not leader`,
  * `election: no leader`; an error of a call the recipe made travels as `ViaClient` (code Unknown
  * with the call's message, as etcd's in-process client turns statuses into plain errors).
- * A campaign without a lease gets a new one of 60 s (the recipe's session default), never kept
- * alive. A campaign whose caller leaves (`signal`) while it waits resigns.
+ * A campaign, proclaim or resign without a lease gets a new one of 60 s (the recipe's session
+ * default, as etcd's server opens a session for each), never kept alive; a proclaim puts the
+ * leader key under its session's lease. A campaign whose caller leaves (`signal`) while it waits resigns.
  */
 import type { LeaderKey } from '../../../proto/gen/etcd/election.js';
 import type * as epb from '../../../proto/gen/etcd/election.js';
@@ -92,7 +93,10 @@ export function createElectionService(d: ElectionDeps): ElectionService {
     async proclaim(req) {
       const l: LeaderKey | undefined = req.leader;
       if (l === undefined) return err('ElectionMissingLeaderKey');
-      const p = await proclaimAs(l.key, l.rev, l.lease, req.value);
+      // The leader's session: a leader key without lease gets a new one, which the key then carries.
+      const leaseId = await sessionLease(lease, l.lease);
+      if (!leaseId.ok) return leaseId;
+      const p = await proclaimAs(l.key, l.rev, leaseId.value, req.value);
       return p.ok ? ok({ header: p.value.header }) : p;
     },
 
@@ -106,6 +110,8 @@ export function createElectionService(d: ElectionDeps): ElectionService {
     async resign(req) {
       const l = req.leader;
       if (l === undefined) return err('ElectionMissingLeaderKey');
+      const leaseId = await sessionLease(lease, l.lease);
+      if (!leaseId.ok) return leaseId;
       const r = await resignAs(l.key, l.rev);
       return r.ok ? ok({ header: r.value.header }) : r;
     },
