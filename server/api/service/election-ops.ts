@@ -23,6 +23,9 @@ import type { KvService, LeaseService, WatchService } from '../services.js';
 /** Go's `ctx.Err()` once the caller is gone (its answer is never read). */
 export const CANCELED: DomainError = { kind: 'Internal', message: 'context canceled' };
 
+/** Whether the caller is gone (a function, so that each look reads the signal anew). */
+export const aborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
+
 /** clientv3's `GetPrefixRangeEnd`: the first key after every key starting with `prefix`. */
 export function prefixEnd(prefix: Buffer): Buffer {
   const end = Buffer.from(prefix);

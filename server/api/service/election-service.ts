@@ -21,7 +21,7 @@ import type * as epb from '../../../proto/gen/etcd/election.js';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import { err, fail, ok, type Result } from '../../errors/domain-error.js';
 import type { KvService, LeaseService, WatchService } from '../services.js';
-import { byCreate, createdAt, deleteOp, getOp, putOp, sessionLease, waitDeletes } from './election-ops.js';
+import { aborted, byCreate, CANCELED, createdAt, deleteOp, getOp, putOp, sessionLease, waitDeletes } from './election-ops.js';
 import { observeLeader } from './election-observe.js';
 
 export interface ElectionService {
@@ -61,6 +61,7 @@ export function createElectionService(d: ElectionDeps): ElectionService {
 
   return {
     async campaign(req, signal) {
+      if (aborted(signal)) return fail(CANCELED);
       const leaseId = await sessionLease(lease, req.lease);
       if (!leaseId.ok) return leaseId;
       const prefix = prefixOf(req.name);
@@ -84,7 +85,7 @@ export function createElectionService(d: ElectionDeps): ElectionService {
       }
       const waited = await waitDeletes(kv, watch, prefix, rev - 1n, signal);
       if (!waited.ok) {
-        if (signal?.aborted === true) await resignAs(key, rev);
+        if (aborted(signal)) await resignAs(key, rev);
         return waited;
       }
       return ok({ header: t.value.header, leader: { name: req.name, key, rev, lease: leaseId.value } });

@@ -10,7 +10,8 @@
  * revision: at once when the txn's read found this key (or nothing), else after waiting for
  * every older key to be deleted. The answer is `{header, key}`: the txn's header when held at
  * once, else the header of the last read of the wait. A wait that fails — its caller gone
- * (`signal`), a compaction — deletes the key again, as the recipe does.
+ * (`signal`), a compaction — deletes the key again, as the recipe does; a caller gone before
+ * the txn gets nothing written.
  *
  * Unlock: delete `key` (no check of who holds it), answer `{header}`.
  *
@@ -21,7 +22,7 @@ import type * as lpb from '../../../proto/gen/etcd/lock.js';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import { fail, ok, type Result } from '../../errors/domain-error.js';
 import type { KvService, LeaseService, WatchService } from '../services.js';
-import { byCreate, createdAt, getOp, putOp, sessionLease, waitDeletes } from './election-ops.js';
+import { aborted, byCreate, CANCELED, createdAt, getOp, putOp, sessionLease, waitDeletes } from './election-ops.js';
 
 export interface LockService {
   /** Resolves once the caller holds the lock, or with the error that ended the attempt. */
@@ -48,8 +49,11 @@ export function createLockService(d: LockDeps): LockService {
 
   return {
     async lock(req, signal) {
+      // A caller gone before the recipe wrote anything gets nothing written (Go's calls fail on a done context).
+      if (aborted(signal)) return fail(CANCELED);
       const leaseId = await sessionLease(lease, req.lease);
       if (!leaseId.ok) return leaseId;
+      if (aborted(signal)) return fail(CANCELED);
       const prefix = Buffer.concat([req.name, Buffer.from('/')]);
       const key = Buffer.concat([prefix, Buffer.from(leaseId.value.toString(16))]);
       const t = await kv.txn({
