@@ -9,8 +9,8 @@
  *   Campaign waits until the leader resigns; a waiting Campaign whose client cancels leaves no
  *   key; Proclaim and Resign without `leader`, with a stale leader key; Leader of an empty
  *   election;
- * - auth enabled: a user with readwrite on `a` only locks and campaigns there and is refused
- *   elsewhere; no token; an invalid token.
+ * - auth enabled: a user with readwrite on `a` only locks (also after waiting: the recipe's
+ *   watch is the user's) and campaigns there and is refused elsewhere; no token; an invalid token.
  * After the cancellations the member must still serve (member-still-serves.ts). No timing is
  * asserted: "pending after WAIT_MS" is a bound. An Observe that ends with OK is printed without
  * its grpc-message (grpc-go sends none, kvstore's streams send `OK` as grpc-js does).
@@ -148,6 +148,14 @@ async function authStory(c: Clients, rec: Recorder): Promise<void> {
   const l = await run(lock, lockReq('a', lease), token);
   rec.add('u: lock a', l.text);
   rec.add('u: unlock a', (await run(c.lock.unlock.bind(c.lock), { key: l.value?.key ?? b('') }, token)).text);
+  const lease2 = await grant(c, rec, rootToken);
+  const held = await run(lock, lockReq('a', lease), token);
+  const waiting = start(lock, lockReq('a', lease2), token);
+  rec.add('u: lock a again while held (its wait watches as u)', await waiting.within(WAIT_MS));
+  rec.add('u: unlock the holder', (await run(c.lock.unlock.bind(c.lock), { key: held.value?.key ?? b('') }, token)).text);
+  const next = await waiting.outcome;
+  rec.add('u: the waiting lock', next.text);
+  rec.add('u: unlock it', (await run(c.lock.unlock.bind(c.lock), { key: next.value?.key ?? b('') }, token)).text);
   rec.add('u: lock x', (await run(lock, lockReq('x', lease), token)).text);
   rec.add('u: unlock x', (await run(c.lock.unlock.bind(c.lock), { key: b('x/1') }, token)).text);
   rec.add('u: lock x, no lease', (await run(lock, lockReq('x', 0n), token)).text);
