@@ -20,7 +20,7 @@
  *   wait; a shortfall is recorded, not thrown); `{ close }` ends it and records what remained.
  *
  * Services covered by differential-gateway-*.test.ts: kv (with txn), lease, watch, cluster,
- * maintenance. Auth: the gateway does not serve `/v3/auth/*` yet (those routes answer
+ * maintenance, election, lock. Auth: the gateway does not serve `/v3/auth/*` yet (those routes answer
  * Unimplemented); add differential-gateway-auth.test.ts with this harness when it does.
  */
 import assert from 'node:assert/strict';

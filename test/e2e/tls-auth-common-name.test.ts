@@ -7,11 +7,16 @@
  * - root's certificate alone writes; alice's certificate reads under `a` and is refused a write
  *   there and a read elsewhere with `etcdserver: permission denied`;
  * - a certificate whose CN names no user is refused (`etcdserver: permission denied`);
- * - a password (`--user`) still wins over the certificate.
+ * - a password (`--user`) still wins over the certificate;
+ * - the Election service's inner calls run as the certificate's user (gRPC Leader: alice reads
+ *   under `a`, is refused elsewhere).
  * etcdctl's unary calls reach kvstore's direct HTTP/2 path, so the CN is read there too.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
+import { ElectionClient } from '../../proto/gen/etcd/election.js';
 import { etcdctl, reserveAddress, serverKinds, startMember, type Member, type MemberAddress } from '../support/processes.js';
 import { CN_AUTH_SETUP, issueCertificate, makeTlsFiles, type TlsFiles } from '../support/tls-certs.js';
 
@@ -78,6 +83,21 @@ for (const kind of serverKinds()) {
     void it('a password given with --user is used instead of the certificate', async () => {
       assert.equal(await as(alice, ['--user', 'root:rootpw', 'get', 'b1']), '0 b1\nw1');
       assert.equal(await as(stranger, ['--user', 'alice:alicepw', 'get', 'a1']), '0 a1\nv1');
+    });
+
+    void it("Election.Leader runs its reads as the certificate's user", async () => {
+      const creds = credentials.createSsl(readFileSync(files.caCert), readFileSync(alice.key), readFileSync(alice.cert));
+      const election = new ElectionClient(`${address.host}:${address.clientPort}`, creds);
+      const leader = (name: string): Promise<string> =>
+        new Promise((resolve) =>
+          election.leader({ name: Buffer.from(name) }, new Metadata(), { deadline: Date.now() + 10_000 }, (e: ServiceError | null) => resolve(e ? `${e.code} ${e.details}` : 'ok')),
+        );
+      try {
+        assert.equal(await leader('a'), '2 election: no leader');
+        assert.equal(await leader('b'), '2 etcdserver: permission denied');
+      } finally {
+        election.close();
+      }
     });
   });
 }

@@ -6,6 +6,8 @@
  */
 import type { Metadata, ServerUnaryCall } from '@grpc/grpc-js';
 import type { AuthGate, Caller } from '../../auth/gate.js';
+import { callerServices } from '../caller-services.js';
+import type { Services } from '../services.js';
 import { grpcClientCommonName } from '../../tls/client-identity.js';
 import type { EdgeContext, MetadataReader } from './context.js';
 
@@ -31,4 +33,15 @@ type SurfaceCall = ServerUnaryCall<unknown, unknown>;
 export function callerOf(call: Pick<SurfaceCall, 'metadata'> & Partial<Pick<SurfaceCall, 'getAuthContext'>>): Caller {
   const token = firstString(call.metadata, 'token') ?? firstString(call.metadata, 'authorization');
   return { token, commonName: grpcClientCommonName(call) };
+}
+
+/**
+ * The member's services as this call's caller sees them (api/caller-services.ts): for the
+ * services that run a recipe on the member's own calls (Lock, Election), each inner call is
+ * checked as etcd's in-process client checks it with the caller's context.
+ */
+export function servicesOfCaller(ctx: EdgeContext, services: Services, call: Pick<SurfaceCall, 'metadata'> & Partial<Pick<SurfaceCall, 'getAuthContext'>>): Services {
+  if (ctx.auth === undefined) return services;
+  const caller = callerOf(call);
+  return callerServices(ctx.auth, services, () => caller);
 }

@@ -4,7 +4,8 @@
  *
  *   content-type not application/grpc…  → :status 415 and a short text (grpc-js answers 415 too)
  *   a path no service has                → UNIMPLEMENTED "The server does not implement the method <path>"
- *   unary                                → the request read whole, the handler called, one reply
+ *   unary                                → the request read whole, the handler called, one reply;
+ *                                          the call emits 'cancelled' when the client resets it
  *   server-streaming with frames         → framed-stream.ts (Snapshot from images)
  *   server-streaming, bidi               → h2-streaming-call.ts (Watch, LeaseKeepAlive, Health.Watch…)
  *
@@ -20,6 +21,7 @@
  * (logged once, counted); a call whose client reset its stream is answered into nothing (every
  * call on a closed H2Stream is a no-op).
  */
+import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { encodeFields } from '../../transport/header-block-codec.js';
 import type { H2Stream } from '../../transport/h2/h2-stream.js';
@@ -96,7 +98,14 @@ function readRequest(stream: H2Stream, method: ServedMethod, options: CallServer
   };
 }
 
-function serveUnary(method: ServedMethod, stream: H2Stream, call: RequestCall, options: CallServerOptions): void {
+function serveUnary(method: ServedMethod, stream: H2Stream, request: RequestCall, options: CallServerOptions): void {
+  // As grpc-js's unary call: 'cancelled' (and `cancelled`) once the client resets the stream or its connection ends.
+  const call = Object.assign(new EventEmitter(), request, { cancelled: false });
+  stream.onReset = () => {
+    if (call.cancelled) return;
+    call.cancelled = true;
+    call.emit('cancelled');
+  };
   const reply: UnaryCallback = (error, value) => {
     if (error) return sendStatus(stream, errorCode(error), errorDetails(error));
     const framed = replyFrame(method, value, options);

@@ -3,8 +3,9 @@
  * client port's own HTTP/2 framing (h2-serving.ts, h2-calls.ts).
  *
  * Registered (ETCD-FACTS §0): etcdserverpb.{KV,Watch,Lease,Cluster,Maintenance,Auth},
- * v3lockpb.Lock, v3electionpb.Election, grpc.health.v1.Health. Lock, Election and
- * Maintenance.Downgrade answer Unimplemented for now (Auth too when no auth service is given).
+ * v3lockpb.Lock, v3electionpb.Election, grpc.health.v1.Health. Lock and Election run etcd's
+ * recipes on the member's own services (lock.ts, election.ts); Maintenance.Downgrade answers
+ * Unimplemented for now (Auth too when no auth service is given).
  *
  * Limits: max receive = `maxRecvBytes` (etcd: max-request-bytes + 512 KiB; a larger message is
  * refused with ResourceExhausted), max send 2^31−1.
@@ -34,7 +35,8 @@ import type { AuthGate } from '../../auth/gate.js';
 import type { Services } from '../services.js';
 import { authHandlers } from './auth.js';
 import { clusterHandlers } from './cluster.js';
-import { electionHandlers, lockHandlers } from './concurrency.js';
+import { electionHandlers } from './election.js';
+import { lockHandlers } from './lock.js';
 import type { EdgeContext } from './context.js';
 import { guardDecoding } from './decode-guard.js';
 import { healthHandlers } from './health.js';
@@ -128,8 +130,8 @@ export function createGrpcEdge(options: GrpcServerOptions): GrpcEdge {
   add(ClusterService, clusterHandlers(ctx, services.cluster));
   add(maintenanceService, maintenanceHandlers(ctx, services.maintenance));
   add(AuthService, authHandlers(ctx, services.auth));
-  add(LockService, lockHandlers(ctx));
-  add(ElectionService, electionHandlers(ctx));
+  add(LockService, lockHandlers(ctx, services));
+  add(ElectionService, electionHandlers(ctx, services));
   add(HealthService, healthHandlers(ctx));
   const h2 = createH2Serving(
     {

@@ -7,7 +7,7 @@
  * the error table; a rejected promise (a bug, not an expected failure) is logged and sent
  * as Unknown with its message. Exactly one `handled` count per call.
  */
-import type { handleUnaryCall, MethodDefinition } from '@grpc/grpc-js';
+import type { handleUnaryCall, MethodDefinition, ServerUnaryCall } from '@grpc/grpc-js';
 import type { Result } from '../../errors/domain-error.js';
 import { GrpcCode, type GrpcStatus } from './codes.js';
 import { lacksRequiredLeader, messageOf, refusedOnLearner, type EdgeContext } from './context.js';
@@ -29,6 +29,18 @@ export function unary<Req, Res>(
   return serve(ctx, def, fn, (r) => (r.ok ? r : { ok: false, status: toStatus(r.error) }));
 }
 
+/**
+ * Adapts a service function that also needs its call: who calls (metadata, client certificate)
+ * and when the client cancels (Lock and Election, which wait).
+ */
+export function unaryWithCall<Req, Res>(
+  ctx: EdgeContext,
+  def: Def<Req, Res>,
+  fn: (req: Req, call: ServerUnaryCall<Incoming<Req>, Res>) => Promise<Result<Res>>,
+): handleUnaryCall<Incoming<Req>, Res> {
+  return serve(ctx, def, fn, (r) => (r.ok ? r : { ok: false, status: toStatus(r.error) }));
+}
+
 /** Adapts an edge-local function returning a Reply. */
 export function unaryReply<Req, Res>(
   ctx: EdgeContext,
@@ -41,7 +53,7 @@ export function unaryReply<Req, Res>(
 function serve<Req, Res, O>(
   ctx: EdgeContext,
   def: Def<Req, Res>,
-  fn: (req: Req) => Promise<O>,
+  fn: (req: Req, call: ServerUnaryCall<Incoming<Req>, Res>) => Promise<O>,
   interpret: (outcome: O) => Reply<Res>,
 ): handleUnaryCall<Incoming<Req>, Res> {
   const tally = ctx.metrics.method(def);
@@ -71,7 +83,7 @@ function serve<Req, Res, O>(
     const run = (): void => {
       let pending: Promise<O>;
       try {
-        pending = fn(req);
+        pending = fn(req, call);
       } catch (e) {
         return onThrow(e);
       }

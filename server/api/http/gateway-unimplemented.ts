@@ -1,7 +1,6 @@
 /**
- * Gateway paths of services kvstore does not serve through the gateway yet (lock, 3.5
- * downgrade): each answers the gRPC status Unimplemented for its method
- * (HTTP 501), rendered through the injected error table like every other failure.
+ * Gateway paths of services kvstore does not serve through the gateway yet (3.5 downgrade):
+ * each answers the gRPC status Unimplemented for its method (HTTP 501), rendered through the injected error table like every other failure.
  */
 export interface UnimplementedRoute {
   readonly path: string;
@@ -11,7 +10,5 @@ export interface UnimplementedRoute {
 const r = (path: string, grpcMethod: string): UnimplementedRoute => ({ path, grpcMethod });
 
 export const UNIMPLEMENTED_ROUTES: readonly UnimplementedRoute[] = [
-  r('/lock/lock', '/v3lockpb.Lock/Lock'),
-  r('/lock/unlock', '/v3lockpb.Lock/Unlock'),
   r('/maintenance/downgrade', '/etcdserverpb.Maintenance/Downgrade'),
 ];

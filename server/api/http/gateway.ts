@@ -1,7 +1,7 @@
 /**
  * The JSON gateway: every route of ETCD-FACTS §4.1 under one prefix, on a @koa/router.
  *
- * Contract: unary routes (gateway-routes.ts, gateway-auth-routes.ts, gateway-election.ts), the streams (`/watch`,
+ * Contract: unary routes (gateway-routes.ts, gateway-auth-routes.ts, gateway-election.ts, gateway-lock.ts), the streams (`/watch`,
  * `/lease/keepalive`, `/maintenance/snapshot`, `/election/observe`) and the Unimplemented ones are registered for every method (each
  * handler answers non-POST with 405); unknown paths under the prefix are left to the app
  * (404), as are the `absent` paths (routes a version does not serve). Prefix aliases and
@@ -17,6 +17,7 @@ import { normalizePrefix } from './gateway-prefix.js';
 import { UNARY_ROUTES } from './gateway-routes.js';
 import { AUTH_ROUTES } from './gateway-auth-routes.js';
 import { ELECTION_ROUTES, observeHandler } from './gateway-election.js';
+import { LOCK_ROUTES } from './gateway-lock.js';
 import { snapshotHandler } from './gateway-snapshot.js';
 import { unaryHandler, unimplementedHandler } from './gateway-unary.js';
 import { UNIMPLEMENTED_ROUTES } from './gateway-unimplemented.js';
@@ -30,7 +31,7 @@ export function createGatewayRouter(prefix: string, deps: GatewayDeps, absent: r
     if (deps.streams === undefined) router.all(path, handler);
     else router.all(path, limit!, handler);
   };
-  for (const route of [...UNARY_ROUTES, ...AUTH_ROUTES, ...ELECTION_ROUTES]) add(route.path, unaryHandler(route, deps));
+  for (const route of [...UNARY_ROUTES, ...AUTH_ROUTES, ...ELECTION_ROUTES, ...LOCK_ROUTES]) add(route.path, unaryHandler(route, deps));
   for (const route of UNIMPLEMENTED_ROUTES) add(route.path, unimplementedHandler(route, deps));
   add('/watch', watchHandler(deps));
   add('/lease/keepalive', keepAliveHandler(deps));

@@ -8,15 +8,23 @@
  *   (→ the cancel's error: Compacted, or the reason as it comes) or `signal` aborts
  *   (→ `Canceled`); the watcher is closed in every case;
  * - `waitDeletes` is the recipe's `waitDeletes`: until no key of the prefix has a create revision
- *   at or below `maxCreateRevision`, wait for the deletion of the newest such key.
+ *   at or below `maxCreateRevision`, wait for the deletion of the newest such key; its answer is
+ *   the header of the last read (the one that found no such key), as the recipe's;
+ * - `sessionLease` is the recipe's session: the caller's lease, or (lease 0) a new lease of the
+ *   session's default 60 s, never kept alive (etcd's servers orphan their sessions).
+ *
+ * Shared by the Election (election-service.ts) and Lock (lock-service.ts) recipes.
  */
 import { Event_EventType } from '../../../proto/gen/etcd/kv.js';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import { fail, ok, type DomainError, type Result } from '../../errors/domain-error.js';
-import type { KvService, WatchService } from '../services.js';
+import type { KvService, LeaseService, WatchService } from '../services.js';
 
 /** Go's `ctx.Err()` once the caller is gone (its answer is never read). */
 export const CANCELED: DomainError = { kind: 'Internal', message: 'context canceled' };
+
+/** Whether the caller is gone (a function, so that each look reads the signal anew). */
+export const aborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
 
 /** clientv3's `GetPrefixRangeEnd`: the first key after every key starting with `prefix`. */
 export function prefixEnd(prefix: Buffer): Buffer {
@@ -104,14 +112,30 @@ export function watchUntil(
 
 const hasDelete = (resp: pb.WatchResponse): boolean => resp.events.some((e) => e.type === Event_EventType.DELETE);
 
-export async function waitDeletes(kv: KvService, watch: WatchService, prefix: Buffer, maxCreateRevision: bigint, signal?: AbortSignal): Promise<Result<void>> {
+export async function waitDeletes(
+  kv: KvService,
+  watch: WatchService,
+  prefix: Buffer,
+  maxCreateRevision: bigint,
+  signal?: AbortSignal,
+): Promise<Result<pb.ResponseHeader | undefined>> {
   for (;;) {
     if (signal?.aborted === true) return fail(CANCELED);
     const r = await kv.range(byCreate(prefix, pb.RangeRequest_SortOrder.DESCEND, maxCreateRevision));
     if (!r.ok) return fail({ kind: 'ViaClient', cause: r.error });
     const last = r.value.kvs[0];
-    if (last === undefined) return ok(undefined);
+    if (last === undefined) return ok(r.value.header);
     const waited = await watchUntil(watch, { key: last.key, startRevision: r.value.header?.revision ?? 0n }, hasDelete, signal);
     if (!waited.ok) return waited;
   }
+}
+
+/** The recipe's default session TTL, in seconds. */
+const SESSION_TTL = 60n;
+
+/** The session's lease: `id`, or a new one of 60 s when `id` is 0 (an error travels as `ViaClient`). */
+export async function sessionLease(lease: LeaseService, id: bigint): Promise<Result<bigint>> {
+  if (id !== 0n) return ok(id);
+  const g = await lease.leaseGrant({ TTL: SESSION_TTL, ID: 0n });
+  return g.ok ? ok(g.value.ID) : fail({ kind: 'ViaClient', cause: g.error });
 }

@@ -12,15 +12,16 @@
  * Errors, as etcd answers them: `"leader" field must be provided`, `election: not leader`,
  * `election: no leader`; an error of a call the recipe made travels as `ViaClient` (code Unknown
  * with the call's message, as etcd's in-process client turns statuses into plain errors).
- * A campaign without a lease gets a new one of 60 s (the recipe's session default), never kept
- * alive. A campaign whose caller leaves (`signal`) while it waits resigns.
+ * A campaign, proclaim or resign without a lease gets a new one of 60 s (the recipe's session
+ * default, as etcd's server opens a session for each), never kept alive; a proclaim puts the
+ * leader key under its session's lease. A campaign whose caller leaves (`signal`) while it waits resigns.
  */
 import type { LeaderKey } from '../../../proto/gen/etcd/election.js';
 import type * as epb from '../../../proto/gen/etcd/election.js';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import { err, fail, ok, type Result } from '../../errors/domain-error.js';
 import type { KvService, LeaseService, WatchService } from '../services.js';
-import { byCreate, createdAt, deleteOp, getOp, putOp, waitDeletes } from './election-ops.js';
+import { aborted, byCreate, CANCELED, createdAt, deleteOp, getOp, putOp, sessionLease, waitDeletes } from './election-ops.js';
 import { observeLeader } from './election-observe.js';
 
 export interface ElectionService {
@@ -41,9 +42,6 @@ export interface ElectionDeps {
   readonly watch: WatchService;
 }
 
-/** The recipe's default session TTL, in seconds. */
-const SESSION_TTL = 60n;
-
 const prefixOf = (name: Buffer): Buffer => Buffer.concat([name, Buffer.from('/')]);
 
 export function createElectionService(d: ElectionDeps): ElectionService {
@@ -61,15 +59,10 @@ export function createElectionService(d: ElectionDeps): ElectionService {
   const resignAs = async (key: Buffer, rev: bigint): Promise<Result<pb.TxnResponse>> =>
     via(await kv.txn({ compare: [createdAt(key, rev)], success: [deleteOp(key)], failure: [] }));
 
-  const sessionLease = async (id: bigint): Promise<Result<bigint>> => {
-    if (id !== 0n) return ok(id);
-    const g = via(await lease.leaseGrant({ TTL: SESSION_TTL, ID: 0n }));
-    return g.ok ? ok(g.value.ID) : g;
-  };
-
   return {
     async campaign(req, signal) {
-      const leaseId = await sessionLease(req.lease);
+      if (aborted(signal)) return fail(CANCELED);
+      const leaseId = await sessionLease(lease, req.lease);
       if (!leaseId.ok) return leaseId;
       const prefix = prefixOf(req.name);
       const key = Buffer.concat([prefix, Buffer.from(leaseId.value.toString(16))]);
@@ -92,7 +85,7 @@ export function createElectionService(d: ElectionDeps): ElectionService {
       }
       const waited = await waitDeletes(kv, watch, prefix, rev - 1n, signal);
       if (!waited.ok) {
-        if (signal?.aborted === true) await resignAs(key, rev);
+        if (aborted(signal)) await resignAs(key, rev);
         return waited;
       }
       return ok({ header: t.value.header, leader: { name: req.name, key, rev, lease: leaseId.value } });
@@ -101,7 +94,10 @@ export function createElectionService(d: ElectionDeps): ElectionService {
     async proclaim(req) {
       const l: LeaderKey | undefined = req.leader;
       if (l === undefined) return err('ElectionMissingLeaderKey');
-      const p = await proclaimAs(l.key, l.rev, l.lease, req.value);
+      // The leader's session: a leader key without lease gets a new one, which the key then carries.
+      const leaseId = await sessionLease(lease, l.lease);
+      if (!leaseId.ok) return leaseId;
+      const p = await proclaimAs(l.key, l.rev, leaseId.value, req.value);
       return p.ok ? ok({ header: p.value.header }) : p;
     },
 
@@ -115,6 +111,8 @@ export function createElectionService(d: ElectionDeps): ElectionService {
     async resign(req) {
       const l = req.leader;
       if (l === undefined) return err('ElectionMissingLeaderKey');
+      const leaseId = await sessionLease(lease, l.lease);
+      if (!leaseId.ok) return leaseId;
       const r = await resignAs(l.key, l.rev);
       return r.ok ? ok({ header: r.value.header }) : r;
     },

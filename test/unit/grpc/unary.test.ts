@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import { LockClient, LockRequest, LockService } from '../../../proto/gen/etcd/lock.js';
-import { ElectionClient, LeaderRequest } from '../../../proto/gen/etcd/election.js';
+import { ElectionClient, ElectionService, LeaderRequest } from '../../../proto/gen/etcd/election.js';
 import {
   HealthCheckRequest,
   HealthCheckResponse_ServingStatus,
@@ -134,7 +134,7 @@ void test('a frame above the receive limit is refused with ResourceExhausted', a
   assert.equal((await call(kv, pb.KVService.put, put('small', Buffer.alloc(1024)))).error, null);
 });
 
-void test('Auth, Lock, Election and Downgrade answer Unimplemented with a clear message', async () => {
+void test('Auth and Downgrade answer Unimplemented with a clear message; Lock and Election run their recipes', async () => {
   const auth = new pb.AuthClient(h.address, h.creds);
   const lock = new LockClient(h.address, h.creds);
   const election = new ElectionClient(h.address, h.creds);
@@ -145,15 +145,14 @@ void test('Auth, Lock, Election and Downgrade answer Unimplemented with a clear 
     assert.equal(a.error?.details, 'kvstore: not implemented: /etcdserverpb.Auth/UserAdd');
     const s = await call(auth, pb.AuthService.authStatus, msg(pb.AuthStatusRequest));
     assert.equal(s.error?.code, grpc.status.UNIMPLEMENTED);
-    const l = await call(lock, LockService.lock, msg(LockRequest, { name: Buffer.from('l') }));
-    assert.equal(l.error?.details, 'kvstore: not implemented: /v3lockpb.Lock/Lock');
+    const l = await call(lock, LockService.lock, msg(LockRequest, { name: Buffer.from('l'), lease: 0x2an }));
+    assert.equal(l.error, null);
+    assert.equal(l.response?.key.toString(), 'l/2a');
     const d = await call(maintenance, pb.MaintenanceService.downgrade, msg(pb.DowngradeRequest));
     assert.equal(d.error?.code, grpc.status.UNIMPLEMENTED);
-    const observe = election.observe(msg(LeaderRequest, { name: Buffer.from('e') }));
-    observe.on('error', () => undefined);
-    const status = await new Promise<grpc.StatusObject>((resolve) => observe.on('status', resolve));
-    assert.equal(status.code, grpc.status.UNIMPLEMENTED);
-    assert.equal(status.details, 'kvstore: not implemented: /v3electionpb.Election/Observe');
+    const leader = await call(election, ElectionService.leader, msg(LeaderRequest, { name: Buffer.from('e') }));
+    assert.equal(leader.error?.code, grpc.status.UNKNOWN);
+    assert.equal(leader.error?.details, 'election: no leader');
   } finally {
     for (const c of [auth, lock, election, maintenance]) c.close();
   }

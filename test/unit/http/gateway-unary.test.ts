@@ -265,10 +265,10 @@ void test('methods and unknown paths: plain 405 (no Allow), 404 under and outsid
   }
 });
 
-void test('auth, lock and downgrade routes answer Unimplemented (501, code 12)', async () => {
+void test('auth and downgrade routes answer Unimplemented (501, code 12)', async () => {
   const s = await serve(fakeServices());
   try {
-    for (const path of ['/v3/auth/enable', '/v3/auth/user/add', '/v3/lock/lock', '/v3/lock/unlock', '/v3/maintenance/downgrade']) {
+    for (const path of ['/v3/auth/enable', '/v3/auth/user/add', '/v3/maintenance/downgrade']) {
       const r = await post(s.port, path, '{}');
       assert.equal(r.status, 501, path);
       const body = JSON.parse(r.body) as { code: number; error: string };

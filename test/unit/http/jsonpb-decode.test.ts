@@ -13,6 +13,8 @@ import * as rqAuth from '../../../server/api/http/gateway-auth-request-schemas.j
 import * as rq from '../../../server/api/http/gateway-request-schemas.js';
 import * as rqElection from '../../../server/api/http/gateway-election-schemas.js';
 import * as epb from '../../../proto/gen/etcd/election.js';
+import * as lpb from '../../../proto/gen/etcd/lock.js';
+import * as rqLock from '../../../server/api/http/gateway-lock-schemas.js';
 import { decodeJsonText, type RequestFns } from '../../../server/api/http/json-decode.js';
 import type { FieldKind, MessageSchema } from '../../../server/api/http/jsonpb-schema.js';
 
@@ -159,7 +161,7 @@ function sample(kind: FieldKind): unknown {
 
 function checkTables(tables: Array<[string, MessageSchema]>): void {
   for (const [name, schema] of tables) {
-    const fns = ({ ...authpb, ...pb, ...epb } as unknown as Record<string, RequestFns<unknown>>)[name];
+    const fns = ({ ...authpb, ...pb, ...epb, ...lpb } as unknown as Record<string, RequestFns<unknown>>)[name];
     assert.ok(fns, `no generated codec ${name}`);
     const empty = fns.fromJSON({}) as Record<string, unknown>;
     const oneofGroups = new Set(Object.keys(empty).filter((k) => empty[k] === undefined));
@@ -191,6 +193,12 @@ void test('every Auth route table matches its generated codec', () => {
 void test('every Election route table matches its generated codec', () => {
   const tables = Object.entries(rqElection) as Array<[string, MessageSchema]>;
   assert.equal(tables.length, 5);
+  checkTables(tables);
+});
+
+void test('every Lock route table matches its generated codec', () => {
+  const tables = Object.entries(rqLock) as Array<[string, MessageSchema]>;
+  assert.equal(tables.length, 2);
   checkTables(tables);
 });
 
