@@ -1,14 +1,17 @@
 /**
  * etcd 3.4's own e2e suite, run against kvstore and gated on etcd's recorded results.
  *
- * Where test processes can get network namespaces of their own (isolation.ts: root or a user
- * namespace, and iproute2's `ip`, both on CI), the WHOLE suite runs, two tests at a time, each in its
- * namespace and its worker's scratch tree: every test of reference.json is a subtest. Elsewhere a
- * fixed subset of fast tests (CI_SUBSET, one or two per area) runs one at a time, and the reason is
- * printed. `KVSTORE_ETCD_E2E=subset` asks for the subset anyway. Each test runs in its own process
- * exactly as `run.mjs` does; a subtest fails when the gate calls the result a regression (kvstore
- * fails a test etcd passes, and neither accepted.json nor known-open.json names it) on a retry too.
- * Skipped only when Go or Debian's golang-etcd-server-dev is missing (CI's .ci/run installs both).
+ * By default a fixed subset of fast tests (CI_SUBSET, one or two per area) runs one at a time.
+ * `KVSTORE_ETCD_E2E=whole` runs the WHOLE suite instead, two tests at a time, each in a network
+ * namespace and a scratch tree of its own (isolation.ts: root or a user namespace, and iproute2's
+ * `ip`); every test of reference.json is then a subtest (give node's runner a file timeout above
+ * 10 minutes). Not the default: the whole suite takes 7–13 minutes here, and some of its tests have
+ * internal limits that etcd itself only just meets on these machines (TestCtlV3AuthFromKeyPerm:
+ * 15 s allowed, etcd takes 15.4 s), so under CI's load they fail on either server.
+ * Each test runs in its own process exactly as `run.mjs` does; a subtest fails when the gate calls
+ * the result a regression (kvstore fails a test etcd passes, and neither accepted.json nor
+ * known-open.json names it) on a retry too. Skipped only when Go or Debian's golang-etcd-server-dev
+ * is missing (CI's .ci/run installs both).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -57,11 +60,13 @@ export const CI_SUBSET = [
   'TestEtcdExampleConfig',
 ] as const;
 
-const PER_TEST_TIMEOUT_S = 120;
+/** Per test: 60 s is plenty for the subset's; the whole suite has tests of 40 s alone. */
+const PER_TEST_TIMEOUT_S = process.env.KVSTORE_ETCD_E2E === 'whole' ? 120 : 60;
 const missing = missingPrerequisite();
 const lists = readLists();
-const isolation = missing === undefined ? isolationProblem() : undefined;
-const whole = missing === undefined && isolation === undefined && process.env.KVSTORE_ETCD_E2E !== 'subset';
+const wanted = process.env.KVSTORE_ETCD_E2E === 'whole';
+const isolation = missing === undefined && wanted ? isolationProblem() : undefined;
+const whole = missing === undefined && wanted && isolation === undefined;
 const WORKERS = whole ? 2 : 1;
 const selected: readonly string[] = whole ? Object.keys(lists.reference?.tests ?? {}) : CI_SUBSET;
 const title = whole ? 'etcd 3.4 e2e suite against kvstore (whole suite, 2 at a time)' : 'etcd 3.4 e2e suite against kvstore (CI subset)';
@@ -110,7 +115,8 @@ void describe(title, { skip: missing === undefined ? false : `etcd e2e suite una
     assert.deepEqual([...inBinary].sort(), [...selected].sort(), 'reference.json lists the tests of the built suite');
   });
 
-  void it(whole ? 'runs every test of the suite, in network namespaces of its own' : `runs a subset: ${isolation ?? 'KVSTORE_ETCD_E2E=subset'}`, (t) => {
+  const why = isolation === undefined ? 'KVSTORE_ETCD_E2E=whole runs all of it' : `the whole suite needs network namespaces: ${isolation}`;
+  void it(whole ? 'runs every test of the suite, in network namespaces of its own' : `runs a subset (${why})`, (t) => {
     t.diagnostic(`${selected.length} tests, ${WORKERS} at a time, ${PER_TEST_TIMEOUT_S} s each at most`);
   });
 
