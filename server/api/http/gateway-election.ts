@@ -22,10 +22,9 @@ import { clientGone } from './client-gone.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import * as rq from './gateway-election-schemas.js';
 import type { UnaryRoute } from './gateway-routes.js';
-import { sendGatewayError } from './gateway-unary.js';
+import { readGatewayBody, sendGatewayError } from './gateway-unary.js';
 import { decodeJsonText, type JsonMessageFns, type RequestCodec } from './json-decode.js';
 import { sendMethodNotAllowed } from './plain-http-error.js';
-import { readBody } from './read-body.js';
 import { createStreamWriter } from './stream-writer.js';
 import type { Result } from '../../errors/domain-error.js';
 
@@ -66,14 +65,9 @@ export function observeHandler(deps: GatewayDeps): Middleware {
   return async (ctx) => {
     if (ctx.method !== 'POST') return sendMethodNotAllowed(ctx);
     const gone = clientGone(ctx.req, ctx.res);
-    const body = await readBody(ctx.req, deps.maxBodyBytes);
-    if (!body.ok) {
-      if (body.status) return sendGatewayError(ctx, body.status);
-      ctx.respond = false;
-      ctx.res.destroy();
-      return;
-    }
-    const decoded = decodeJsonText({ schema: rq.LeaderRequest, fns: epb.LeaderRequest }, body.text, { maxMessageBytes: deps.maxMessageBytes });
+    const text = await readGatewayBody(ctx, deps.maxBodyBytes);
+    if (text === undefined) return;
+    const decoded = decodeJsonText({ schema: rq.LeaderRequest, fns: epb.LeaderRequest }, text, { maxMessageBytes: deps.maxMessageBytes });
     if (!decoded.ok) return sendGatewayError(ctx, decoded.status);
     ctx.respond = false;
     const writer = createStreamWriter(ctx.res);

@@ -9,24 +9,18 @@
 import type { Middleware } from 'koa';
 import * as pb from '../../../proto/gen/etcd/rpc.js';
 import type { GatewayDeps } from './gateway-deps.js';
-import { sendGatewayError, thrownStatus } from './gateway-unary.js';
+import { readGatewayBody, sendGatewayError, thrownStatus } from './gateway-unary.js';
 import { SnapshotRequest } from './gateway-request-schemas.js';
 import { decodeJsonText } from './json-decode.js';
 import { sendMethodNotAllowed } from './plain-http-error.js';
-import { readBody } from './read-body.js';
 import { createStreamWriter } from './stream-writer.js';
 
 export function snapshotHandler(deps: GatewayDeps): Middleware {
   return async (ctx) => {
     if (ctx.method !== 'POST') return sendMethodNotAllowed(ctx);
-    const body = await readBody(ctx.req, deps.maxBodyBytes);
-    if (!body.ok) {
-      if (body.status) return sendGatewayError(ctx, body.status);
-      ctx.respond = false;
-      ctx.res.destroy();
-      return;
-    }
-    const decoded = decodeJsonText({ schema: SnapshotRequest, fns: pb.SnapshotRequest }, body.text, { maxMessageBytes: deps.maxMessageBytes });
+    const text = await readGatewayBody(ctx, deps.maxBodyBytes);
+    if (text === undefined) return;
+    const decoded = decodeJsonText({ schema: SnapshotRequest, fns: pb.SnapshotRequest }, text, { maxMessageBytes: deps.maxMessageBytes });
     if (!decoded.ok) return sendGatewayError(ctx, decoded.status);
 
     ctx.respond = false;

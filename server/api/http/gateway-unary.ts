@@ -19,6 +19,21 @@ import { GatewayCode, httpStatusFromGrpcCode } from './http-status.js';
 import { sendMethodNotAllowed } from './plain-http-error.js';
 import { readBody } from './read-body.js';
 
+/**
+ * The request's body as text; undefined once the request was answered instead: a body over the
+ * limit gets ResourceExhausted, and a client that went away gets its connection closed.
+ */
+export async function readGatewayBody(ctx: Context, limitBytes: number): Promise<string | undefined> {
+  const body = await readBody(ctx.req, limitBytes);
+  if (body.ok) return body.text;
+  if (body.status) sendGatewayError(ctx, body.status);
+  else {
+    ctx.respond = false;
+    ctx.res.destroy();
+  }
+  return undefined;
+}
+
 export function sendGatewayError(ctx: Context, status: GatewayStatus): void {
   ctx.status = httpStatusFromGrpcCode(status.code);
   ctx.set('Content-Type', 'application/json');
@@ -33,16 +48,11 @@ export function unaryHandler(route: UnaryRoute, deps: GatewayDeps): Middleware {
   return async (ctx) => {
     if (ctx.method !== 'POST') return sendMethodNotAllowed(ctx);
     const gone = clientGone(ctx.req, ctx.res);
-    const body = await readBody(ctx.req, deps.maxBodyBytes);
-    if (!body.ok) {
-      if (body.status) return sendGatewayError(ctx, body.status);
-      ctx.respond = false;
-      ctx.res.destroy();
-      return;
-    }
+    const text = await readGatewayBody(ctx, deps.maxBodyBytes);
+    if (text === undefined) return;
     let outcome: RouteOutcome;
     try {
-      outcome = await route.run(deps.services, body.text, deps.maxMessageBytes, gone.signal);
+      outcome = await route.run(deps.services, text, deps.maxMessageBytes, gone.signal);
     } catch (err) {
       deps.logger.error({ err, method: route.grpcMethod }, 'gateway call failed unexpectedly');
       outcome = { kind: 'status', status: thrownStatus(err) };
