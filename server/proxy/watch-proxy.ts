@@ -62,7 +62,10 @@ export function watchProxy(o: WatchProxyOptions): WatchProxy {
   const apply = (key: string, effects: readonly Effect[]): void => {
     for (const e of effects) {
       if (e.to === 'member') {
-        if (e.request.requestUnion?.$case === 'createRequest') creates++;
+        if (e.request.requestUnion?.$case === 'createRequest') {
+          creates++;
+          o.logger.info({ creates, key: e.request.requestUnion.value.key.toString() }, 'created an upstream watch');
+        }
         shared.get(key)?.call.write(Buffer.from(WatchRequest.encode(e.request).finish()));
         continue;
       }
@@ -90,7 +93,7 @@ export function watchProxy(o: WatchProxyOptions): WatchProxy {
     call.on('data', (b: Buffer) => apply(key, s.core.fromMember(WatchResponse.decode(b))));
     call.on('error', (err: grpc.ServiceError) => ended(asStatus(err)));
     call.on('end', () => ended({ code: grpc.status.UNAVAILABLE, details: 'grpc-proxy: the member ended the watch stream', metadata: new grpc.Metadata() }));
-    o.logger.info({ streams: shared.size }, 'opened an upstream watch stream');
+    o.logger.info({ streams: shared.size, metadata: Object.keys(md.getMap()) }, 'opened an upstream watch stream');
     return s;
   };
 
