@@ -102,6 +102,8 @@ void describe('grpc-proxy watch coalescing: kvstore\'s and etcd\'s in front of o
               return d[0]! >= 2 && d[1]! >= 2 ? d : undefined;
             });
             assert.deepEqual(delta, [2, 2], `one watcher and one watch stream on the member for the proxy's N watchers (plus the marker's); the proxy logged:\n${logs.get(b)!.output()}`);
+            const creates = logs.get(b)!.output().split('\n').filter((l) => l.includes('"msg":"created an upstream watch"') && l.includes(`"key":"${prefix}"`));
+            assert.equal(creates.length, 1, 'the proxy asked the member for one watch on the prefix');
           } finally {
             marker.stream.cancel();
             marker.client.close();
