@@ -22,7 +22,6 @@
  *   events (clients match created replies to requests in FIFO order): a receiver's responses
  *   are held until every earlier create of its stream got its reply.
  */
-import type { Event } from '../../proto/gen/etcd/kv.js';
 import type { ResponseHeader, WatchCreateRequest, WatchRequest, WatchResponse } from '../../proto/gen/etcd/rpc.js';
 import { groupKeyOf, receiverView, rangeProblem } from './watch-receiver.js';
 
@@ -312,5 +311,3 @@ export class WatchCoalescer {
     return out;
   }
 }
-
-export type { Event };

@@ -172,4 +172,31 @@ void describe('WatchCoalescer', () => {
     assert.deepEqual(toClient(fx, 4).map((r) => r.header?.revision), [7n]);
     assert.deepEqual(toClient(fx, 5).map((r) => r.header?.revision), [8n]);
   });
+
+  void it('a watch whose watchers all left before the member created it is cancelled on creation', () => {
+    const c = new WatchCoalescer();
+    c.create(1, create('a'));
+    assert.deepEqual(c.clientGone(1), [], 'nothing to cancel yet');
+    assert.deepEqual(toMember(c.fromMember(created(0n, 3))), [{ $case: 'cancelRequest', value: { watchId: 0n } }]);
+    assert.equal(c.broadcasts, 0);
+  });
+
+  void it('a cancel before the member created the watch: created, then canceled, for that watcher only', () => {
+    const c = new WatchCoalescer();
+    c.create(1, create('a'));
+    c.create(2, create('a'));
+    assert.deepEqual(toClient(c.cancel(1, 0n), 1).map((r) => [r.created, r.canceled]), [[true, false], [false, true]]);
+    const fx = c.fromMember(created(0n, 3));
+    assert.equal(toClient(fx, 1).length, 0);
+    assert.deepEqual(toClient(fx, 2).map((r) => r.created), [true]);
+  });
+
+  void it('a requested watch id is kept; a duplicate is refused as the member refuses it', () => {
+    const c = new WatchCoalescer();
+    c.create(1, create('a', { watchId: 7n }));
+    c.fromMember(created(0n, 3));
+    const fx = c.create(1, create('a', { watchId: 7n }));
+    assert.deepEqual(toClient(fx, 1).map((r) => [r.watchId, r.canceled, r.cancelReason]), [[-1n, true, 'mvcc: duplicate watch ID provided on the WatchStream']]);
+    assert.deepEqual(toClient(c.fromMember(events(0n, 4, ev('a', 4))), 1).map((r) => r.watchId), [7n]);
+  });
 });
