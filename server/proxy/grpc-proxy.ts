@@ -38,6 +38,8 @@ export interface GrpcProxyOptions {
   readonly identity: ProxyIdentity;
   readonly listenTls?: ListenTls;
   readonly maxConcurrentStreams?: number;
+  /** Replies a slow watch client may leave unread before its stream is ended (1024, etcd's buffer). */
+  readonly watchOutboxLimit?: number;
   readonly logger: Logger;
 }
 
@@ -58,7 +60,7 @@ export async function startGrpcProxy(o: GrpcProxyOptions): Promise<GrpcProxy> {
     'grpc.max_send_message_length': o.upstream.maxRecvBytes,
     ...(o.maxConcurrentStreams !== undefined ? { 'grpc.max_concurrent_streams': o.maxConcurrentStreams } : {}),
   });
-  const watches = watchProxy({ upstream: clients.pick, logger: log });
+  const watches = watchProxy({ upstream: clients.pick, logger: log, outboxLimit: o.watchOutboxLimit });
   addPassThrough(server, clients.pick, o.identity, { [WatchService.watch.path]: watches.handler as grpc.UntypedHandleCall });
   await new Promise<void>((resolve, reject) =>
     server.bindAsync(`unix:${socketPath}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
