@@ -4,6 +4,7 @@
  * - N etcdctl watchers on one prefix through kvstore's proxy each get every event, in order, and
  *   the member serves ONE watcher (and one watch stream) for all of them (its watch gauges);
  *   etcdctl prints the same through etcd's proxy.
+ * - etcdctl watching from a compacted revision prints the same through both.
  * - A raw gRPC watch stream sees the same replies through both proxies: created, events with
  *   filters and prev_kv, a cancel, and a watcher from a compacted revision cancelled with
  *   compact_revision.
@@ -158,5 +159,19 @@ void describe('grpc-proxy watch coalescing: kvstore\'s and etcd\'s in front of o
     assert.deepEqual(transcripts.get('kvstore'), transcripts.get('etcd'));
     assert.deepEqual(transcripts.get('kvstore')!.filter((l) => l.startsWith('s id=1')), ['s id=1 created []', 's id=1 [DELETE @a=@+3 prev=2]'], 'NOPUT and prev_kv for that watcher only');
     assert.equal(transcripts.get('kvstore')!.at(-1), 't id=1 canceled compacted []');
+  });
+
+  void it('etcdctl watching from a compacted revision is told so through both, the same way', async () => {
+    const outs = new Map<Binary, string>();
+    for (const b of BINARIES) {
+      const prefix = `cw-${b}/`;
+      const old = await revisionOf(member, `${prefix}a`);
+      const now = await revisionOf(member, `${prefix}b`);
+      await etcdctl(member.endpoint, ['compact', String(now)]);
+      const r = await etcdctl(await proxyOf(b), ['watch', prefix, '--prefix', `--rev=${old}`]);
+      outs.set(b, `exit ${r.code}\n${r.stdout}${r.stderr}`.replaceAll(prefix, '@').replace(/compacted revision \d+/g, 'compacted revision N').replace(/\d{4}-\d\d-\d\d[ T][\d:.]+Z? ?/g, ''));
+    }
+    assert.equal(outs.get('kvstore'), outs.get('etcd'));
+    assert.match(outs.get('kvstore')!, /compacted/);
   });
 });
