@@ -22,7 +22,7 @@ const identity = (b: Buffer): Buffer => b;
 /** Metadata a hop must not pass on: the transport's own headers. */
 const HOP_HEADERS = new Set(['user-agent', 'content-type', 'te', 'grpc-timeout', 'grpc-encoding', 'grpc-accept-encoding', 'host']);
 
-function forwardable(md: grpc.Metadata): grpc.Metadata {
+export function forwardable(md: grpc.Metadata): grpc.Metadata {
   const out = new grpc.Metadata();
   for (const key of Object.keys(md.getMap())) {
     if (HOP_HEADERS.has(key) || key.startsWith(':')) continue;
@@ -50,7 +50,7 @@ function callOptions(call: { getDeadline(): grpc.Deadline }): grpc.CallOptions {
 }
 
 /** A status for the caller from what the member's side reported. */
-function asStatus(err: grpc.ServiceError | Error): grpc.StatusObject {
+export function asStatus(err: grpc.ServiceError | Error): grpc.StatusObject {
   const e = err as Partial<grpc.ServiceError>;
   return { code: e.code ?? grpc.status.UNAVAILABLE, details: e.details ?? err.message, metadata: e.metadata ?? new grpc.Metadata() };
 }
@@ -121,8 +121,8 @@ function selfMemberList(me: ProxyIdentity): grpc.handleUnaryCall<Buffer, Buffer>
   return (_call, callback) => callback(null, reply);
 }
 
-/** Adds every forwarded service to `server`, each call going to `upstream()`. */
-export function addPassThrough(server: grpc.Server, upstream: Upstream, me: ProxyIdentity): void {
+/** Adds every forwarded service to `server`, each call going to `upstream()`; `served` replaces the handler of the methods it names (by path). */
+export function addPassThrough(server: grpc.Server, upstream: Upstream, me: ProxyIdentity, served: Readonly<Record<string, grpc.UntypedHandleCall>> = {}): void {
   for (const service of SERVICES) {
     const definition: Record<string, grpc.MethodDefinition<Buffer, Buffer>> = {};
     const implementation: grpc.UntypedServiceImplementation = {};
@@ -136,7 +136,7 @@ export function addPassThrough(server: grpc.Server, upstream: Upstream, me: Prox
         responseSerialize: identity,
         responseDeserialize: identity,
       };
-      implementation[name] = m.path === ClusterService.memberList.path ? selfMemberList(me) : handlerFor(m, upstream);
+      implementation[name] = served[m.path] ?? (m.path === ClusterService.memberList.path ? selfMemberList(me) : handlerFor(m, upstream));
     }
     server.addService(definition as grpc.ServiceDefinition, implementation);
   }

@@ -18,6 +18,8 @@ import type { Logger } from 'pino';
 import { addPassThrough, type ProxyIdentity } from './grpc-pass-through.js';
 import { dial, join, listenOn } from './socket-join.js';
 import { upstreamClients, type UpstreamOptions } from './upstream-clients.js';
+import { watchProxy } from './watch-proxy.js';
+import { WatchService } from '../../proto/gen/etcd/rpc.js';
 
 export interface ListenTls {
   readonly cert: Buffer;
@@ -36,11 +38,15 @@ export interface GrpcProxyOptions {
   readonly identity: ProxyIdentity;
   readonly listenTls?: ListenTls;
   readonly maxConcurrentStreams?: number;
+  /** Replies a slow watch client may leave unread before its stream is ended (1024, etcd's buffer). */
+  readonly watchOutboxLimit?: number;
   readonly logger: Logger;
 }
 
 export interface GrpcProxy {
   readonly port: number;
+  /** Watchers the proxy created on members (one per shared upstream watch); for tests. */
+  upstreamWatchCreates(): number;
   close(): Promise<void>;
 }
 
@@ -54,7 +60,8 @@ export async function startGrpcProxy(o: GrpcProxyOptions): Promise<GrpcProxy> {
     'grpc.max_send_message_length': o.upstream.maxRecvBytes,
     ...(o.maxConcurrentStreams !== undefined ? { 'grpc.max_concurrent_streams': o.maxConcurrentStreams } : {}),
   });
-  addPassThrough(server, clients.pick, o.identity);
+  const watches = watchProxy({ upstream: clients.pick, logger: log, outboxLimit: o.watchOutboxLimit });
+  addPassThrough(server, clients.pick, o.identity, { [WatchService.watch.path]: watches.handler as grpc.UntypedHandleCall });
   await new Promise<void>((resolve, reject) =>
     server.bindAsync(`unix:${socketPath}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
   );
@@ -97,7 +104,9 @@ export async function startGrpcProxy(o: GrpcProxyOptions): Promise<GrpcProxy> {
   log.info({ address }, 'started gRPC proxy');
   return {
     port,
+    upstreamWatchCreates: () => watches.upstreamWatchCreates(),
     close: async () => {
+      watches.close();
       for (const s of open) s.destroy();
       await new Promise<void>((resolve) => front.close(() => resolve()));
       server.forceShutdown();
