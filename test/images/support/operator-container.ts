@@ -1,0 +1,64 @@
+/**
+ * The operator image in local mode, as `npm run images -- --smoke` runs it: `kvstore-operator
+ * local -f /work/cluster.yaml` in a container on the host network, with a copy of
+ * deploy/local/cluster.yaml in a bind-mounted directory owned by uid 1000 (the image's user).
+ * The members are kvstore processes inside the container, on loopback addresses the operator
+ * picks; the operator writes `status:` back into the file, which the test reads from the host.
+ */
+import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { REPO_ROOT, type Engine } from './engine.js';
+
+/** The part of the status the test reads. */
+export interface LocalStatus {
+  readonly phase?: string;
+  readonly readyMembers?: string;
+  readonly clusterVersion?: string;
+  readonly members?: readonly { readonly name?: string; readonly clientURL?: string; readonly healthy?: boolean }[];
+}
+
+export class OperatorContainer {
+  readonly dir: string;
+  readonly name: string;
+
+  constructor(private readonly engine: Engine, prefix: string) {
+    this.name = `${prefix}-operator`;
+    this.dir = mkdtempSync(join(tmpdir(), `${prefix}-operator-`));
+  }
+
+  /** Writes the manifest (deploy/local/cluster.yaml with `edit` applied) and starts the container. */
+  start(image: string, edit: (spec: Record<string, unknown>) => void): void {
+    const manifest = parse(readFileSync(join(REPO_ROOT, 'deploy/local/cluster.yaml'), 'utf8')) as { spec: Record<string, unknown> };
+    edit(manifest.spec);
+    const file = join(this.dir, 'cluster.yaml');
+    writeFileSync(file, stringify(manifest));
+    chownSync(this.dir, 1000, 1000);
+    chownSync(file, 1000, 1000);
+    const r = this.engine.capture(['run', '-d', ...this.engine.healthRunFlags, '--name', this.name, '--network', 'host',
+      '-v', `${this.dir}:/work`, '-w', '/work', image, 'local', '-f', '/work/cluster.yaml'], { timeoutMs: 120_000 });
+    if (r.code !== 0) throw new Error(`podman run ${image}: exit ${r.code}: ${r.out.trim()}`);
+  }
+
+  status(): LocalStatus {
+    const doc = parse(readFileSync(join(this.dir, 'cluster.yaml'), 'utf8')) as { status?: LocalStatus } | null;
+    return doc?.status ?? {};
+  }
+
+  /** The status block as YAML, for failure messages. */
+  describe(): string {
+    return stringify(this.status());
+  }
+
+  logs(lines = 40): string {
+    return this.engine.capture(['logs', '--tail', String(lines), this.name]).out;
+  }
+
+  /** Stops the operator (it stops its members on SIGTERM), removes the container and the directory. */
+  remove(): void {
+    this.engine.capture(['stop', '-t', '20', this.name], { timeoutMs: 60_000 });
+    this.engine.capture(['rm', '-f', '-v', this.name], { timeoutMs: 60_000 });
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
