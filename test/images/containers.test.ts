@@ -6,7 +6,8 @@
  * of the leader and the member's restart from its volume, then a rolling upgrade from the 3.4.0
  * image to the 3.5.0 image on the same volumes, driven by this test: the operator's local mode runs
  * member processes, not images, so it cannot roll image tags. The operator image then runs
- * `kvstore-operator local` as the smoke check does and brings a cluster to Running.
+ * `kvstore-operator local` as the smoke check does, brings a cluster to Running and upgrades it
+ * from 3.4.0 to 3.5.0 (member processes inside the operator's container).
  *
  * Skipped, with the reason printed, when podman is missing or cannot run a container here, or
  * etcdctl 3.4 is missing. Every container and volume is named kvstore-imgtest-* and removed before
@@ -151,6 +152,18 @@ void describe('operator image: kvstore-operator local (members inside the contai
     assert.equal(urls.length, 3);
     assert.match(status.clusterVersion ?? '', /^3\.4/);
     await eventually('put through the operator-run members', () => put(urls, 'img/operator', 'ok'), { timeoutMs: 30_000, intervalMs: 500 });
+    assert.equal(await get(urls, 'img/operator'), 'ok');
+  });
+
+  void test('spec.version 3.4.0 → 3.5.0 in the file: the operator upgrades its members in place; cluster version 3.5, data intact', { timeout: 300_000 }, async () => {
+    if (op === undefined) throw new Error('no operator');
+    op.setVersion('3.5.0');
+    const status = await eventually('upgrade Completed, cluster version 3.5, readyMembers 3/3', () => {
+      const s = op.status();
+      return Promise.resolve(s.upgrade?.state === 'Completed' && s.upgrade.to === '3.5.0' && /^3\.5/.test(s.clusterVersion ?? '') && s.readyMembers === '3/3' ? s : undefined);
+    }, { timeoutMs: 240_000, intervalMs: 1000, describe: () => `${op.describe()}\n${op.logs()}` });
+    assert.equal(status.upgrade?.membersDone?.length, 3);
+    const urls = (status.members ?? []).map((m) => m.clientURL ?? '');
     assert.equal(await get(urls, 'img/operator'), 'ok');
   });
 });

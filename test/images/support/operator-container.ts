@@ -5,10 +5,10 @@
  * The members are kvstore processes inside the container, on loopback addresses the operator
  * picks; the operator writes `status:` back into the file, which the test reads from the host.
  */
-import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { parse, parseDocument, stringify } from 'yaml';
 import { REPO_ROOT, type Engine } from './engine.js';
 
 /** The part of the status the test reads. */
@@ -16,6 +16,7 @@ export interface LocalStatus {
   readonly phase?: string;
   readonly readyMembers?: string;
   readonly clusterVersion?: string;
+  readonly upgrade?: { readonly from?: string; readonly to?: string; readonly state?: string; readonly membersDone?: readonly string[] };
   readonly members?: readonly { readonly name?: string; readonly clientURL?: string; readonly healthy?: boolean }[];
 }
 
@@ -39,6 +40,20 @@ export class OperatorContainer {
     const r = this.engine.capture(['run', '-d', ...this.engine.healthRunFlags, '--name', this.name, '--network', 'host',
       '-v', `${this.dir}:/work`, '-w', '/work', image, 'local', '-f', '/work/cluster.yaml'], { timeoutMs: 120_000 });
     if (r.code !== 0) throw new Error(`podman run ${image}: exit ${r.code}: ${r.out.trim()}`);
+  }
+
+  /**
+   * Sets spec.version in the file as a user's editor would (the rest of the text kept; written to a
+   * temporary file owned by uid 1000 and renamed over the manifest, so the operator never reads half of it).
+   */
+  setVersion(version: string): void {
+    const file = join(this.dir, 'cluster.yaml');
+    const doc = parseDocument(readFileSync(file, 'utf8'));
+    doc.setIn(['spec', 'version'], version);
+    const tmp = join(this.dir, '.cluster.yaml.edit');
+    writeFileSync(tmp, doc.toString());
+    chownSync(tmp, 1000, 1000);
+    renameSync(tmp, file);
   }
 
   status(): LocalStatus {
