@@ -51,7 +51,7 @@ async function leaderOf(cluster: MemberContainers): Promise<MemberSpec> {
   return leader;
 }
 
-void describe('member images: three member containers on the host network', { skip }, () => {
+void describe('member images: three member containers on the host network', () => {
   const { engine, images } = prepared.kind === 'ready' ? prepared : ({} as Extract<Prepared, { kind: 'ready' }>);
   const cluster = skip === false ? new MemberContainers(engine, PREFIX, 3) : undefined;
   const c = (): MemberContainers => {
@@ -68,7 +68,7 @@ void describe('member images: three member containers on the host network', { sk
   };
 
   before(() => {
-    ready();
+    if (skip !== false) return;
     removeByPrefix(engine, PREFIX);
     for (const m of c().members) c().start(m, images.member34);
   });
@@ -76,7 +76,7 @@ void describe('member images: three member containers on the host network', { sk
     cluster?.removeAll();
   });
 
-  void test('etcdctl 3.4 on the host: endpoint health, member list, put and get (cluster version 3.4)', { timeout: 180_000 }, async () => {
+  void test('etcdctl 3.4 on the host: endpoint health, member list, put and get (cluster version 3.4)', { skip, timeout: 180_000 }, async () => {
     const all = c().endpoints();
     await eventually('all three members healthy', () => allHealthy(all), { timeoutMs: START_MS, intervalMs: 1000, describe: () => c().members.map((m) => c().logs(m, 5)).join('\n') });
     const members = await memberList(all);
@@ -90,7 +90,7 @@ void describe('member images: three member containers on the host network', { sk
     }
   });
 
-  void test('podman kill of the leader: the others keep serving writes; it restarts from its volume with its data and rejoins', { timeout: 240_000 }, async () => {
+  void test('podman kill of the leader: the others keep serving writes; it restarts from its volume with its data and rejoins', { skip, timeout: 240_000 }, async () => {
     const victim = await eventually('a leader', () => leaderOf(c()), { timeoutMs: 30_000, intervalMs: 1000 });
     const others = c().endpoints(victim);
     c().kill(victim);
@@ -108,7 +108,7 @@ void describe('member images: three member containers on the host network', { sk
     await write(c().endpoints(), 'img/after-restart', 'v2');
   });
 
-  void test('rolling upgrade: each member replaced by the 3.5.0 image on its volume, followers first; cluster version 3.4 → 3.5, data intact', { timeout: 280_000 }, async () => {
+  void test('rolling upgrade: each member replaced by the 3.5.0 image on its volume, followers first; cluster version 3.4 → 3.5, data intact', { skip, timeout: 280_000 }, async () => {
     const leader = await eventually('a leader', () => leaderOf(c()), { timeoutMs: 30_000, intervalMs: 1000 });
     const order = [...c().members.filter((m) => m !== leader), leader];
     for (const [i, m] of order.entries()) {
@@ -134,13 +134,13 @@ void describe('member images: three member containers on the host network', { sk
   });
 });
 
-void describe('operator image: kvstore-operator local (members inside the container)', { skip }, () => {
+void describe('operator image: kvstore-operator local (members inside the container)', () => {
   const op = skip === false ? new OperatorContainer(ready().engine, PREFIX) : undefined;
   after(() => {
     op?.remove();
   });
 
-  void test('brings a three-member 3.4.0 cluster to Running; etcdctl on the host uses it', { timeout: 240_000 }, async () => {
+  void test('brings a three-member 3.4.0 cluster to Running; etcdctl on the host uses it', { skip, timeout: 240_000 }, async () => {
     if (op === undefined) throw new Error('no operator');
     removeByPrefix(ready().engine, `${PREFIX}-operator`);
     op.start(ready().images.operator, () => undefined);
@@ -155,7 +155,7 @@ void describe('operator image: kvstore-operator local (members inside the contai
     assert.equal(await get(urls, 'img/operator'), 'ok');
   });
 
-  void test('spec.version 3.4.0 → 3.5.0 in the file: the operator upgrades its members in place; cluster version 3.5, data intact', { timeout: 300_000 }, async () => {
+  void test('spec.version 3.4.0 → 3.5.0 in the file: the operator upgrades its members in place; cluster version 3.5, data intact', { skip, timeout: 300_000 }, async () => {
     if (op === undefined) throw new Error('no operator');
     op.setVersion('3.5.0');
     const status = await eventually('upgrade Completed, cluster version 3.5, readyMembers 3/3', () => {
