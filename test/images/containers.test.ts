@@ -142,7 +142,6 @@ void describe('operator image: kvstore-operator local (members inside the contai
 
   void test('brings a three-member 3.4.0 cluster to Running; etcdctl on the host uses it', { skip, timeout: 240_000 }, async () => {
     if (op === undefined) throw new Error('no operator');
-    removeByPrefix(ready().engine, `${PREFIX}-operator`);
     op.start(ready().images.operator, () => undefined);
     const status = await eventually('phase Running, readyMembers 3/3', () => {
       const s = op.status();

@@ -5,11 +5,12 @@
  * The members are kvstore processes inside the container, on loopback addresses the operator
  * picks; the operator writes `status:` back into the file, which the test reads from the host.
  */
-import { chownSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, parseDocument, stringify } from 'yaml';
 import { REPO_ROOT, type Engine } from './engine.js';
+import { removeByPrefix } from './member-containers.js';
 
 /** The part of the status the test reads. */
 export interface LocalStatus {
@@ -24,9 +25,12 @@ export class OperatorContainer {
   readonly dir: string;
   readonly name: string;
 
+  /** Removes what an earlier run left (its container, its directories), then makes a new directory. */
   constructor(private readonly engine: Engine, prefix: string) {
     this.name = `${prefix}-operator`;
-    this.dir = mkdtempSync(join(tmpdir(), `${prefix}-operator-`));
+    removeByPrefix(engine, this.name);
+    for (const d of readdirSync(tmpdir()).filter((x) => x.startsWith(`${this.name}-`))) rmSync(join(tmpdir(), d), { recursive: true, force: true });
+    this.dir = mkdtempSync(join(tmpdir(), `${this.name}-`));
   }
 
   /** Writes the manifest (deploy/local/cluster.yaml with `edit` applied) and starts the container. */
