@@ -23,22 +23,15 @@
  *   are held until every earlier create of its stream got its reply.
  */
 import type { ResponseHeader, WatchCreateRequest, WatchRequest, WatchResponse } from '../../proto/gen/etcd/rpc.js';
-import { groupKeyOf, receiverView, rangeProblem } from './watch-receiver.js';
+import { groupKeyOf, receiverView, rangeProblem, type ReceiverState } from './watch-receiver.js';
 
 export type ClientId = number;
 
 export type Effect = { readonly to: 'client'; readonly client: ClientId; readonly response: WatchResponse } | { readonly to: 'member'; readonly request: WatchRequest };
 
-export interface Receiver {
+/** A client watcher: its view of the events (watch-receiver.ts) and where it stands here. */
+export interface Receiver extends ReceiverState {
   readonly client: ClientId;
-  readonly id: bigint;
-  nextRev: number;
-  readonly progress: boolean;
-  readonly prevKv: boolean;
-  readonly noPut: boolean;
-  readonly noDelete: boolean;
-  /** Parts of a fragmented response were sent to it and the last part is still to come. */
-  inFragment: boolean;
   /** Responses held until the earlier creates of its stream are answered; undefined once released. */
   held: WatchResponse[] | undefined;
   broadcast: Broadcast | undefined;

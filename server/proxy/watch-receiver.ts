@@ -15,6 +15,7 @@ export interface ReceiverState {
   readonly prevKv: boolean;
   readonly noPut: boolean;
   readonly noDelete: boolean;
+  /** Parts of a fragmented response were sent to it and the last part is still to come. */
   inFragment: boolean;
 }
 
