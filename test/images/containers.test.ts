@@ -143,9 +143,10 @@ void describe('operator image: kvstore-operator local (members inside the contai
   void test('brings a three-member 3.4.0 cluster to Running; etcdctl on the host uses it', { skip, timeout: 240_000 }, async () => {
     if (op === undefined) throw new Error('no operator');
     op.start(ready().images.operator, () => undefined);
-    const status = await eventually('phase Running, readyMembers 3/3', () => {
+    // The status gains the cluster version in a later pass than the one that says Running 3/3.
+    const status = await eventually('phase Running, readyMembers 3/3, cluster version 3.4', () => {
       const s = op.status();
-      return Promise.resolve(s.phase === 'Running' && s.readyMembers === '3/3' ? s : undefined);
+      return Promise.resolve(s.phase === 'Running' && s.readyMembers === '3/3' && /^3\.4/.test(s.clusterVersion ?? '') ? s : undefined);
     }, { timeoutMs: 180_000, intervalMs: 1000, describe: () => `${op.describe()}\n${op.logs()}` });
     const urls = (status.members ?? []).map((m) => m.clientURL ?? '');
     assert.equal(urls.length, 3);
