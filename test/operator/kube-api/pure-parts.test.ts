@@ -10,6 +10,9 @@ import { prune } from '../../support/kube-api/schema-prune.js';
 import { SchemaValidator } from '../../support/kube-api/schema-validate.js';
 import { containerCommand, expand, replaceMounts, versionOfImage } from '../../support/kube-api/pod-command.js';
 import { PodAddressBook } from '../../support/kube-api/pod-addresses.js';
+import { containerArgv, imageExecutable, imageProcess } from '../../support/kube-api/image-entrypoint.js';
+import { BUILD_ROOT } from '../../support/paths.js';
+import { resolve } from 'node:path';
 import type { KubeObject } from '../../support/kube-api/types.js';
 
 const obj = (labels: Record<string, string>, extra: Record<string, unknown> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels }, ...extra });
@@ -161,4 +164,28 @@ void test('schema validation: causes with the API server\'s field paths and mess
   assert.deepEqual(v.causes({ spec: { version: '3.5', storage: { class: 'a', size: '1Gi' } } }, old), [], 'key order does not matter');
   assert.deepEqual(v.causes({ spec: { version: '3.5', storage: { size: '2Gi', class: 'a' } } }, old), [{ reason: 'FieldValueInvalid', message: 'Invalid value: "object": is immutable', field: 'spec.storage' }]);
   assert.deepEqual(v.causes({ spec: { version: '3.5', storage: { size: '2Gi' } } }), [], 'no transition rule on create');
+});
+
+void test('image entrypoints: a container runs its image\'s ENTRYPOINT and CMD, by Kubernetes\' rules, read from the Dockerfiles', () => {
+  const root = resolve(BUILD_ROOT, '..');
+  const member = imageProcess('kvstore/kvstore:3.4.0', root);
+  const operator = imageProcess('docker.io/kvstore/kvstore-operator:0.1.0', root);
+  assert.deepEqual(member, { entrypoint: ['kvstore'], cmd: [] }, 'the member image: kvstore, no CMD (the HEALTHCHECK CMD is not the image\'s)');
+  assert.deepEqual(operator, { entrypoint: ['kvstore-operator'], cmd: ['run'] });
+  assert.equal(imageProcess('busybox:1', root), undefined);
+  // No command: the image's ENTRYPOINT, then args (or the image's CMD without args).
+  assert.deepEqual(containerArgv(operator, undefined, undefined), ['kvstore-operator', 'run']);
+  assert.deepEqual(containerArgv(operator, undefined, ['local', '-f', 'c.yaml']), ['kvstore-operator', 'local', '-f', 'c.yaml']);
+  // A command replaces ENTRYPOINT and drops CMD.
+  assert.deepEqual(containerArgv(operator, ['kvstore-operator', 'version'], undefined), ['kvstore-operator', 'version']);
+  assert.deepEqual(containerArgv(member, undefined, ['--name=a']), ['kvstore', '--name=a']);
+  assert.equal(imageExecutable('/usr/local/bin/kvstore'), 'kvstore');
+  assert.equal(imageExecutable('sh'), undefined);
+  const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'kvstore', image: 'kvstore/kvstore:3.5.0', args: ['--name=p'] }] } };
+  const image = (ref: string | undefined): ReturnType<typeof imageProcess> => imageProcess(ref, root);
+  const cmd = containerCommand(pod, '127.0.0.9', () => undefined, undefined, image);
+  assert.ok(!('error' in cmd) && cmd.executable === 'kvstore' && cmd.args.join(' ') === '--name=p', 'no command: the image\'s kvstore');
+  const shell: KubeObject = { ...pod, spec: { containers: [{ name: 'kvstore', image: 'kvstore/kvstore:3.5.0', command: ['sh', '-c', 'kvstore'] }] } };
+  const refused = containerCommand(shell, '127.0.0.9', () => undefined, undefined, image);
+  assert.ok('error' in refused && /runs "sh", which image kvstore\/kvstore:3\.5\.0 does not hold/.test(refused.error));
 });

@@ -2,8 +2,9 @@
  * The kvstore implementation of the kubelet's pod runner port: each Pod is a real kvstore
  * member process (`node <build>/server/main.js`) on the pod's own 127.x address.
  *
- * - the kvstore container's command/args/env become the member's flags and environment
- *   (pod-command.ts): fieldRefs and `$(VAR)` expanded, the image tag `kvstore/kvstore:X.Y.Z` as
+ * - the kvstore container runs what its image runs: its command (else the image's ENTRYPOINT, read
+ *   from the image's Dockerfile: image-entrypoint.ts) must be the image's `kvstore`; the arguments
+ *   after it and the env become the member's flags and environment (pod-command.ts): fieldRefs and `$(VAR)` expanded, the image tag `kvstore/kvstore:X.Y.Z` as
  *   KVSTORE_SERVER_VERSION=X.Y.Z;
  * - URLs naming pods (`http://<pod>.<svc>.<ns>.svc:2380`, `http://0.0.0.0:2379`, …) are mapped
  *   to the pods' local hosts and ports (pod-addresses.ts), stable per pod name, so a recreated
@@ -28,13 +29,14 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { MemberAddress } from '../addresses.js';
 import { BUILD_ROOT, KVSTORE_MAIN } from '../paths.js';
 import { makeTempDir, registry } from '../registry.js';
 import { spawn } from 'node:child_process';
 import { ServerProcess } from '../server-process.js';
 import type { PodRunner, RunningPod } from './kubelet.js';
+import { imageProcess, type ImageProcess } from './image-entrypoint.js';
 import { PodAddressBook, type UrlContext } from './pod-addresses.js';
 import { containerCommand, initContainers, type ContainerView, type VolumeView } from './pod-command.js';
 import type { KubeObject } from './types.js';
@@ -100,6 +102,7 @@ export class KvstorePodRunner implements PodRunner {
   readonly addresses = new PodAddressBook();
   private readonly root: string;
   private readonly main: string;
+  private readonly imageOf: (ref: string | undefined) => ImageProcess | undefined;
   private readonly processes = new Map<string, ServerProcess[]>();
   private secrets: SecretReader | undefined;
   private claims: ClaimReader | undefined;
@@ -110,6 +113,8 @@ export class KvstorePodRunner implements PodRunner {
   constructor(private readonly opts: KvstorePodRunnerOptions = {}) {
     this.root = opts.rootDir ?? makeTempDir('kube-pods');
     this.main = opts.kvstoreMain ?? KVSTORE_MAIN;
+    // What an image runs comes from its Dockerfile in the source tree above the build.
+    this.imageOf = (ref) => imageProcess(ref, resolve(BUILD_ROOT, '..'));
   }
 
   /**
@@ -169,9 +174,9 @@ export class KvstorePodRunner implements PodRunner {
   /** Runs one init container to completion (see the file header); throws when it fails. */
   private async runInit(pod: KubeObject, init: ContainerView, podIP: string, hostPathOf: (v: VolumeView) => string | undefined, ctx: UrlContext): Promise<void> {
     const what = `pod ${ctx.namespace}/${pod.metadata.name ?? ''} init container ${init.name}`;
-    if (init.command?.[0] !== 'node') throw new Error(`${what}: only node commands are run here`);
-    const cmd = containerCommand(pod, podIP, hostPathOf, init);
+    const cmd = containerCommand(pod, podIP, hostPathOf, init, this.imageOf);
     if ('error' in cmd) throw new Error(`${what}: ${cmd.error}`);
+    if (cmd.executable !== 'node') throw new Error(`${what}: only node commands are run here, not ${cmd.executable}`);
     const env: Record<string, string> = { ...process.env, ...this.opts.env, ...cmd.env, KVSTORECTL_MAIN: join(BUILD_ROOT, 'ctl', 'main.js') } as Record<string, string>;
     // Args only: the env holds the operator's URL (127.0.0.1 here), which names no pod.
     await this.addresses.prepare(cmd.args, ctx);
@@ -224,8 +229,9 @@ export class KvstorePodRunner implements PodRunner {
       if (dir !== undefined) mkdirSync(dir, { recursive: true });
       return dir;
     };
-    const cmd = containerCommand(pod, address.host, hostPathOf);
+    const cmd = containerCommand(pod, address.host, hostPathOf, undefined, this.imageOf);
     if ('error' in cmd) throw new Error(`pod ${ns}/${name}: ${cmd.error}`);
+    if (cmd.executable !== 'kvstore') throw new Error(`pod ${ns}/${name}: its container runs ${cmd.executable}; this kubelet runs kvstore members`);
     const ctx: UrlContext = { namespace: ns, self: { name: spec.hostname ?? name, subdomain: spec.subdomain } };
     await this.onStart?.(pod);
     for (const init of initContainers(pod)) await this.runInit(pod, init, address.host, hostPathOf, ctx);

@@ -6,6 +6,7 @@
  * (httpGet, or tcpSocket: a TCP connect).
  * Pure: host directories and the pod IP are inputs.
  */
+import { containerArgv, imageExecutable, type ImageExecutable, type ImageProcess } from './image-entrypoint.js';
 import type { KubeObject } from './types.js';
 
 interface EnvVar {
@@ -42,7 +43,9 @@ export interface VolumeView {
 /** What to run for a pod (URLs not yet mapped). */
 export interface ContainerCommand {
   readonly container: ContainerView;
-  /** kvstore flags (the container's command without the executable, then its args). */
+  /** The executable the container runs (image-entrypoint.ts: the container's command, else the image's ENTRYPOINT). */
+  readonly executable: ImageExecutable;
+  /** Its arguments (the rest of the command or ENTRYPOINT, then args or the image's CMD). */
   readonly args: string[];
   readonly env: Record<string, string>;
   /** Readiness probe: container port and path, or a TCP connect (`tcp`); undefined: no probe given. */
@@ -107,9 +110,20 @@ export function replaceMounts(text: string, mounts: readonly { mountPath: string
  * The command of the pod's kvstore container. `hostPathOf(volume)` is where a volume lives here
  * (undefined: a volume kind not supported, mounted nowhere).
  */
-export function containerCommand(pod: KubeObject, podIP: string, hostPathOf: (v: VolumeView) => string | undefined, which?: ContainerView): ContainerCommand | { error: string } {
+export function containerCommand(
+  pod: KubeObject,
+  podIP: string,
+  hostPathOf: (v: VolumeView) => string | undefined,
+  which?: ContainerView,
+  image?: (ref: string | undefined) => ImageProcess | undefined,
+): ContainerCommand | { error: string } {
   const container = which ?? kvstoreContainer(pod);
   if (container === undefined) return { error: 'the pod has no container' };
+  const [argv0, ...rest] = containerArgv(image?.(container.image), container.command, container.args);
+  const executable = imageExecutable(argv0);
+  if (executable === undefined) {
+    return { error: `container ${container.name} runs ${JSON.stringify(argv0 ?? '')}, which image ${container.image ?? '(none)'} does not hold (its executables: kvstore, kvstorectl, kvstore-operator, node)` };
+  }
   const volumes = ((pod.spec ?? {}) as { volumes?: VolumeView[] }).volumes ?? [];
   const mounts: { mountPath: string; hostPath: string }[] = [];
   for (const vm of container.volumeMounts ?? []) {
@@ -124,14 +138,12 @@ export function containerCommand(pod: KubeObject, podIP: string, hostPathOf: (v:
   }
   const version = versionOfImage(container.image);
   if (version !== undefined) env.KVSTORE_SERVER_VERSION = version;
-  const command = container.command ?? [];
-  const argv = [...(command[0] !== undefined && !command[0].startsWith('-') ? command.slice(1) : command), ...(container.args ?? [])];
-  const args = argv.map((a) => replaceMounts(expand(a, env), mounts));
+  const args = rest.map((a) => replaceMounts(expand(a, env), mounts));
   const get = container.readinessProbe?.httpGet;
   const tcp = container.readinessProbe?.tcpSocket;
   const portOf = (p: number | string | undefined): number => (typeof p === 'number' ? p : (container.ports ?? []).find((x) => x.name === p)?.containerPort ?? Number(p));
   let readiness: ContainerCommand['readiness'];
   if (get !== undefined) readiness = { port: portOf(get.port), path: get.path ?? '/' };
   else if (tcp !== undefined) readiness = { port: portOf(tcp.port), path: '', tcp: true };
-  return { container, args, env, readiness };
+  return { container, executable, args, env, readiness };
 }
