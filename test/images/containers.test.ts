@@ -35,7 +35,7 @@ async function skipReason(prepared: Prepared): Promise<string | false> {
 
 const prepared = await prepareImages();
 const skip = await skipReason(prepared);
-console.log(skip === false && prepared.kind === 'ready' ? `# images: ${prepared.built}` : `# images: SKIPPED: ${String(skip)}`);
+console.log(skip === false && prepared.kind === 'ready' ? `# images: ${prepared.built.replaceAll('\n', '\n# images: ')}` : `# images: SKIPPED: ${String(skip)}`);
 
 function ready(): Extract<Prepared, { kind: 'ready' }> {
   if (prepared.kind !== 'ready') throw new Error('images not prepared');

@@ -121,5 +121,16 @@ export async function prepareImages(): Promise<Prepared> {
     const why = cannotRun(engine, images.member35);
     if (why !== undefined) return { kind: 'skip', reason: why };
   }
-  return { kind: 'ready', engine, images, built };
+  return { kind: 'ready', engine, images, built: `${built}\n${imageSizes(cacheDir, images)}` };
+}
+
+/** One line per image: its reference and size, as podman reports it. */
+function imageSizes(cacheDir: string, images: Images): string {
+  return Object.values(images)
+    .map((ref) => {
+      const r = spawnSync('podman', ['image', 'inspect', '--format', '{{.Size}}', ref], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, CONTAINERS_CONF: join(cacheDir, 'containers.conf') } });
+      const bytes = Number(r.stdout.trim());
+      return `  ${ref}: ${r.status === 0 && bytes > 0 ? `${(bytes / 1e6).toFixed(0)} MB` : 'size unknown'}`;
+    })
+    .join('\n');
 }
